@@ -7,7 +7,7 @@
 """
 
 from pcf import mqc
-from pcf.decoder import decode
+from pcf.decoder import PCF_FORMATS, decode, is_pcf_format
 from pcf.encoder import encode
 from pcf.errors import DumpFormatError, PCFError
 from pcf.model import (
@@ -32,8 +32,31 @@ from pcf.names import name_of, parameter_name
 from pcf.render import message_to_dict, render_tree
 
 __all__ = [
-    "MQMD", "ByteString", "ByteStringFilter", "DumpFormatError", "EmbeddedHeader", "Group",
-    "Header", "Integer", "Integer64", "Integer64List", "IntegerFilter", "IntegerList",
-    "Message", "PCFError", "Parameter", "String", "StringFilter", "StringList", "decode",
-    "encode", "message_to_dict", "mqc", "name_of", "parameter_name", "render_tree",
+    "MQMD",
+    "PCF_FORMATS",
+    "ByteString",
+    "ByteStringFilter",
+    "DumpFormatError",
+    "EmbeddedHeader",
+    "Group",
+    "Header",
+    "Integer",
+    "Integer64",
+    "Integer64List",
+    "IntegerFilter",
+    "IntegerList",
+    "Message",
+    "PCFError",
+    "Parameter",
+    "String",
+    "StringFilter",
+    "StringList",
+    "decode",
+    "encode",
+    "is_pcf_format",
+    "message_to_dict",
+    "mqc",
+    "name_of",
+    "parameter_name",
+    "render_tree",
 ]

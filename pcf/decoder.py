@@ -35,6 +35,8 @@ MIN_STRUCTURE = 16
 _EPH_ASCII = b"EPH "
 _EPH_EBCDIC = b"\xc5\xd7\xc8\x40"
 _EPH_FORMATS = ("MQHEPCF",)
+#: MQMD.Format values (blanks stripped) whose data is PCF.
+PCF_FORMATS = frozenset({"MQADMIN", "MQEVENT", "MQPCF", "MQHEPCF"})
 _STRUCTURE_NAMES = {
     mqc.MQCFT_INTEGER: "MQCFIN", mqc.MQCFT_INTEGER64: "MQCFIN64", mqc.MQCFT_STRING: "MQCFST",
     mqc.MQCFT_BYTE_STRING: "MQCFBS", mqc.MQCFT_INTEGER_LIST: "MQCFIL",
@@ -78,11 +80,12 @@ def byte_order(encoding: int) -> _Order:
 
 def _detect_order(data: bytes, offset: int, field: int, expected: tuple[int, ...]) -> _Order:
     """Guess the byte order from a field known to hold one of a few small values."""
-    if len(data) >= offset + field + 4:
-        if LITTLE.i32.unpack_from(data, offset + field)[0] in expected:
-            return LITTLE
-        if BIG.i32.unpack_from(data, offset + field)[0] in expected:
-            return BIG
+    if len(data) < offset + field + 4:
+        raise PCFError(f"truncated: {len(data)} bytes, too few for a PCF header", offset=0)
+    if LITTLE.i32.unpack_from(data, offset + field)[0] in expected:
+        return LITTLE
+    if BIG.i32.unpack_from(data, offset + field)[0] in expected:
+        return BIG
     raise PCFError("cannot tell the byte order: no Encoding given and the header is not "
                    "recognisable", offset=offset + field)
 
@@ -96,7 +99,7 @@ def _is_eph(data: bytes, fmt: str | None) -> bool:
 class _Decoder:
     """One decode run: the buffer, its byte order and the CCSID that CCSID 0 stands for."""
 
-    __slots__ = ("data", "end", "order", "ccsid", "labels")
+    __slots__ = ("ccsid", "data", "end", "labels", "order")
 
     def __init__(self, data: bytes, order: _Order, ccsid: int) -> None:
         self.data = data
@@ -186,7 +189,7 @@ class _Decoder:
                 if length < 24:
                     raise self.fail(f"StrucLength {length} < 24", offset, name)
                 ccsid, n, slen = o.i32x3.unpack_from(data, offset + 12)
-                if n < 0 or slen < 0 or 24 + n * slen > length:
+                if n < 0 or slen < 0 or 24 + n * slen > length or n > length:
                     raise self.fail(f"Count {n} x StringLength {slen} does not fit "
                                     f"StrucLength {length}", offset, name)
                 start = offset + 24
@@ -289,3 +292,8 @@ def _decode_eph(data: bytes, order: _Order, ccsid: int) -> Message:
                        f"{struc_length}", offset=end, path="MQEPH")
     eph = EmbeddedHeader(enc, eph_ccsid, fmt_text, flags, version)
     return Message(header, parameters, eph, data[struc_length:], _encoding_of(order), ccsid)
+
+
+def is_pcf_format(fmt: str) -> bool:
+    """True when an MQMD.Format names PCF data (MQADMIN, MQEVENT, MQPCF, MQHEPCF)."""
+    return fmt.rstrip(" \x00") in PCF_FORMATS

@@ -34,7 +34,7 @@ def _zeros(n: int) -> bytes:
 class _Encoder:
     """One encode run: the byte-order prefix and the CCSID that CCSID 0 stands for."""
 
-    __slots__ = ("p", "ccsid")
+    __slots__ = ("ccsid", "p")
 
     def __init__(self, prefix: str, ccsid: int) -> None:
         self.p = prefix

@@ -132,7 +132,9 @@ def unpack(data: bytes, offset: int = 0, *, encoding: int | None = None,
         order = _order(encoding)
     version = struct.unpack_from(order + "i", data, offset + 4)[0]
     if version not in (1, 2):
-        raise PCFError(f"MQMD Version {version} is not 1 or 2", offset=offset + 4, path="MQMD")
+        shown = little if encoding is None else version
+        raise PCFError(f"MQMD Version {shown} is not 1 or 2 (in either byte order)",
+                       offset=offset + 4, path="MQMD")
     if version == 2 and len(data) - offset < mqc.MQMD_LENGTH_2:
         raise PCFError(f"truncated: {len(data) - offset} bytes for a version-2 MQMD (364)",
                        offset=offset, path="MQMD")

@@ -10,7 +10,13 @@ from pcf import mqc
 PARAMETER_FAMILIES = ("MQCA", "MQCACF", "MQCACH", "MQCAMO", "MQIA", "MQIACF", "MQIACH",
                       "MQIAMO", "MQIAMO64", "MQBA", "MQBACF", "MQGACF")
 
-_MARKERS = ("_FIRST", "_LAST", "_LAST_USED", "_CURRENT_VERSION", "_LENGTH")
+_MARKERS = ("_FIRST", "_LAST", "_LAST_USED", "_CURRENT_VERSION", "_MASK")
+
+#: Where MQ gives one value several names, the one people know best.
+_PREFERRED: dict[str, dict[int, str]] = {
+    "MQAT": {6: "MQAT_UNIX", 11: "MQAT_WINDOWS_NT"},
+    "MQENC": {546: "MQENC_REVERSED", 273: "MQENC_NORMAL", 785: "MQENC_S390"},
+}
 
 #: Which family names the values of an integer parameter (by parameter id).
 VALUE_FAMILIES: dict[int, str] = {
@@ -50,15 +56,20 @@ def _families() -> dict[str, dict[int, str]]:
     for name, value in vars(mqc).items():
         if not name.startswith("MQ") or not isinstance(value, int) or isinstance(value, bool):
             continue
-        if name.endswith(_MARKERS) or "_LENGTH_" in name:
+        if name.endswith(_MARKERS):
             continue
         values = table.setdefault(family_of(name), {})
-        values.setdefault(value, name)
+        if name.endswith("_NONE"):
+            values[value] = name  # 0 reads best as MQxx_NONE
+        else:
+            values.setdefault(value, name)
         # sub-families such as MQROUTE_DETAIL, for the value naming above
         head, _, rest = name.partition("_")
         sub = f"{head}_{rest.split('_', 1)[0]}"
         if sub != name:
             table.setdefault(sub, {}).setdefault(value, name)
+    for family, names in _PREFERRED.items():
+        table[family].update(names)
     return table
 
 
@@ -98,12 +109,12 @@ def flags_of(value: int, family: str) -> list[str]:
         return [none] if none else []
     names = []
     rest = value & 0xFFFFFFFF
-    single_bits = {v: n for v, n in _families().get(family, {}).items()
-                   if v > 0 and v & (v - 1) == 0}
-    for bit, name in sorted(single_bits.items()):
-        if rest & bit:
+    candidates = sorted(((v & 0xFFFFFFFF, n) for v, n in _families().get(family, {}).items()
+                         if v), key=lambda c: (-c[0].bit_count(), c[0]))
+    for bits, name in candidates:
+        if rest & bits == bits:
             names.append(name)
-            rest &= ~bit
+            rest &= ~bits
     if rest:
         names.append(hex(rest))
     return names
@@ -116,5 +127,6 @@ def describe_value(parameter: int, value: int) -> str | None:
         return name_of(value, family)
     flag_family = FLAG_FAMILIES.get(parameter)
     if flag_family:
-        return " | ".join(flags_of(value, flag_family)) or None
+        exact = _PREFERRED.get(flag_family, {}).get(value)
+        return exact or " | ".join(flags_of(value, flag_family)) or None
     return None

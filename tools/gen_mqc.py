@@ -18,9 +18,11 @@ def _load(path: Path) -> dict[str, object]:
     """Execute one constant module and return its public MQ names."""
     namespace: dict[str, object] = {}
     source = path.read_text(encoding="utf-8")
-    source = source.replace("from struct import calcsize", "calcsize = lambda f: __import__('struct').calcsize(f)")
-    exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - a trusted, pinned sdist
-    return {k: v for k, v in namespace.items() if k.startswith("MQ") and isinstance(v, (int, bytes, str))}
+    source = source.replace("from struct import calcsize",
+                            "calcsize = __import__('struct').calcsize")
+    exec(compile(source, str(path), "exec"), namespace)
+    return {k: v for k, v in namespace.items()
+            if k.startswith("MQ") and isinstance(v, int | bytes | str)}
 
 
 def main(folder: str) -> None:

@@ -1,0 +1,1 @@
+"""Message-route graphs: networkx for one route, Spark and GraphFrames for a whole network."""

@@ -1,0 +1,1 @@
+"""MQ message-route semantics: activities, trace-route messages, routes, display, the CLI."""

@@ -1,0 +1,73 @@
+"""An MQMD as the PCF group activity data carries it (MQGACF_MQMD / EMBEDDED_MQMD), and back."""
+
+from __future__ import annotations
+
+from pcf import mqc
+from pcf.model import ByteString, Group, Integer, Parameter, String
+from pcf.mqmd import MQMD
+
+# (MQMD field, parameter id, structure, MQ field length, category per the activity-report spec)
+# Category A: always; B: also in the subset of Publish/DiscardedPublish; C: version 2 only.
+FIELDS: tuple[tuple[str, int, type, int, str], ...] = (
+    ("struc_id", mqc.MQCACF_STRUC_ID, String, 4, "A"),
+    ("version", mqc.MQIACF_VERSION, Integer, 0, "A"),
+    ("report", mqc.MQIACF_REPORT, Integer, 0, "A"),
+    ("msg_type", mqc.MQIACF_MSG_TYPE, Integer, 0, "A"),
+    ("expiry", mqc.MQIACF_EXPIRY, Integer, 0, "A"),
+    ("feedback", mqc.MQIACF_FEEDBACK, Integer, 0, "A"),
+    ("encoding", mqc.MQIACF_ENCODING, Integer, 0, "A"),
+    ("coded_char_set_id", mqc.MQIA_CODED_CHAR_SET_ID, Integer, 0, "A"),
+    ("format", mqc.MQCACH_FORMAT_NAME, String, 8, "B"),
+    ("priority", mqc.MQIACF_PRIORITY, Integer, 0, "B"),
+    ("persistence", mqc.MQIACF_PERSISTENCE, Integer, 0, "B"),
+    ("msg_id", mqc.MQBACF_MSG_ID, ByteString, 24, "B"),
+    ("correl_id", mqc.MQBACF_CORREL_ID, ByteString, 24, "B"),
+    ("backout_count", mqc.MQIACF_BACKOUT_COUNT, Integer, 0, "A"),
+    ("reply_to_q", mqc.MQCACF_REPLY_TO_Q, String, 48, "A"),
+    ("reply_to_q_mgr", mqc.MQCACF_REPLY_TO_Q_MGR, String, 48, "A"),
+    ("user_identifier", mqc.MQCACF_USER_IDENTIFIER, String, 12, "B"),
+    ("accounting_token", mqc.MQBACF_ACCOUNTING_TOKEN, ByteString, 32, "B"),
+    ("appl_identity_data", mqc.MQCACF_APPL_IDENTITY_DATA, String, 32, "B"),
+    ("put_appl_type", mqc.MQIA_APPL_TYPE, Integer, 0, "A"),
+    ("put_appl_name", mqc.MQCACF_APPL_NAME, String, 28, "A"),
+    ("put_date", mqc.MQCACF_PUT_DATE, String, 8, "A"),
+    ("put_time", mqc.MQCACF_PUT_TIME, String, 8, "A"),
+    ("appl_origin_data", mqc.MQCACF_APPL_ORIGIN_DATA, String, 4, "A"),
+    ("group_id", mqc.MQBACF_GROUP_ID, ByteString, 24, "C"),
+    ("msg_seq_number", mqc.MQIACH_MSG_SEQUENCE_NUMBER, Integer, 0, "C"),
+    ("offset", mqc.MQIACF_OFFSET, Integer, 0, "C"),
+    ("msg_flags", mqc.MQIACF_MSG_FLAGS, Integer, 0, "C"),
+    ("original_length", mqc.MQIACF_ORIGINAL_LENGTH, Integer, 0, "C"),
+)
+
+
+def md_group(md: MQMD, *, group: int = mqc.MQGACF_MQMD, ccsid: int = 819,
+             subset: bool = False) -> Group:
+    """The MQMD as an MQCFGR of its fields; `subset` keeps only category B (publish)."""
+    members: list[Parameter] = []
+    for name, pid, cls, width, category in FIELDS:
+        if subset and category != "B":
+            continue
+        if category == "C" and md.version < 2:
+            continue
+        if cls is String:
+            value = "MD" if name == "struc_id" else getattr(md, name)
+            members.append(String(pid, value, ccsid, width))
+        else:
+            members.append(cls(pid, getattr(md, name)))
+    return Group(group, members)
+
+
+def md_from_group(group: Group) -> MQMD:
+    """An MQMD from an MQMD/EmbeddedMQMD group; fields absent from the group keep defaults."""
+    by_id = {p.parameter: p for p in group.parameters}
+    values = {}
+    for name, pid, cls, _width, _category in FIELDS:
+        p = by_id.get(pid)
+        if name == "struc_id" or p is None or not isinstance(p, cls):
+            continue
+        value = p.value
+        if isinstance(p, String) and isinstance(value, bytes):
+            value = value.decode("latin-1").rstrip(" \x00")
+        values[name] = value
+    return MQMD(**values)
