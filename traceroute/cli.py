@@ -35,8 +35,9 @@ def _decode_one(item: InputMessage) -> pcf.Message | None:
                       fmt=md.format)
 
 
-def decode_messages(items: Iterable[InputMessage], *, as_json: bool, out=sys.stdout) -> int:
+def decode_messages(items: Iterable[InputMessage], *, as_json: bool, out=None) -> int:
     """Print every message as a tree (or JSON Lines); the number that failed to decode."""
+    out = out or sys.stdout
     failures = 0
     for n, item in enumerate(items, start=1):
         try:
