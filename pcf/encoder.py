@@ -6,21 +6,7 @@ import struct
 
 from pcf import mqc
 from pcf.codepages import DEFAULT_CCSID, encode_text
-from pcf.model import (
-    ByteString,
-    ByteStringFilter,
-    Group,
-    Integer,
-    Integer64,
-    Integer64List,
-    IntegerFilter,
-    IntegerList,
-    Message,
-    Parameter,
-    String,
-    StringFilter,
-    StringList,
-)
+from pcf.model import Group, IntegerList, Message, Parameter
 
 
 def _pad4(n: int) -> int:
@@ -51,27 +37,28 @@ class _Encoder:
         p = self.p
         for par in parameters:
             pid = par.parameter
+            t = par.TYPE
             if isinstance(par, Group):
                 out.append(struct.pack(p + "4i", 20, 16, pid, len(par.parameters)))
                 self.params(par.parameters, out)
-            elif isinstance(par, Integer):
+            elif t == mqc.MQCFT_INTEGER:
                 out.append(struct.pack(p + "4i", 3, 16, pid, par.value))
-            elif isinstance(par, String):
+            elif t == mqc.MQCFT_STRING:
                 raw = self.text(par.value, par.ccsid, par.width)
                 out.append(struct.pack(p + "5i", 4, 20 + _pad4(len(raw)), pid, par.ccsid,
                                        len(raw)) + raw + _zeros(len(raw)))
-            elif isinstance(par, ByteString):
+            elif t == mqc.MQCFT_BYTE_STRING:
                 raw = par.value
                 out.append(struct.pack(p + "4i", 9, 16 + _pad4(len(raw)), pid, len(raw))
                            + raw + _zeros(len(raw)))
-            elif isinstance(par, Integer64):
+            elif t == mqc.MQCFT_INTEGER64:
                 out.append(struct.pack(p + "4iq", 23, 24, pid, 0, par.value))
-            elif isinstance(par, IntegerList | Integer64List):
+            elif t in (mqc.MQCFT_INTEGER_LIST, mqc.MQCFT_INTEGER64_LIST):
                 code, size = ("i", 4) if isinstance(par, IntegerList) else ("q", 8)
                 n = len(par.value)
                 out.append(struct.pack(f"{p}4i{n}{code}", par.TYPE, 16 + size * n, pid, n,
                                        *par.value))
-            elif isinstance(par, StringList):
+            elif t == mqc.MQCFT_STRING_LIST:
                 items = [self.text(v, par.ccsid) for v in par.value]
                 width = max([par.width or 0, *map(len, items)])
                 blank = self.text(" ", par.ccsid)
@@ -81,13 +68,13 @@ class _Encoder:
                 size = 24 + len(body)
                 out.append(struct.pack(p + "6i", 6, _pad4(size), pid, par.ccsid, len(items),
                                        width) + body + _zeros(size))
-            elif isinstance(par, IntegerFilter):
+            elif t == mqc.MQCFT_INTEGER_FILTER:
                 out.append(struct.pack(p + "5i", 13, 20, pid, par.operator, par.value))
-            elif isinstance(par, StringFilter):
+            elif t == mqc.MQCFT_STRING_FILTER:
                 raw = self.text(par.value, par.ccsid)
                 out.append(struct.pack(p + "6i", 14, 24 + _pad4(len(raw)), pid, par.operator,
                                        par.ccsid, len(raw)) + raw + _zeros(len(raw)))
-            elif isinstance(par, ByteStringFilter):
+            elif t == mqc.MQCFT_BYTE_STRING_FILTER:
                 raw = par.value
                 out.append(struct.pack(p + "5i", 15, 20 + _pad4(len(raw)), pid, par.operator,
                                        len(raw)) + raw + _zeros(len(raw)))
