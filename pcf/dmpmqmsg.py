@@ -19,7 +19,7 @@ strict where it is not: every bad line raises `DumpFormatError` naming its line 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 
@@ -207,11 +207,17 @@ def _record(text: str) -> tuple[str, object]:
     return "D", _bytes(text[2:]) + b"\n"
 
 
-def iter_messages(lines: Iterable[str], *, source: str = "<dump>",
-                  first_line: int = 1) -> Iterator[DumpedMessage]:
-    """Yield the messages of dump lines one at a time, holding only the current message."""
+def iter_messages(lines: Iterable[str], *, source: str = "<dump>", first_line: int = 1,
+                  on_error: Callable[[DumpFormatError], None] | None = None
+                  ) -> Iterator[DumpedMessage]:
+    """Yield the messages of dump lines one at a time, holding only the current message.
+
+    A bad line raises DumpFormatError; with `on_error`, the error is passed to it instead,
+    the message it is in is skipped up to the next blank line, and reading goes on.
+    """
     current: _Message | None = None
     pending_index: int | None = None
+    skipping = False
     for lineno, raw in enumerate(lines, first_line):
         text = raw[:-1] if raw.endswith("\n") else raw
         if text.endswith("\r"):
@@ -220,6 +226,9 @@ def iter_messages(lines: Iterable[str], *, source: str = "<dump>",
             if current is not None:
                 yield current.done()
                 current = None
+            skipping = False
+            continue
+        if skipping:
             continue
         if text[0] == "*":
             m = _INDEX.fullmatch(text)
@@ -233,7 +242,11 @@ def iter_messages(lines: Iterable[str], *, source: str = "<dump>",
                 pending_index = None
             current.add(kind, value)
         except _Bad as exc:
-            raise DumpFormatError(str(exc), line=lineno, source=source) from None
+            error = DumpFormatError(str(exc), line=lineno, source=source)
+            if on_error is None:
+                raise error from None
+            on_error(error)
+            current, skipping = None, True
     if current is not None:
         yield current.done()
 
@@ -264,9 +277,11 @@ def _file_lines(path: str | PathLike[str]) -> Iterator[str]:
             yield raw.decode("latin-1")
 
 
-def iter_file(path: str | PathLike[str]) -> Iterator[DumpedMessage]:
+def iter_file(path: str | PathLike[str], *,
+              on_error: Callable[[DumpFormatError], None] | None = None
+              ) -> Iterator[DumpedMessage]:
     """Yield the messages of a dump file one at a time (latin-1: one character per byte)."""
-    yield from iter_messages(_file_lines(path), source=str(path))
+    yield from iter_messages(_file_lines(path), source=str(path), on_error=on_error)
 
 
 def read_file(path: str | PathLike[str]) -> DumpFile:

@@ -387,3 +387,11 @@ def test_fuzz_mutated_dumps(messages: list[DumpedMessage], text: bool,
         if not lines:
             break
     _is_error_or_fine("\n".join(lines))
+
+
+def test_on_error_skips_the_bad_message_and_goes_on():
+    text = "A FMT MQSTR\nX 4142\n\nA FMT MQSTR\nA ZZZ 1\nX 4344\n\nA FMT MQSTR\nX 4546\n"
+    errors = []
+    messages = list(iter_messages(text.split("\n"), source="d.dmp", on_error=errors.append))
+    assert [m.data for m in messages] == [b"AB", b"EF"]
+    assert [e.line for e in errors] == [5] and "d.dmp, line 5" in str(errors[0])

@@ -154,3 +154,99 @@ def test_reports_without_counters_are_chained():
 def test_report_kinds():
     recs = records(ex.reports(ex.trace_md(), [0]))
     assert recs[0].kind == REPORT and recs[0].key == ex.TRACE_MSG_ID
+
+
+def _report(activity_group_, qmgr="QM1", correl=ex.TRACE_MSG_ID, n=1):
+    from traceroute.build import activity_report, encode_report, report_descriptor
+    md = replace(ex.trace_md(), msg_id=correl)
+    rmd = report_descriptor(md, qmgr=qmgr, msg_id=ex.PREFIX + bytes([0x40 + n]),
+                            put_date="20261122", put_time="10000000")
+    return rmd, encode_report(rmd, activity_report(activity_group_))
+
+
+def _activity(op_type, qmgr, *, details=(), recorded=None, extra=(), time="10:00:00"):
+    from traceroute.build import activity_group, operation_group
+    from traceroute.tracemsg import trace_route_group
+    tr = trace_route_group(recorded_activities=recorded) if recorded is not None else None
+    return activity_group(appl_name="app", appl_type=mqc.MQAT_UNIX, description="d",
+                          trace_route=tr, extra=list(extra), operations=[operation_group(
+                              op_type, date="2026-11-22", time=time, qmgr=qmgr, md=None,
+                              details=list(details))])
+
+
+def test_value_naming_and_unknown_parameters_shown():
+    from pcf.model import Group, String
+    named = Group(mqc.MQGACF_VALUE_NAMING, [String(mqc.MQCACF_VALUE_NAME, "Colour", 819),
+                                            String(65537, "Blue", 819)])
+    group = _activity(mqc.MQOPER_PUT, "QM1", extra=[named, String(65536, "Red", 819)],
+                      details=[String(mqc.MQCA_Q_NAME, "Q", 819)])
+    (route,) = build_routes(records([_report(group)]))
+    text = shown(route, "outline")
+    assert "Colour: 'Blue'" in text and "65536: 'Red'" in text
+    from traceroute.jsonout import route_to_dict
+    extra = route_to_dict(route)["activities"][0]["extra"]
+    assert extra["Colour"]["value"] == "Blue" and extra["65536"]["value"] == "Red"
+
+
+def test_fan_out_makes_branches():
+    from pcf.model import String
+    s = lambda pid, v: String(pid, v, 819)  # noqa: E731
+    publish = _activity(mqc.MQOPER_PUT, "QM1", recorded=1,
+                        details=[s(mqc.MQCA_TOPIC_STRING, "price/fruit")])
+    subs = [_activity(mqc.MQOPER_PUT, qm, recorded=2, details=[s(mqc.MQCA_Q_NAME, f"SUB.{qm}"),
+                                                                 s(mqc.MQCACF_RESOLVED_Q_NAME,
+                                                                   f"SUB.{qm}")])
+            for qm in ("QM1", "QM1B")]
+    msgs = [_report(g, n=k) for k, g in enumerate([subs[1], publish, subs[0]])]
+    (route,) = build_routes(records(msgs))
+    assert len(route.steps) == 1 and len(route.branches) == 2
+    assert sorted(b.location.queue for b in route.branches) == ["SUB.QM1", "SUB.QM1B"]
+    assert route.verdict is Verdict.DELIVERED and route.complete
+    assert shown(route, "outline").count("Branch 1 of 2:") == 1
+
+
+@pytest.mark.parametrize("feedback, verdict", [
+    (mqc.MQFB_MAX_ACTIVITIES, Verdict.MAX_ACTIVITIES),
+    (mqc.MQFB_NOT_FORWARDED, Verdict.NOT_FORWARDED),
+    (mqc.MQFB_EXPIRATION, Verdict.EXPIRED),
+    (mqc.MQRC_Q_FULL, Verdict.DISCARDED),
+])
+def test_discard_verdicts(feedback, verdict):
+    from pcf.model import Integer
+    group = _activity(mqc.MQOPER_DISCARD, "QM2", details=[Integer(mqc.MQIACF_FEEDBACK,
+                                                                  feedback)])
+    (route,) = build_routes(records([_report(group)]))
+    assert route.verdict is verdict and route.outcome.feedback == feedback
+
+
+def test_dead_letter_queue_verdict_and_report_found_on_a_dlq():
+    from pcf.headers import MQDLH, pack_dlh
+    from pcf.model import Integer, String
+    group = _activity(mqc.MQOPER_PUT, "QM2", details=[
+        String(mqc.MQCA_Q_NAME, "SYSTEM.DEAD.LETTER.QUEUE", 819),
+        String(mqc.MQCACF_RESOLVED_Q_NAME, "SYSTEM.DEAD.LETTER.QUEUE", 819),
+        Integer(mqc.MQIACF_FEEDBACK, mqc.MQRC_UNKNOWN_OBJECT_NAME)])
+    md, data = _report(group, qmgr="QM2")
+    dlh = MQDLH(mqc.MQRC_Q_FULL, "ACTIV.REPLY.Q", "QM1", md.encoding, md.coded_char_set_id,
+                md.format)
+    on_dlq = replace(md, format="MQDEAD")
+    (rec,) = records([(on_dlq, pack_dlh(dlh) + data)])
+    assert rec.dead_letter == dlh
+    (route,) = build_routes([rec])
+    assert route.verdict is Verdict.DEAD_LETTERED
+    assert route.location == Location("QM2", "SYSTEM.DEAD.LETTER.QUEUE")
+    assert route.outcome.feedback == mqc.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_unrecorded_activities_are_a_gap():
+    from traceroute.tracemsg import trace_route_group
+    from traceroute.build import activity_group, operation_group
+    groups = []
+    for n, (r, u) in enumerate([(1, 0), (2, 2)]):
+        groups.append(activity_group(
+            appl_name="app", appl_type=mqc.MQAT_UNIX, description="d",
+            trace_route=trace_route_group(recorded_activities=r, unrecorded_activities=u),
+            operations=[operation_group(mqc.MQOPER_GET, date="2026-11-22", time="10:00:00",
+                                        qmgr=f"QM{n}", md=None)]))
+    (route,) = build_routes(records([_report(g, n=k) for k, g in enumerate(groups)]))
+    assert route.steps[1] == Gap(missing=0, unrecorded=2)

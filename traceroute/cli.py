@@ -12,7 +12,11 @@ from dataclasses import asdict
 import pcf
 from pcf.errors import DumpFormatError, PCFError
 from pcf.mqmd import MQMD
-from traceroute.inputs import InputMessage, read_messages
+from traceroute.display import OUTLINE_OPTIONS, render_route
+from traceroute.inputs import InputMessage, load_records, read_messages
+from traceroute.jsonout import route_to_dict
+from traceroute.ordering import Route, build_routes
+from traceroute.verdict import Location
 
 
 def md_to_dict(md: MQMD) -> dict:
@@ -84,6 +88,82 @@ def cmd_decode(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def describe_location(loc: Location) -> str:
+    """'queue manager 'QM1', queue 'QM2' (next: QM2)' for people."""
+    parts = []
+    if loc.queue_manager:
+        parts.append(f"queue manager '{loc.queue_manager}'")
+    if loc.queue:
+        parts.append(f"queue '{loc.queue}'")
+    if loc.channel:
+        parts.append(f"channel '{loc.channel}'")
+    if loc.remote_queue_manager:
+        parts.append(f"bound for queue manager '{loc.remote_queue_manager}'")
+    return ", ".join(parts) or "unknown"
+
+
+def route_heading(route: Route) -> str:
+    """One line naming the message, its verdict and where it was last seen."""
+    gaps = len(route.gaps)
+    state = "complete" if route.complete else f"{gaps} gap(s)" if gaps else "partial"
+    return (f"Route of message X'{route.correl_id.hex().upper()}': {route.verdict.text}; "
+            f"last known location: {describe_location(route.location)} "
+            f"[{len(route.activities)} activities, {state}]")
+
+
+def parse_verbosity(words: Sequence[str]) -> tuple[str, list[str]]:
+    """dspmqrte's -v: a level (summary, outline, all, none) and outline's display options."""
+    level, *rest = words or ["summary"]
+    options = [o for w in rest for o in w.split(",") if o]
+    if level not in ("summary", "outline", "all", "none"):
+        raise SystemExit(f"mqroute: -v {level}: use summary, outline, all or none")
+    bad = set(options) - OUTLINE_OPTIONS
+    if bad or (options and level != "outline"):
+        raise SystemExit(f"mqroute: -v {' '.join(words)}: display options go with outline: "
+                         f"{', '.join(sorted(OUTLINE_OPTIONS))}")
+    return level, options
+
+
+def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[str]) -> int:
+    """Print routes as dspmqrte-style text or JSON Lines; the number printed."""
+    level, options = parse_verbosity(verbosity)
+    count = 0
+    for route in routes:
+        count += 1
+        if as_json:
+            print(json.dumps(route_to_dict(route)))
+            continue
+        print(route_heading(route))
+        for line in render_route(route, level, options):
+            print(line)
+        for note in route.notes:
+            print(f"note: {note}")
+        print()
+    return count
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """`mqroute show`: every route found in dumps or raw message files."""
+    problems = 0
+
+    def problem(where: str, what: str) -> None:
+        nonlocal problems
+        problems += 1
+        print(f"mqroute: {where}: {what}", file=sys.stderr)
+
+    records = load_records(args.files, problem)
+    if args.correl_id:
+        try:
+            wanted = bytes.fromhex(args.correl_id)
+        except ValueError:
+            raise SystemExit(f"mqroute: --correl-id {args.correl_id}: not hex") from None
+        records = (r for r in records if r.key == wanted)
+    shown = print_routes(build_routes(records), as_json=args.json, verbosity=args.v)
+    if not shown:
+        print("mqroute: no activity data found", file=sys.stderr)
+    return 1 if problems or not shown else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `mqroute` and its subcommands."""
     parser = argparse.ArgumentParser(
@@ -96,6 +176,18 @@ def build_parser() -> argparse.ArgumentParser:
     dec.add_argument("--example", action="store_true",
                      help="decode the bundled example activity reports")
     dec.set_defaults(func=cmd_decode)
+    show = sub.add_parser("show", help="order activity reports and trace-route replies into "
+                                       "routes and display them as dspmqrte does")
+    show.add_argument("files", nargs="+", metavar="FILE",
+                      help="dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.ACTIVITY.QUEUE or a reply "
+                           "queue) or raw message files")
+    show.add_argument("--correl-id", "-i", metavar="HEX",
+                      help="only the message with this MsgId (48 hex digits)")
+    show.add_argument("-v", nargs="+", default=["summary"], metavar="LEVEL",
+                      help="summary (default), outline [activity,identifiers,message,msgdelta,"
+                           "operation,traceroute], all or none")
+    show.add_argument("--json", action="store_true", help="one JSON document per route")
+    show.set_defaults(func=cmd_show)
     return parser
 
 
