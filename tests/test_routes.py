@@ -239,8 +239,8 @@ def test_dead_letter_queue_verdict_and_report_found_on_a_dlq():
 
 
 def test_unrecorded_activities_are_a_gap():
-    from traceroute.tracemsg import trace_route_group
     from traceroute.build import activity_group, operation_group
+    from traceroute.tracemsg import trace_route_group
     groups = []
     for n, (r, u) in enumerate([(1, 0), (2, 2)]):
         groups.append(activity_group(
