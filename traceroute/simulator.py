@@ -14,6 +14,7 @@ that defines a receiver of the same name.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import random
 from collections import deque
@@ -97,8 +98,10 @@ class Simulator:
 
     def __init__(self, network: Network, *, seed: int = 0, latency: float = 0.05,
                  start: datetime | None = None, clock_skew: dict[str, float] | None = None,
-                 ) -> None:
-        self.network = network
+                 sending_mca: str = SENDING_MCA, receiving_mca: str = RECEIVING_MCA) -> None:
+        self.network = copy.deepcopy(network)  # channel states change as the run goes on
+        self.sending_mca = sending_mca
+        self.receiving_mca = receiving_mca
         self.latency = latency
         self.start = start or datetime(2026, 11, 22, 10, 0, 0)
         self.clock_skew = clock_skew or {}
@@ -109,7 +112,7 @@ class Simulator:
         self._seq = 0
         self._counters: dict[str, int] = {}
         self._round_robin: dict[tuple[str, str], int] = {}
-        for qm in network.qmgrs.values():
+        for qm in self.network.qmgrs.values():
             for name, attrs in SYSTEM_QUEUES.items():
                 qm.queues.setdefault(name, MQObject("QLOCAL", name, dict(attrs)))
 
@@ -403,7 +406,7 @@ class Simulator:
                               embedded=md, msg_length=len(s.data), details=[
                                   _s(mqc.MQCA_Q_NAME, xmitq),
                                   _s(mqc.MQCACF_RESOLVED_Q_NAME, xmitq)])
-        act = _Activity(qm, SENDING_MCA, mqc.MQAT_QMGR, "Sending Message Channel Agent",
+        act = _Activity(qm, self.sending_mca, mqc.MQAT_QMGR, "Sending Message Channel Agent",
                         ts.MEDIUM, [get])
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
 
@@ -439,7 +442,7 @@ class Simulator:
                                       _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
                                       Integer(mqc.MQIACH_CHANNEL_TYPE,
                                               _receiver_type(channel))])
-        act = _Activity(qm, RECEIVING_MCA, mqc.MQAT_QMGR, "Receiving Message Channel Agent",
+        act = _Activity(qm, self.receiving_mca, mqc.MQAT_QMGR, "Receiving Message Channel Agent",
                         ts.MEDIUM, [receive])
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
         if trace is not None and not sender.supports_trace_route:
