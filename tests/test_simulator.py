@@ -256,3 +256,18 @@ def test_ordinary_message_with_activity_reports_and_coa():
     records = [parse_message(m, d) for m, d in msgs if m.feedback == mqc.MQFB_ACTIVITY]
     (route,) = build_routes(records)
     assert route.verdict is Verdict.DELIVERED and route.complete  # chained, no counters
+
+
+def test_bind_on_open_versus_bind_not_fixed():
+    from pcf.mqmd import MQMD
+    sim = Simulator(parse_mqsc(CLUSTER, source="cluster.mqsc"))
+    fixed = sim.open("GW", "ORDERS", bind_not_fixed=False)
+    for _ in range(6):
+        assert fixed.put(MQMD(format="MQSTR"), b"x").ok
+    sim.run()
+    assert sorted(sim.depth(q, "ORDERS") for q in "ABC") == [0, 0, 6]
+    loose = sim.open("GW", "ORDERS", bind_not_fixed=True)
+    for _ in range(6):
+        assert loose.put(MQMD(format="MQSTR"), b"x").ok
+    sim.run()
+    assert sorted(sim.depth(q, "ORDERS") for q in "ABC") == [2, 2, 8]

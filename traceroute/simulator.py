@@ -72,6 +72,33 @@ class PutResult:
 
 
 @dataclass
+class Opened:
+    """An open queue: puts go where the open resolved to (or re-resolve: BIND_NOT_FIXED)."""
+
+    sim: Simulator
+    qmgr: str
+    queue: str
+    target_qmgr: str
+    resolution: Resolution
+    bind_not_fixed: bool
+    appl_name: str
+    appl_type: int
+
+    @property
+    def reason(self) -> int:
+        """The MQRC_* of the open (0 = opened)."""
+        return self.resolution.reason
+
+    def put(self, md: MQMD, data: bytes) -> PutResult:
+        """MQPUT: the message goes where this handle is bound (or is re-resolved)."""
+        r = self.resolution
+        if self.bind_not_fixed and r.ok:
+            r = resolve(self.sim.network, self.qmgr, self.queue, self.target_qmgr,
+                        choose=self.sim._choose)
+        return self.sim._app_put(self, md, data, r)
+
+
+@dataclass
 class _Action:
     """What an activity does with the message: its operation, and doing it (given the data)."""
 
@@ -248,24 +275,46 @@ class Simulator:
 
     # --- applications ------------------------------------------------------------------
 
-    def put(self, qmgr: str, queue: str, md: MQMD, data: bytes, *, target_qmgr: str = "",
-            appl_name: str = "amqsput", appl_type: int = mqc.MQAT_UNIX,
-            description: str = "Application put", bind_not_fixed: bool = False) -> PutResult:
-        """An application's MQPUT1 of (md, data) to queue (at target_qmgr) on `qmgr`."""
-        qm = self.network.qmgrs[qmgr]
+    def open(self, qmgr: str, queue: str, *, target_qmgr: str = "",
+             bind_not_fixed: bool | None = None, appl_name: str = "amqsput",
+             appl_type: int = mqc.MQAT_UNIX) -> Opened:
+        """MQOPEN for output. A cluster queue is bound to one instance at open unless
+        `bind_not_fixed` (MQOO_BIND_NOT_FIXED; None = the queue's DEFBIND)."""
+        if bind_not_fixed is None:
+            bind_not_fixed = self._defbind_not_fixed(qmgr, queue)
         r = resolve(self.network, qmgr, queue, target_qmgr, choose=self._choose)
+        return Opened(self, qmgr, queue, target_qmgr, r, bind_not_fixed, appl_name,
+                      appl_type)
+
+    def put(self, qmgr: str, queue: str, md: MQMD, data: bytes, *, target_qmgr: str = "",
+            appl_name: str = "amqsput", appl_type: int = mqc.MQAT_UNIX) -> PutResult:
+        """MQPUT1: open, put (md, data) once, close."""
+        return self.open(qmgr, queue, target_qmgr=target_qmgr, appl_name=appl_name,
+                         appl_type=appl_type).put(md, data)
+
+    def _defbind_not_fixed(self, qmgr: str, queue: str) -> bool:
+        """DEFBIND of the queue as the opening queue manager sees it (default OPEN)."""
+        local = self.network.qmgrs[qmgr].queues.get(queue)
+        if local is not None:
+            return local.get("DEFBIND") == "NOTFIXED"
+        instances = self.network.cluster_queues("", queue)
+        return bool(instances) and instances[0][1].get("DEFBIND") == "NOTFIXED"
+
+    def _app_put(self, handle: Opened, md: MQMD, data: bytes, r: Resolution) -> PutResult:
+        """An application's put through an open handle (trace-route enabled, detail LOW)."""
+        qm = self.network.qmgrs[handle.qmgr]
         if not r.ok:
             return PutResult(r.reason, resolution=r)
         if not any(md.msg_id):
-            md = replace(md, msg_id=self.new_msg_id(qmgr))
+            md = replace(md, msg_id=self.new_msg_id(qm.name))
         date, time = self._put_stamp(qm)
-        md = replace(md, put_date=date, put_time=time, put_appl_name=appl_name[-28:],
-                     put_appl_type=appl_type,
-                     reply_to_q_mgr=md.reply_to_q_mgr or (qmgr if md.reply_to_q else ""))
-        act = _Activity(qm, appl_name, appl_type, description, ts.LOW)
+        md = replace(md, put_date=date, put_time=time, put_appl_name=handle.appl_name[-28:],
+                     put_appl_type=handle.appl_type,
+                     reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q else ""))
+        act = _Activity(qm, handle.appl_name, handle.appl_type, "Application put", ts.LOW)
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
         self._perform(act, md, data, trace,
-                      lambda: self._put_action(act, md, data, r, trace, queue))
+                      lambda: self._put_action(act, md, data, r, trace, handle.queue))
         return PutResult(0, md.msg_id, r)
 
     def _choose(self, qmgr: str, queue: str, candidates: list[str]) -> int:
