@@ -188,12 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
                            "operation,traceroute], all or none")
     show.add_argument("--json", action="store_true", help="one JSON document per route")
     show.set_defaults(func=cmd_show)
+    from traceroute import trace_cmd
+
+    trace_cmd.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `mqroute` console script."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(words)
+    args.argv = words[1:]
     try:
         return args.func(args)
     except BrokenPipeError:  # output piped into `head` and closed: stop quietly

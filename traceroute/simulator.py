@@ -89,6 +89,11 @@ class Opened:
         """The MQRC_* of the open (0 = opened)."""
         return self.resolution.reason
 
+    @property
+    def resolved_queue(self) -> str:
+        """The queue the open resolved to (a transmission queue for a remote target)."""
+        return self.resolution.queue
+
     def put(self, md: MQMD, data: bytes) -> PutResult:
         """MQPUT: the message goes where this handle is bound (or is re-resolved)."""
         r = self.resolution
@@ -148,6 +153,10 @@ class Simulator:
     def _at(self, delay: float, action: Callable[[], None]) -> None:
         self._seq += 1
         heapq.heappush(self._events, (self.now + delay, self._seq, action))
+
+    def next_event_time(self) -> float | None:
+        """The virtual time of the next pending event, or None when all is quiet."""
+        return self._events[0][0] if self._events else None
 
     def run(self, until: float | None = None, max_events: int = 1_000_000) -> int:
         """Process events (up to virtual time `until`); returns how many ran."""
@@ -226,6 +235,10 @@ class Simulator:
                         self._report(qm, s.md, s.data, mqc.MQFB_COD, mqc.MQRO_COD)
                 return s.md, s.data
         return None
+
+    def restore(self, qmgr: str, queue: str, md: MQMD, data: bytes) -> None:
+        """Put a message got under syncpoint back at the head of its queue (backout)."""
+        self._queue(qmgr, queue).appendleft(Stored(md, data, self.now))
 
     def _store(self, qm: QueueManager, queue: str, md: MQMD, data: bytes,
                original: MQMD | None = None, put_at: float | None = None) -> None:
