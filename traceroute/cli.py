@@ -191,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
     from traceroute import trace_cmd
 
     trace_cmd.add_parser(sub)
+    from graph import pipeline
+
+    pipeline.add_parser(sub)
     return parser
 
 

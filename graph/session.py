@@ -1,0 +1,42 @@
+"""SparkSession for the pipeline: local mode by default, the same code on a cluster."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: Settings every session gets: Arrow on, workers on this interpreter.
+BASE_CONFIG = {
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.sql.execution.arrow.maxRecordsPerBatch": "2000",
+    "spark.python.worker.reuse": "true",
+    "spark.sql.session.timeZone": "UTC",
+}
+#: Extra settings for tests and small local runs: fast start, loopback only, no UI.
+LOCAL_TEST_CONFIG = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "2",
+    "spark.default.parallelism": "2",
+    "spark.driver.bindAddress": "127.0.0.1",
+    "spark.driver.host": "127.0.0.1",
+    "spark.sql.adaptive.enabled": "false",
+}
+
+
+def spark_session(master: str | None = None, *, app_name: str = "mqroute",
+                  config: dict[str, str] | None = None, driver_memory: str = "4g"):
+    """Get (or create) a SparkSession; `master` defaults to local[*]."""
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(app_name)
+    if master:
+        builder = builder.master(master)
+    elif "SPARK_MASTER" not in os.environ and not os.environ.get("SPARK_ENV_LOADED"):
+        builder = builder.master("local[*]")
+    settings = {**BASE_CONFIG, "spark.driver.memory": driver_memory, **(config or {})}
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
