@@ -25,7 +25,8 @@ OPERATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("operation_index", "int"), ("operation_type", "int"), ("operation", "string"),
     ("date", "string"), ("time", "string"), ("queue_manager", "string"),
     ("queue", "string"), ("resolved_queue", "string"), ("remote_queue", "string"),
-    ("remote_queue_manager", "string"), ("channel", "string"), ("channel_type", "int"),
+    ("remote_queue_manager", "string"), ("topic", "string"), ("channel", "string"),
+    ("channel_type", "int"),
     ("xmit_queue", "string"), ("feedback", "int"), ("msg_id", "string"),
     ("embedded_msg_id", "string"), ("has_embedded_md", "boolean"),
     ("final_recorded", "int"), ("final_unrecorded", "int"), ("final_discontinuity", "int"),
@@ -72,7 +73,8 @@ def operation_rows(record: Record, *, position: int | None = None) -> Iterator[d
                 "operation_type": op.type, "operation": op.name, "date": op.date,
                 "time": op.time, "queue_manager": op.qmgr, "queue": op.queue,
                 "resolved_queue": op.resolved_queue, "remote_queue": op.remote_queue,
-                "remote_queue_manager": op.remote_qmgr, "channel": op.channel,
+                "remote_queue_manager": op.remote_qmgr, "topic": op.topic,
+                "channel": op.channel,
                 "channel_type": op.channel_type, "xmit_queue": op.xmit_queue,
                 "feedback": op.feedback, "msg_id": _hex(op.md.msg_id) if op.md else None,
                 "embedded_msg_id": _hex(op.embedded_md.msg_id) if op.embedded_md else None,
@@ -89,7 +91,7 @@ def _operation(row: dict) -> Operation:
     return Operation(
         row["operation_type"], row["date"] or "", row["time"] or "", row["queue_manager"] or "",
         None, row["queue"], row["resolved_queue"], row["remote_queue"],
-        row["remote_queue_manager"], None, row["channel"], row["channel_type"],
+        row["remote_queue_manager"], row.get("topic"), row["channel"], row["channel_type"],
         row["xmit_queue"], row["feedback"],
         md=MQMD(msg_id=bytes.fromhex(md_id)) if md_id else None,
         embedded_md=MQMD(msg_id=bytes.fromhex(emb)) if row.get("has_embedded_md") and emb

@@ -15,3 +15,16 @@ def vectors() -> Path:
     if not VECTORS.is_dir():
         pytest.skip(f"real vectors not found at {VECTORS} (a fresh clone has no ../shared)")
     return VECTORS
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession for the whole test run: UI off, 2 shuffle partitions."""
+    pytest.importorskip("pyspark", reason="pyspark is in the test extra: pip install -e '.[test]'")
+    from graph.session import LOCAL_TEST_CONFIG, spark_session
+
+    session = spark_session("local[2]", app_name="mqroute-tests", config=LOCAL_TEST_CONFIG,
+                            driver_memory="2g")
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

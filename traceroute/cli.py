@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 
 import pcf
@@ -164,8 +164,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 1 if problems or not shown else 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `mqroute` and its subcommands."""
+def build_parser(extra: Sequence[Callable[[argparse._SubParsersAction], None]] = ()
+                 ) -> argparse.ArgumentParser:
+    """The argument parser of `mqroute`; `extra` adds subcommands of higher layers."""
     parser = argparse.ArgumentParser(
         prog="mqroute", description="Reconstruct the routes of messages through IBM MQ.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -191,16 +192,16 @@ def build_parser() -> argparse.ArgumentParser:
     from traceroute import trace_cmd
 
     trace_cmd.add_parser(sub)
-    from graph import pipeline
-
-    pipeline.add_parser(sub)
+    for add in extra:
+        add(sub)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `mqroute` console script."""
+def main(argv: Sequence[str] | None = None,
+         extra: Sequence[Callable[[argparse._SubParsersAction], None]] = ()) -> int:
+    """Run `mqroute` (the traceroute commands, plus `extra` ones)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(words)
+    args = build_parser(extra).parse_args(words)
     args.argv = words[1:]
     try:
         return args.func(args)

@@ -138,6 +138,7 @@ class Simulator:
         self.start = start or datetime(2026, 11, 22, 10, 0, 0)
         self.clock_skew = clock_skew or {}
         self.random = random.Random(seed)
+        self._stamp = self.random.getrandbits(32).to_bytes(4, "big")  # like MQ's time part
         self.now = 0.0
         self.queues: dict[tuple[str, str], deque[Stored]] = {}
         self._events: list[tuple[float, int, Callable[[], None]]] = []
@@ -188,7 +189,8 @@ class Simulator:
         """A MsgId as a queue manager makes one: 'AMQ ', 12 characters of name, a counter."""
         n = self._counters.get(qmgr, 0) + 1
         self._counters[qmgr] = n
-        return b"AMQ " + qmgr.ljust(12)[:12].encode("latin-1") + n.to_bytes(8, "big")
+        return (b"AMQ " + qmgr.ljust(12)[:12].encode("latin-1") + self._stamp
+                + n.to_bytes(4, "big"))
 
     def _encoding(self, qm: QueueManager) -> tuple[int, int]:
         """(Encoding, CCSID) of what the queue manager writes: z/OS style when CCSID is EBCDIC."""

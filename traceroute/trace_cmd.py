@@ -22,6 +22,7 @@ from traceroute.jsonout import route_to_dict
 from traceroute.ordering import Route
 from traceroute.tracemsg import DEFAULT_MODEL_QUEUE, TraceOptions
 from traceroute.transport import Connection, Transport, TransportError
+from traceroute.transport_mq import PymqiMissing
 from traceroute.verdict import Verdict
 
 #: Exit statuses: what the trace found, for scripts.
@@ -253,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             print("Distribution: " + ", ".join(f"{q}: {n}" for q, n in sorted(where.items())))
         say("AMQ8652: DSPMQRTE command has finished.")
         return exit_status(routes)
-    except TransportError as e:
+    except (TransportError, PymqiMissing) as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
         return EXIT_ERROR
     finally:

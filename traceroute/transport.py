@@ -127,7 +127,7 @@ class SimTransport:
         obj = qm.queues.get(name)
         if obj is None:
             raise TransportError("MQOPEN", mqc.MQRC_UNKNOWN_OBJECT_NAME, f"'{name}'")
-        if obj.kind != "QMODEL":
+        if obj.kind != "QMODEL" and name != MODEL_QUEUE:  # the simulator defines it QLOCAL
             return name
         dynamic = f"DSPMQRTE.{len(self._temporary) + 1:04d}.TEMP"
         qm.queues[dynamic] = MQObject("QLOCAL", dynamic, {"DEFTYPE": "TEMPDYN"})
@@ -137,6 +137,8 @@ class SimTransport:
     def get(self, queue: str, *, correl_id: bytes | None, wait: float, browse: bool = False,
             syncpoint: bool = True) -> tuple[MQMD, bytes] | None:
         """Get or browse; while nothing matches, let the simulation run up to `wait` seconds."""
+        if queue not in self.sim.network.qmgrs[self.qmgr_name].queues:  # as MQOPEN would
+            raise TransportError("MQOPEN", mqc.MQRC_UNKNOWN_OBJECT_NAME, f"'{queue}'")
         deadline = self.sim.now + wait
         while True:
             found = self._take(queue, correl_id, browse)

@@ -31,7 +31,7 @@ def load_pymqi():
         import pymqi
     except ImportError as e:
         text = str(e)
-        if "pymqi" in text and "No module" in text:
+        if isinstance(e, ModuleNotFoundError) and e.name == "pymqi":
             raise PymqiMissing("pymqi is not installed: pip install 'mqroute[mq]' (it needs "
                                "the IBM MQ client, or use --network to run on a simulated "
                                "network)") from None
@@ -64,7 +64,7 @@ class MQTransport:
     qm: object
     qmgr_name: str
     _inputs: dict[str, object] = field(default_factory=dict)
-    _browsing: set[str] = field(default_factory=set)
+    _browsing: set[tuple[str, bytes | None]] = field(default_factory=set)
     _temporary: list[object] = field(default_factory=list)
 
     @classmethod
@@ -74,7 +74,7 @@ class MQTransport:
         try:
             qm = pymqi.QueueManager(None)
             if not conn.client:
-                qm.connect(conn.qmgr)
+                qm.connect(conn.qmgr.encode())  # bytes: pymqi keeps it for inquire (no str)
             else:
                 kwargs: dict[str, object] = {}
                 if conn.channel or conn.conname:
@@ -109,10 +109,12 @@ class MQTransport:
                     bind_not_fixed: bool = False) -> _Output:
         """MQOPEN for output (a topic when `topic` is given)."""
         p = self.pymqi
-        if topic:
-            od = p.OD(ObjectType=mqc.MQOT_TOPIC, ObjectString=topic.encode())
-        else:
-            od = p.OD(ObjectName=queue.encode(), ObjectQMgrName=target_qmgr.encode())
+        if topic:  # ObjectString is an MQCHARV: version 4, set through set_vs
+            od = p.OD(ObjectType=mqc.MQOT_TOPIC, Version=mqc.MQOD_VERSION_4)
+            od.set_vs("ObjectString", topic.encode())
+        else:  # version 3: MQ fills in ResolvedQName only from MQOD_VERSION_3 on
+            od = p.OD(ObjectName=queue.encode(), ObjectQMgrName=target_qmgr.encode(),
+                      Version=mqc.MQOD_VERSION_3)
         options = mqc.MQOO_OUTPUT | mqc.MQOO_FAIL_IF_QUIESCING
         options |= mqc.MQOO_BIND_NOT_FIXED if bind_not_fixed else mqc.MQOO_BIND_AS_Q_DEF
         q = self._call("MQOPEN", f"'{topic or queue}'", p.Queue, self.qm, od, options)
@@ -155,14 +157,15 @@ class MQTransport:
         p = self.pymqi
         q = self._input(queue)
         options = mqc.MQGMO_WAIT | mqc.MQGMO_FAIL_IF_QUIESCING
+        cursor = (queue, correl_id)  # a new CorrelId browses from the start again
         if browse:
-            options |= mqc.MQGMO_BROWSE_NEXT if queue in self._browsing \
+            options |= mqc.MQGMO_BROWSE_NEXT if cursor in self._browsing \
                 else mqc.MQGMO_BROWSE_FIRST
         else:
             options |= mqc.MQGMO_SYNCPOINT if syncpoint else mqc.MQGMO_NO_SYNCPOINT
         gmo = p.GMO(Options=options, WaitInterval=int(wait * 1000),
                     MatchOptions=mqc.MQMO_MATCH_CORREL_ID if correl_id else mqc.MQMO_NONE)
-        m = p.MD()
+        m = p.MD(Version=mqc.MQMD_VERSION_2)  # version 1 gets an MQMDE prefixed to the data
         if correl_id:
             m.CorrelId = correl_id
         try:
@@ -172,7 +175,7 @@ class MQTransport:
                 return None
             raise TransportError("MQGET", e.reason, f"'{queue}'") from None
         if browse:
-            self._browsing.add(queue)
+            self._browsing.add(cursor)
         return unpack(m.pack(), encoding=_NATIVE), bytes(data)
 
     def commit(self) -> None:
