@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graph import pipeline
-from graph.dumpsplit import Split, read_range, splits
+from graph.dumpsplit import read_range, splits
 from graph.local import run_local
 from pcf import dmpmqmsg
 from pcf.mqmd import MQMD
@@ -57,7 +57,7 @@ def _by_id(rows):
 
 
 def test_spark_routes_equal_single_process_routes(spark, messy_corpus, tmp_path):
-    folder, items = messy_corpus
+    folder, _ = messy_corpus
     local = run_local([str(folder)])
     summary = pipeline.run(spark, [str(folder)], str(tmp_path / "out"), split_bytes=1 << 20)
     routes = spark.read.parquet(str(tmp_path / "out" / "routes"))
@@ -96,7 +96,7 @@ def test_operations_table_and_partitions(spark, messy_corpus, tmp_path):
 
 def test_parquet_input_with_binary_column(spark, messy_corpus, tmp_path):
     from pcf.mqmd import pack
-    folder, items = messy_corpus
+    _, items = messy_corpus
     rows = [(f"mem{n}", n, pack(c.md), c.data) for n, c in enumerate(items[:300])]
     df = spark.createDataFrame(rows, "source string, position long, md binary, data binary")
     df.write.parquet(str(tmp_path / "lake"))
