@@ -669,10 +669,14 @@ class _Planter:
         return not (set(names) - self.b.exempt) & self.probed
 
     def done(self, fault: Fault, affected: Iterable[str], *,
-             expect: tuple[str, str, int] | None = None) -> None:
-        """Record the fault; check that its probe ends as expected: (outcome, where, reason)."""
+             expect: tuple[str, str, int] | None = None, protect: Iterable[str] = ()) -> None:
+        """Record the fault; check that its probe ends as expected: (outcome, where, reason).
+
+        `protect`: more queue managers later faults must leave alone (where the probe goes
+        once its fault is repaired)."""
         self.check.forget()
         self.affected |= set(affected) - self.b.exempt
+        self.probed |= set(protect) - self.b.exempt
         if fault.probe is not None and expect is not None:
             route = follow(self.network, fault.probe[0], fault.probe[1])
             if (route.outcome, route.end, route.reason) != expect:
@@ -781,11 +785,12 @@ class _Planter:
             hit = dest if sender in self.b.exempt else sender
             if not self.may_change(hit):
                 continue
+            whole = self.check.touched(route, origin)  # where it goes once started
             self.b.qm(sender).stopped.add(channel)
             self.done(Fault("stopped_channel", sender, (channel,),
                             f"sender channel {channel} on {sender} is stopped: what goes to "
                             f"{dest} that way waits on {sender}", (origin, queue, sender)),
-                      [hit], expect=(WAITING, sender, 0))
+                      [hit], expect=(WAITING, sender, 0), protect=whole)
             return True
         return False
 

@@ -39,9 +39,11 @@ from traceroute.resolve import Resolution, receiving_end, resolve, sending_chann
 
 ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
 TRACE_ROUTE_QUEUE = "SYSTEM.ADMIN.TRACE.ROUTE.QUEUE"
+#: The system queues every queue manager has: name -> (kind, attributes).
 SYSTEM_QUEUES = {
-    ACTIVITY_QUEUE: {}, TRACE_ROUTE_QUEUE: {}, "SYSTEM.DEFAULT.MODEL.QUEUE": {},
-    "SYSTEM.CLUSTER.TRANSMIT.QUEUE": {"USAGE": "XMITQ"},
+    ACTIVITY_QUEUE: ("QLOCAL", {}), TRACE_ROUTE_QUEUE: ("QLOCAL", {}),
+    "SYSTEM.DEFAULT.MODEL.QUEUE": ("QMODEL", {}),
+    "SYSTEM.CLUSTER.TRANSMIT.QUEUE": ("QLOCAL", {"USAGE": "XMITQ"}),
 }
 SENDING_MCA, RECEIVING_MCA = "runmqchl", "amqrmppa"
 _CCSID = 819
@@ -146,8 +148,8 @@ class Simulator:
         self._counters: dict[str, int] = {}
         self._round_robin: dict[tuple[str, str], int] = {}
         for qm in self.network.qmgrs.values():
-            for name, attrs in SYSTEM_QUEUES.items():
-                qm.queues.setdefault(name, MQObject("QLOCAL", name, dict(attrs)))
+            for name, (kind, attrs) in SYSTEM_QUEUES.items():
+                qm.queues.setdefault(name, MQObject(kind, name, dict(attrs)))
 
     # --- time and identity -------------------------------------------------------------
 

@@ -202,6 +202,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
         return EXIT_ERROR
+    if args.no_display and options and not options.reply_to_q:
+        print("mqroute trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
+              "queue is deleted, with the reports, when the command ends", file=sys.stderr)
+        return EXIT_ERROR
     if not args.q and not (options and options.target_topic):
         print("mqroute trace: -q (or -ts) is required", file=sys.stderr)
         return EXIT_ERROR
@@ -257,7 +261,19 @@ def run(args: argparse.Namespace) -> int:
     except (TransportError, PymqiMissing) as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("mqroute trace: interrupted; what was not saved or displayed is backed out "
+              "and stays on its queue", file=sys.stderr)
+        return 130
     finally:
-        for t in transports:
-            t.close()  # backs out anything not committed
+        _close_all(transports)
         archive.close()
+
+
+def _close_all(transports: list[Transport]) -> None:
+    """Close every transport (each backs out what is uncommitted), even if one fails."""
+    for t in transports:
+        try:
+            t.close()
+        except (TransportError, OSError) as e:
+            print(f"mqroute trace: closing {t.qmgr_name}: {e}", file=sys.stderr)

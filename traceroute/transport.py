@@ -127,7 +127,7 @@ class SimTransport:
         obj = qm.queues.get(name)
         if obj is None:
             raise TransportError("MQOPEN", mqc.MQRC_UNKNOWN_OBJECT_NAME, f"'{name}'")
-        if obj.kind != "QMODEL" and name != MODEL_QUEUE:  # the simulator defines it QLOCAL
+        if obj.kind != "QMODEL":
             return name
         dynamic = f"DSPMQRTE.{len(self._temporary) + 1:04d}.TEMP"
         qm.queues[dynamic] = MQObject("QLOCAL", dynamic, {"DEFTYPE": "TEMPDYN"})
