@@ -142,6 +142,13 @@ def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[
     return count
 
 
+def after_routes(args: argparse.Namespace, routes: list[Route]) -> None:
+    """Hand the routes to what a higher layer registered (e.g. `--graph` pictures)."""
+    hook = getattr(args, "after_routes", None)
+    if hook is not None:
+        hook(args, routes)
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     """`mqroute show`: every route found in dumps or raw message files."""
     problems = 0
@@ -158,7 +165,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         except ValueError:
             raise SystemExit(f"mqroute: --correl-id {args.correl_id}: not hex") from None
         records = (r for r in records if r.key == wanted)
-    shown = print_routes(build_routes(records), as_json=args.json, verbosity=args.v)
+    routes = build_routes(records)
+    shown = print_routes(routes, as_json=args.json, verbosity=args.v)
+    after_routes(args, routes)
     if not shown:
         print("mqroute: no activity data found", file=sys.stderr)
     return 1 if problems or not shown else 0

@@ -253,6 +253,9 @@ def run(args: argparse.Namespace) -> int:
                 _print_route(route, args, level, display)
             for t in transports:
                 t.commit()  # displayed (or archived): the gets are final
+        from traceroute.cli import after_routes
+
+        after_routes(args, routes)
         if args.count > 1 and not args.json:
             where = Counter(r.location.queue_manager or "?" for r in routes)
             print("Distribution: " + ", ".join(f"{q}: {n}" for q, n in sorted(where.items())))

@@ -1,0 +1,228 @@
+"""One route (or a few) as a networkx graph, pictures of it, and exports.
+
+Nodes are typed — queue manager, queue, transmission queue, channel, application, discard
+— with their attributes; edges are the message's hops in order, with operation, time and
+feedback; a gap is a dashed edge of kind "unknown" saying how many activities are missing.
+Several routes merge into one graph of the network they crossed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import networkx as nx
+
+from pcf import mqc
+from traceroute.model import Activity, Operation, feedback_name
+from traceroute.ordering import Gap, Route
+from traceroute.verdict import Verdict
+
+VERDICT_COLOURS = {
+    Verdict.DELIVERED: "#2e7d32", Verdict.DISCARDED_AT_TARGET: "#2e7d32",
+    Verdict.WAITING_ON_XMITQ: "#ef6c00", Verdict.INCOMPLETE: "#757575",
+    Verdict.DEAD_LETTERED: "#c62828", Verdict.MAX_ACTIVITIES: "#c62828",
+    Verdict.NOT_FORWARDED: "#c62828", Verdict.EXPIRED: "#c62828",
+    Verdict.DISCARDED: "#c62828",
+}
+KIND_COLOURS = {"queue_manager": "#90caf9", "queue": "#fff59d", "xmitq": "#ffcc80",
+                "channel": "#ce93d8", "application": "#a5d6a7", "discard": "#ef9a9a",
+                "unknown": "#eeeeee"}
+LANES = {"application": 0, "queue": 1, "xmitq": 1, "channel": 2, "queue_manager": 3,
+         "discard": 1, "unknown": 2}
+
+
+def _queue(qm: str, name: str, g: nx.MultiDiGraph, *, xmitq: bool = False) -> str:
+    node = f"{qm}/{name}"
+    kind = "xmitq" if xmitq or g.nodes.get(node, {}).get("kind") == "xmitq" else "queue"
+    g.add_node(node, kind=kind, queue_manager=qm, name=name, label=f"{name}\n@{qm}")
+    return node
+
+
+def _app(a: Activity, g: nx.MultiDiGraph) -> str:
+    node = f"{a.appl_name}@{a.qmgr}"
+    g.add_node(node, kind="application", queue_manager=a.qmgr, name=a.appl_name,
+               label=f"{a.appl_name.split(chr(92))[-1]}\n@{a.qmgr}", description=a.description)
+    return node
+
+
+def _channel(op: Operation, g: nx.MultiDiGraph) -> str:
+    node = f"channel:{op.channel}"
+    src, dst = (op.qmgr, op.remote_qmgr) if op.type == mqc.MQOPER_SEND else \
+        (op.remote_qmgr, op.qmgr)
+    g.add_node(node, kind="channel", name=op.channel, label=op.channel,
+               from_queue_manager=src or "", to_queue_manager=dst or "")
+    return node
+
+
+def _edges(a: Activity, g: nx.MultiDiGraph) -> list[tuple[str, str, dict]]:
+    """The hops one activity makes: (from node, to node, attributes)."""
+    app = _app(a, g)
+    out = []
+    for op in a.operations:
+        attrs = {"operation": op.name, "time": op.timestamp, "queue_manager": op.qmgr}
+        if op.feedback is not None:
+            attrs["feedback"] = feedback_name(op.feedback)
+        if op.is_put:
+            target = _queue(op.qmgr, op.resolved_queue or op.queue or op.topic or "?", g,
+                            xmitq=op.to_xmit_queue)
+            out.append((app, target, attrs))
+        elif op.type in (mqc.MQOPER_GET, mqc.MQOPER_BROWSE):
+            source = _queue(op.qmgr, op.resolved_queue or op.queue or "?", g,
+                            xmitq=op.from_xmit_queue)
+            out.append((source, app, attrs))
+        elif op.type == mqc.MQOPER_SEND:
+            ch = _channel(op, g)
+            g.add_node(op.remote_qmgr or "?", kind="queue_manager", label=op.remote_qmgr or "?")
+            out.append((app, ch, attrs))
+        elif op.type == mqc.MQOPER_RECEIVE:
+            out.append((_channel(op, g), app, attrs))
+        elif op.type == mqc.MQOPER_DISCARD:
+            node = f"discarded@{op.qmgr}"
+            g.add_node(node, kind="discard", queue_manager=op.qmgr, label="discarded")
+            out.append((app, node, attrs))
+    if not out:
+        out.append((app, app, {"operation": "activity"}))
+    return out
+
+
+def route_graph(route: Route, graph: nx.MultiDiGraph | None = None) -> nx.MultiDiGraph:
+    """The route as a directed multigraph: typed nodes, ordered hop edges, dashed gaps."""
+    g = graph if graph is not None else nx.MultiDiGraph()
+    key = route.correl_id.hex()
+    colour = VERDICT_COLOURS[route.verdict]
+    seq = 0
+    last: str | None = None
+    pending_gap: Gap | None = None
+
+    def add(u: str, v: str, attrs: dict) -> None:
+        nonlocal seq
+        seq += 1
+        g.add_edge(u, v, key=f"{key}:{seq}", **{"route": key, "seq": seq, "colour": colour,
+                                                "verdict": route.verdict.value,
+                                                "style": "solid", **attrs})
+
+    for step in route.steps:
+        if isinstance(step, Gap):
+            pending_gap = step
+            continue
+        edges = _edges(step, g)
+        first = edges[0][0]
+        if pending_gap is not None or (last is not None and last != first
+                                       and not g.has_edge(last, first)):
+            missing = pending_gap.missing if pending_gap is not None else None
+            if last is None:
+                g.add_node("?", kind="unknown", label="?")
+            add(last or "?", first, {"operation": "unknown", "style": "dashed",
+                                     "kind": "unknown", "missing": missing if missing is not None
+                                     else -1})
+            pending_gap = None
+        for u, v, attrs in edges:
+            if u != v:
+                add(u, v, attrs)
+        last = edges[-1][1]
+    if pending_gap is not None and last is not None:
+        g.add_node("?end", kind="unknown", label="?")
+        add(last, "?end", {"operation": "unknown", "style": "dashed", "kind": "unknown",
+                           "missing": pending_gap.missing or -1})
+    for branch in route.branches:
+        route_graph(branch, g)
+    return g
+
+
+def network_graph(routes: Iterable[Route]) -> nx.MultiDiGraph:
+    """Several routes merged into one graph of the network they crossed."""
+    g = nx.MultiDiGraph()
+    for r in routes:
+        route_graph(r, g)
+    return g
+
+
+def _positions(g: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
+    """Left to right by the first hop that reaches a node; lanes by node kind."""
+    first: dict[str, int] = {}
+    for u, v, data in sorted(g.edges(data=True), key=lambda e: (e[2].get("seq", 0))):
+        for node, offset in ((u, 0), (v, 1)):
+            first.setdefault(node, 2 * data.get("seq", 0) + offset)
+    taken: dict[tuple[int, int], int] = {}
+    pos = {}
+    for node in sorted(g.nodes, key=lambda n: (first.get(n, 0), str(n))):
+        x = first.get(node, 0)
+        lane = LANES.get(g.nodes[node].get("kind", "unknown"), 2)
+        n = taken.get((x, lane), 0)
+        taken[(x, lane)] = n + 1
+        pos[node] = (float(x), -float(lane) - 0.35 * n)
+    return pos
+
+
+def draw(g: nx.MultiDiGraph, path: str | Path, *, title: str = "") -> Path:
+    """A picture of the graph (PNG or SVG by the file's suffix), left to right by hop."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pos = _positions(g)
+    width = max(6.0, 1.1 * (max((x for x, _ in pos.values()), default=0) + 2))
+    fig, ax = plt.subplots(figsize=(min(width, 40), 4.5))
+    kinds = [g.nodes[n].get("kind", "unknown") for n in g.nodes]
+    nx.draw_networkx_nodes(g, pos, ax=ax, node_color=[KIND_COLOURS[k] for k in kinds],
+                           node_size=900, edgecolors="#455a64")
+    nx.draw_networkx_labels(g, pos, ax=ax, font_size=7,
+                            labels={n: g.nodes[n].get("label", n) for n in g.nodes})
+    for style in ("solid", "dashed"):
+        edges = [(u, v) for u, v, d in g.edges(data=True) if d.get("style") == style]
+        colours = [d.get("colour", "#000") for _, _, d in g.edges(data=True)
+                   if d.get("style") == style]
+        nx.draw_networkx_edges(g, pos, ax=ax, edgelist=edges, edge_color=colours,
+                               style=style, arrows=True, arrowsize=14, node_size=900,
+                               connectionstyle="arc3,rad=0.08")
+    labels = {(u, v): d.get("operation", "") for u, v, d in g.edges(data=True)}
+    nx.draw_networkx_edge_labels(g, pos, ax=ax, edge_labels=labels, font_size=6)
+    from matplotlib.patches import Patch
+
+    present = sorted(set(kinds))
+    ax.legend(handles=[Patch(color=KIND_COLOURS[k], label=k.replace("_", " ")) for k in present],
+              loc="lower right", fontsize=7, frameon=False)
+    ax.set_title(title, fontsize=9)
+    ax.axis("off")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def _plain(value: object) -> object:
+    return value if isinstance(value, str | int | float | bool) else str(value)
+
+
+def write_graphml(g: nx.MultiDiGraph, path: str | Path) -> Path:
+    """GraphML (attributes without a value are left out, as GraphML wants)."""
+    clean = nx.MultiDiGraph()
+    for n, d in g.nodes(data=True):
+        clean.add_node(n, **{k: _plain(v) for k, v in d.items() if v is not None})
+    for u, v, k, d in g.edges(keys=True, data=True):
+        clean.add_edge(u, v, key=k, **{a: _plain(b) for a, b in d.items() if b is not None})
+    nx.write_graphml(clean, path)
+    return Path(path)
+
+
+def write_node_link(g: nx.MultiDiGraph, path: str | Path) -> Path:
+    """node-link JSON (networkx's `node_link_data`)."""
+    Path(path).write_text(json.dumps(nx.node_link_data(g, edges="edges"), default=str,
+                                     indent=1))
+    return Path(path)
+
+
+def save(g: nx.MultiDiGraph, path: str | Path, *, title: str = "") -> Path:
+    """Write the graph by the file's suffix: .png/.svg picture, .graphml, or .json."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".png", ".svg", ".pdf"):
+        return draw(g, path, title=title)
+    if suffix == ".graphml":
+        return write_graphml(g, path)
+    if suffix == ".json":
+        return write_node_link(g, path)
+    raise ValueError(f"{path}: use .png, .svg, .pdf, .graphml or .json")
