@@ -1,0 +1,204 @@
+"""The configured topology (MQSC) held against the observed one (routes): a findings report.
+
+    configured  = channels, transmission queues, remote definitions, aliases, clusters
+    observed    = the sends the pipeline's `hops` table records (channel, from, to, count)
+
+Findings, one per problem, each naming its queue manager and objects:
+
+    unused_channel            a sender channel no observed route used
+    unexplained_route         a route went over a channel the configuration does not have
+    remote_definition_without_channel
+                              a remote queue definition (or queue-manager alias) whose
+                              transmission queue no sender channel serves
+    alias_loop                queue-manager aliases that send a message round in a circle
+    receiver_without_sender   a receiver channel no queue manager sends to
+    sender_without_receiver   a sender channel with no receiver of that name anywhere
+    stopped_channel           a channel stopped (STOP CHANNEL) — its messages wait
+    single_repository_cluster a cluster with one full repository (no redundancy)
+
+The core is pure (a Network and observed sends in, findings out); reading the observed
+sends from the pipeline's Parquet and the Spark DataFrame form are at the edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from traceroute.network import Network, QueueManager
+from traceroute.resolve import CLUSTER_XMITQ, Resolution, receiving_end, resolve, sending_channel
+
+SENDERS = ("SDR", "SVR")
+RECEIVERS = ("RCVR", "RQSTR")
+MAX_HOPS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem: its kind, where, the objects involved, and a sentence about it."""
+
+    kind: str
+    queue_manager: str
+    objects: tuple[str, ...]
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObservedSend:
+    """Messages observed going from one queue manager to another over a channel."""
+
+    src: str
+    dst: str
+    channel: str
+    messages: int = 1
+
+
+def _senders(network: Network) -> Iterator[tuple[QueueManager, str]]:
+    for qm in network.qmgrs.values():
+        for ch in qm.channels.values():
+            if ch.get("CHLTYPE") in SENDERS:
+                yield qm, ch.name
+
+
+def _channel_findings(network: Network, used: set[tuple[str, str]]) -> Iterator[Finding]:
+    receivers = {(qm.name, ch.name) for qm in network.qmgrs.values()
+                 for ch in qm.channels.values() if ch.get("CHLTYPE") in RECEIVERS}
+    sent = {name for _, name in _senders(network)}
+    for qm, name in _senders(network):
+        if not any(c == name for _, c in receivers):
+            yield Finding("sender_without_receiver", qm.name, (name,),
+                          f"no queue manager defines a receiver channel {name}: the channel "
+                          "cannot start and its messages wait on its transmission queue")
+        elif (qm.name, name) not in used:
+            yield Finding("unused_channel", qm.name, (name,),
+                          f"sender channel {name} carried none of the observed messages")
+    for qmgr, name in sorted(receivers):
+        if name not in sent:
+            yield Finding("receiver_without_sender", qmgr, (name,),
+                          f"receiver channel {name} has no sender channel of that name on "
+                          "any queue manager")
+    for qm in network.qmgrs.values():
+        for name in sorted(qm.stopped):
+            yield Finding("stopped_channel", qm.name, (name,),
+                          f"channel {name} is stopped: messages for it wait on its "
+                          "transmission queue")
+
+
+def _explained(network: Network, send: ObservedSend) -> bool:
+    """True when the configuration has the channel the observed send used."""
+    qm = network.qmgrs.get(send.src)
+    if qm is None:
+        return False
+    ch = qm.channels.get(send.channel)
+    if ch is not None and ch.get("CHLTYPE") in SENDERS:
+        other = receiving_end(network, ch, qm, send.dst)
+        return other is not None and other.name == send.dst
+    target = network.qmgrs.get(send.dst)
+    clus = target.channels.get(send.channel) if target else None
+    return clus is not None and clus.get("CHLTYPE") == "CLUSRCVR"
+
+
+def _follow(network: Network, qmgr: str, queue: str, target: str) -> tuple[str, list[str]]:
+    """Route a put hop by hop: 'delivered', 'no_channel', 'failed' or 'loop', and the path."""
+    path = [qmgr]
+    seen = {(qmgr, queue, target)}
+    for _ in range(MAX_HOPS):
+        r: Resolution = resolve(network, qmgr, queue, target)
+        if not r.ok:
+            return "failed", path
+        if r.local:
+            return "delivered", path
+        qm = network.qmgrs[qmgr]
+        channel = sending_channel(network, qm, r)
+        other = receiving_end(network, channel, qm, r.remote_qmgr) if channel else None
+        if other is None:
+            return "no_channel", path
+        qmgr, queue, target = other.name, r.remote_q, r.remote_qmgr
+        path.append(qmgr)
+        if (qmgr, queue, target) in seen:
+            return "loop", path
+        seen.add((qmgr, queue, target))
+    return "loop", path
+
+
+def _definition_findings(network: Network) -> Iterator[Finding]:
+    loops: set[frozenset[str]] = set()
+    for qm in network.qmgrs.values():
+        for q in qm.queues.values():
+            if q.kind != "QREMOTE":
+                continue
+            qmgr_alias = not q.get("RNAME")
+            queue = "" if qmgr_alias else q.name
+            target = q.name if qmgr_alias else ""
+            outcome, path = _follow(network, qm.name, queue or "ANY.QUEUE", target)
+            if outcome == "no_channel" and len(path) == 1:
+                r = resolve(network, qm.name, queue or "ANY.QUEUE", target)
+                xmitq = r.xmitq if r.xmitq != CLUSTER_XMITQ else "cluster"
+                yield Finding("remote_definition_without_channel", qm.name, (q.name, xmitq),
+                              f"{q.name} resolves to transmission queue {xmitq}, which no "
+                              "sender channel serves: messages wait there")
+            elif outcome == "loop":
+                cycle = frozenset(path[path.index(path[-1]):])
+                if cycle not in loops:
+                    loops.add(cycle)
+                    yield Finding("alias_loop", qm.name, (q.name, *sorted(cycle)),
+                                  f"a message put to {q.name} goes round "
+                                  f"{' -> '.join(path[path.index(path[-1]):])} until "
+                                  "MaxActivities (or its expiry) stops it")
+
+
+def _cluster_findings(network: Network) -> Iterator[Finding]:
+    repositories: dict[str, list[str]] = {}
+    for qm in network.qmgrs.values():
+        repos = qm.attrs.get("REPOS", "")
+        if repos:
+            repositories.setdefault(repos, []).append(qm.name)
+    for cluster, members in sorted(network.clusters().items()):
+        full = sorted(repositories.get(cluster, []))
+        if len(full) == 1:
+            yield Finding("single_repository_cluster", full[0], (cluster,),
+                          f"cluster {cluster} ({len(members)} queue managers) has one full "
+                          f"repository, {full[0]}: no redundancy")
+
+
+def audit(network: Network, observed: Iterable[ObservedSend]) -> list[Finding]:
+    """Every finding of the configured network held against the observed sends."""
+    sends = list(observed)
+    used = {(s.src, s.channel) for s in sends}
+    findings = list(_channel_findings(network, used))
+    for s in sorted(sends, key=lambda s: (s.src, s.channel, s.dst)):
+        if not _explained(network, s):
+            findings.append(Finding("unexplained_route", s.src, (s.channel, s.dst),
+                                    f"{s.messages} message(s) went from {s.src} to {s.dst} "
+                                    f"over channel {s.channel}, which the configuration "
+                                    "does not define"))
+    findings += _definition_findings(network)
+    findings += _cluster_findings(network)
+    return sorted(findings, key=lambda f: (f.kind, f.queue_manager, f.objects))
+
+
+def observed_sends(out_dir: str | Path) -> list[ObservedSend]:
+    """The sends in a pipeline output's `hops` table, aggregated (one row per channel use)."""
+    import pyarrow.dataset as ds
+
+    table = ds.dataset(Path(out_dir) / "hops", format="parquet").to_table(
+        columns=["kind", "src_queue_manager", "dst_queue_manager", "channel"],
+        filter=ds.field("kind") == "send")
+    grouped = table.group_by(["src_queue_manager", "dst_queue_manager", "channel"]).aggregate(
+        [("kind", "count")])
+    return [ObservedSend(r["src_queue_manager"], r["dst_queue_manager"] or "", r["channel"]
+                         or "", r["kind_count"]) for r in grouped.to_pylist()]
+
+
+def audit_dataframe(spark, network: Network, hops):
+    """The audit as a Spark DataFrame, from a `hops` DataFrame (aggregated before collect)."""
+    from pyspark.sql import functions as F
+
+    rows = (hops.filter(F.col("kind") == "send")
+            .groupBy("src_queue_manager", "dst_queue_manager", "channel").count().collect())
+    sends = [ObservedSend(r["src_queue_manager"], r["dst_queue_manager"] or "",
+                          r["channel"] or "", r["count"]) for r in rows]
+    found = [{**asdict(f), "objects": list(f.objects)} for f in audit(network, sends)]
+    return spark.createDataFrame(found, "kind string, queue_manager string, "
+                                        "objects array<string>, detail string")
