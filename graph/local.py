@@ -2,6 +2,8 @@
 
 It is the reference the Spark results are tested against, and the benchmark's baseline:
 the same readers' logic, the same decoder, the same ordering code, in one Python process.
+Parquet inputs are streamed a batch of rows at a time (pyarrow), like dumps a message at a time;
+the records themselves are kept until every route is built.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from graph.dumpsplit import Split, read_range
 from graph.rows import hop_rows, route_row
 from pcf.errors import PCFError
+from pcf.mqmd import unpack
 from traceroute.ordering import build_routes
 from traceroute.parse import NotActivityData, Record, parse_message
 
@@ -31,8 +34,6 @@ def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
     from graph.pipeline import _files
 
     dumps, raws, parquets = _files(inputs)
-    if parquets:
-        raise ValueError("the single-process path reads dumps and raw files, not Parquet")
     entries = (e for p in dumps for e in read_range(Split(p, 0, Path(p).stat().st_size)))
     for e in entries:
         result.messages += 1
@@ -51,6 +52,62 @@ def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
         except (PCFError, NotActivityData) as err:
             result.rejects.append({"source": path, "position": 0,
                                    "error": f"{type(err).__name__}: {err}"})
+    for path in parquets:
+        yield from _parquet_records(path, result)
+
+
+def _column(batch, name: str) -> list | None:
+    """A column of a record batch as Python values; None when the batch has no such column."""
+    if name not in batch.schema.names:
+        return None
+    return batch.column(name).to_pylist()
+
+
+#: Rows per batch read from Parquet: what is decoded at a time (a row group at most is buffered).
+PARQUET_BATCH_ROWS = 4096
+
+
+def _parquet_files(path: str) -> list[Path]:
+    """A Parquet file, or the Parquet files under a folder (as Spark writes them), sorted."""
+    p = Path(path)
+    if p.is_file():
+        return [p]
+    return sorted(f for f in p.rglob("*.parquet") if f.is_file()
+                  and not any(part.startswith((".", "_")) for part in f.relative_to(p).parts))
+
+
+def _parquet_records(path: str, result: LocalResult, *, data_column: str = "data",
+                     md_column: str = "md") -> Iterator[Record]:
+    """Records of Parquet rows (binary message data, optional packed MQMD, source, position).
+
+    The columns are those `graph.pipeline.read_parquet` reads. Without a `source` column the
+    file's path is the source, without `position` the row's index in its file (Spark numbers
+    such rows differently, so rejects may then name other positions).
+    """
+    import pyarrow.parquet as pq
+
+    for file in _parquet_files(path):
+        pf = pq.ParquetFile(file)
+        names = set(pf.schema_arrow.names)
+        if data_column not in names:
+            raise ValueError(f"{file}: no {data_column!r} column (has {', '.join(sorted(names))})")
+        columns = [c for c in ("source", "position", md_column, data_column) if c in names]
+        row = 0
+        for batch in pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=columns):
+            n = batch.num_rows
+            sources = _column(batch, "source") or [str(file)] * n
+            positions = _column(batch, "position") or list(range(row, row + n))
+            mds = _column(batch, md_column) or [None] * n
+            datas = _column(batch, data_column)
+            row += n
+            for source, position, md, data in zip(sources, positions, mds, datas, strict=True):
+                result.messages += 1
+                try:
+                    yield parse_message(unpack(md) if md is not None else None, data or b"",
+                                        source=source, line=position)
+                except (PCFError, NotActivityData) as err:
+                    result.rejects.append({"source": source, "position": position,
+                                           "error": f"{type(err).__name__}: {err}"})
 
 
 def run_local(inputs: Sequence[str]) -> LocalResult:
