@@ -44,9 +44,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli.main(argv, extra=[_graph_commands])
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
 
 def _audit(args) -> int:
     """`mqroute audit`: one finding per line; exit 1 when there are findings."""
@@ -68,3 +65,7 @@ def _audit(args) -> int:
         print(f"{len(findings)} finding(s): {len(network.qmgrs)} queue managers, "
               f"{len(sends)} observed channel uses", file=sys.stderr)
     return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 pa = pytest.importorskip("pyarrow")
@@ -13,7 +11,7 @@ from graph import local  # noqa: E402
 from graph.local import run_local  # noqa: E402
 from pcf import dmpmqmsg  # noqa: E402
 from pcf.mqmd import pack  # noqa: E402
-from traceroute.corpus import corpus, corrupt  # noqa: E402
+from traceroute.corpus import corpus  # noqa: E402
 
 SCHEMA = pa.schema([("source", pa.string()), ("position", pa.int64()), ("md", pa.binary()),
                     ("data", pa.binary())])
@@ -48,9 +46,8 @@ def test_parquet_gives_the_dump_answers(tmp_path, items, monkeypatch):
 
 
 def test_bad_rows_are_rejected_with_their_source_and_position(tmp_path, items):
-    rng = random.Random(2)
     good = [("lake", n, pack(c.md), c.data) for n, c in enumerate(items[:40])]
-    bad = [("lake", 1000, pack(items[0].md), corrupt(items[0].data, rng)),  # damaged report
+    bad = [("lake", 1000, pack(items[0].md), items[0].data[:60]),  # truncated report
            ("lake", 1001, pack(items[1].md)[:100], items[1].data),  # truncated MQMD
            ("lake", 1002, None, b"not PCF at all, not even close")]  # no MQMD, not PCF
     path = tmp_path / "mixed.parquet"

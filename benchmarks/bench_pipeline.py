@@ -1,0 +1,797 @@
+"""Pipeline benchmark: the Spark pipeline against the single-process path, 100k to 1M reports.
+
+Run from the project root (or anywhere):
+
+    python benchmarks/bench_pipeline.py [--reports N] [--steps N,N,...] [--json FILE]
+                                        [--workdir DIR] [--quick] [--stages N]
+    python -m benchmarks.bench_pipeline ...
+
+Inputs are Parquet files (columns source, position, md, data) of N activity reports, made by
+replicating one simulated corpus with a new CorrelId per replica, so every replica is a new
+set of routes. They are written once into --workdir and reused. Each path runs in a fresh
+subprocess whose peak memory is sampled through /proc (the whole process tree for Spark: the
+JVM and its Python workers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import linecache
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: The base corpus every input is replicated from: traces per variant, seed.
+BASE_TRACES, BASE_SEED = 200, 1
+#: Rows per Parquet row group of the inputs.
+ROW_GROUP = 50_000
+#: Bumped whenever the way inputs are made changes, so cached inputs are rebuilt.
+INPUT_FORMAT = 1
+METADATA_KEY = b"mqroute.bench_pipeline"
+DEFAULT_REPORTS = 1_000_000
+QUICK_STEPS = (20_000, 50_000)
+DEFAULT_WORKDIR = ROOT / "benchmarks" / ".cache" / "pipeline"
+#: Offset of the CorrelId in a packed MQMD, and of the 4 bytes the replicas rewrite.
+CORREL_ID, CORREL_ID_END = 72, 96
+SAMPLE_SECONDS = 0.5
+HEARTBEAT_SECONDS = 30.0
+SPARK_DRIVER_MEMORY = "6g"
+#: Session settings of the benchmark on top of graph.session's: no UI, loopback, quiet.
+SPARK_CONFIG = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.driver.bindAddress": "127.0.0.1",
+    "spark.driver.host": "127.0.0.1",
+}
+MB = 1_000_000
+GB = 1 << 30
+CHILD = "_child"
+
+
+# --- inputs --------------------------------------------------------------------------------
+
+
+def base_messages(traces: int = BASE_TRACES, seed: int = BASE_SEED) -> list[tuple[bytes, bytes]]:
+    """(packed MQMD, data) of the corpus's activity reports and replies, in corpus order."""
+    from pcf.mqmd import pack
+    from traceroute.corpus import corpus, is_report
+
+    return [(pack(c.md), c.data) for c in corpus(traces, seed=seed) if is_report(c.md)]
+
+
+def replica_mds(base: list[tuple[bytes, bytes]], replica: int) -> list[bytes]:
+    """The base's MQMDs with the CorrelId's last 4 bytes set to a number unique to the
+    (replica, original CorrelId) pair, so replicas never share a route and the reports of one
+    original message in one replica still share their CorrelId."""
+    index: dict[bytes, int] = {}
+    for md, _ in base:
+        index.setdefault(md[CORREL_ID:CORREL_ID_END], len(index))
+    stride = len(index)
+    out = []
+    for md, _ in base:
+        number = replica * stride + index[md[CORREL_ID:CORREL_ID_END]]
+        out.append(md[:CORREL_ID_END - 4] + number.to_bytes(4, "big") + md[CORREL_ID_END:])
+    return out
+
+
+def input_rows(base: list[tuple[bytes, bytes]], n: int) -> Iterator[tuple[str, int, bytes, bytes]]:
+    """N rows (source, position, md, data): replica 0, 1, ... of the base, the last cut short."""
+    position = 0
+    replica = 0
+    while position < n:
+        source = f"bench/replica-{replica:05d}"
+        for md, (_, data) in zip(replica_mds(base, replica), base, strict=True):
+            if position == n:
+                return
+            yield source, position, md, data
+            position += 1
+        replica += 1
+
+
+def _metadata(n: int) -> dict[str, Any]:
+    return {"format": INPUT_FORMAT, "traces": BASE_TRACES, "seed": BASE_SEED, "reports": n}
+
+
+def cached_input(path: Path, n: int) -> bool:
+    """Whether `path` is an input of this benchmark with N rows, made the current way."""
+    import pyarrow.parquet as pq
+
+    if not path.is_file():
+        return False
+    try:
+        meta = pq.read_metadata(path)
+    except Exception:
+        return False
+    made = (meta.metadata or {}).get(METADATA_KEY)
+    return meta.num_rows == n and made is not None and json.loads(made) == _metadata(n)
+
+
+def write_input(path: Path, base: list[tuple[bytes, bytes]], n: int) -> None:
+    """Write N rows as Parquet (snappy, row groups of ROW_GROUP rows), atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([("source", pa.string()), ("position", pa.int64()),
+                        ("md", pa.binary()), ("data", pa.binary())],
+                       metadata={METADATA_KEY: json.dumps(_metadata(n)).encode()})
+    tmp = path.with_name(path.name + ".tmp")
+    rows = input_rows(base, n)
+    with pq.ParquetWriter(tmp, schema, compression="snappy") as writer:
+        while True:
+            chunk = [r for _, r in zip(range(ROW_GROUP), rows, strict=False)]
+            if not chunk:
+                break
+            columns = list(zip(*chunk, strict=True))
+            writer.write_table(pa.Table.from_arrays(
+                [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
+                schema=schema), row_group_size=ROW_GROUP)
+    tmp.replace(path)
+
+
+@dataclass
+class Input:
+    """One benchmark input file."""
+
+    reports: int
+    path: Path
+    bytes_on_disk: int
+    bytes_raw: int  # md + data, uncompressed
+    built: bool
+
+
+def prepare_inputs(steps: list[int], workdir: Path, say: Callable[[str], None]) -> list[Input]:
+    """The input of every step, built (from one base corpus) only when not cached."""
+    import pyarrow.parquet as pq
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    base: list[tuple[bytes, bytes]] | None = None
+    out = []
+    for n in steps:
+        path = workdir / f"reports-{n}.parquet"
+        built = False
+        if not cached_input(path, n):
+            if base is None:
+                start = time.perf_counter()
+                base = base_messages()
+                say(f"base corpus: corpus({BASE_TRACES}, seed={BASE_SEED}), {len(base):,} "
+                    f"reports and replies, built in {time.perf_counter() - start:.1f} s")
+            start = time.perf_counter()
+            write_input(path, base, n)
+            built = True
+            say(f"wrote {path} ({n:,} reports) in {time.perf_counter() - start:.1f} s")
+        meta = pq.read_metadata(path)
+        raw = sum(meta.row_group(g).column(c).total_uncompressed_size
+                  for g in range(meta.num_row_groups) for c in range(meta.num_columns)
+                  if meta.schema.column(c).name in ("md", "data"))
+        out.append(Input(n, path, path.stat().st_size, raw, built))
+    return out
+
+
+# --- memory of a process tree --------------------------------------------------------------
+
+
+def _status_kb(pid: int, key: str) -> int:
+    """A kB field of /proc/PID/status (0 when the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _pss_kb(pid: int) -> int:
+    """Proportional set size of a process (shared pages split among their users)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and all its descendants now living."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, ()))
+    return tree
+
+
+class TreeSampler(threading.Thread):
+    """Samples the summed VmRSS (and PSS) of a process tree every SAMPLE_SECONDS; prints a
+    heartbeat line every HEARTBEAT_SECONDS while it runs."""
+
+    def __init__(self, pid: int, label: str, say: Callable[[str], None]):
+        super().__init__(daemon=True)
+        self.pid, self.label, self.say = pid, label, say
+        self.peak_rss_kb = self.peak_pss_kb = self.peak_processes = 0
+        self.current_rss_kb = 0
+        self.started = time.perf_counter()
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        beat = self.started + HEARTBEAT_SECONDS
+        while not self._stop_event.is_set():
+            self.sample()
+            now = time.perf_counter()
+            if now >= beat:
+                beat += HEARTBEAT_SECONDS
+                self.say(f"    [{self.label}] still running: {now - self.started:,.0f} s, "
+                         f"{self.current_rss_kb / (1 << 20):.1f} GiB RSS now "
+                         f"(peak {self.peak_rss_kb / (1 << 20):.1f})")
+            self._stop_event.wait(SAMPLE_SECONDS)
+
+    def sample(self) -> None:
+        pids = process_tree(self.pid)
+        rss = sum(_status_kb(p, "VmRSS") for p in pids)
+        pss = sum(_pss_kb(p) for p in pids)
+        self.current_rss_kb = rss
+        self.peak_rss_kb = max(self.peak_rss_kb, rss)
+        self.peak_pss_kb = max(self.peak_pss_kb, pss)
+        self.peak_processes = max(self.peak_processes, len(pids))
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join()
+
+
+# --- running one path in a subprocess ------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One subprocess: what it reported, its wall time and the tree's peak memory."""
+
+    label: str
+    ok: bool
+    wall: float
+    peak_rss_kb: int
+    peak_pss_kb: int
+    processes: int
+    result: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def seconds(self) -> float | None:
+        """Time of the work itself (run_local, or pipeline.run), as the child measured it."""
+        return self.result.get("seconds") if self.ok else None
+
+
+def run_child(label: str, args: list[str], log: Path, say: Callable[[str], None]) -> Run:
+    """Run `bench_pipeline.py _child ARGS`, relaying its PROGRESS lines; stderr goes to `log`."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), CHILD, *args]
+    start = time.perf_counter()
+    with open(log, "a") as err:
+        err.write(f"\n=== {label}: {' '.join(cmd)}\n")
+        err.flush()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT)
+        sampler = TreeSampler(proc.pid, label, say)
+        sampler.start()
+        result: dict[str, Any] = {}
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("PROGRESS "):
+                say(f"    [{label}] {line[9:].rstrip()}")
+            elif line.startswith("RESULT "):
+                result = json.loads(line[7:])
+            else:
+                err.write(line)
+        code = proc.wait()
+        sampler.stop()
+    wall = time.perf_counter() - start
+    error = None
+    if code != 0 or not result:
+        tail = [ln for ln in log.read_text(errors="replace").splitlines() if ln.strip()][-3:]
+        error = f"exit code {code}" + (f": {' | '.join(tail)}" if tail else "")
+        if code < 0 or code == 137:
+            error += " (killed: out of memory?)"
+    return Run(label, error is None, wall, sampler.peak_rss_kb, sampler.peak_pss_kb,
+               sampler.peak_processes, result, error)
+
+
+# --- the children --------------------------------------------------------------------------
+
+
+def _emit(kind: str, payload: Any) -> None:
+    print(f"{kind} {payload if isinstance(payload, str) else json.dumps(payload)}", flush=True)
+
+
+def _vm_hwm_kb() -> int:
+    return _status_kb(os.getpid(), "VmHWM")
+
+
+def child_local(path: str) -> None:
+    """Time run_local over the input; report counts and this process's peak RSS."""
+    start = time.perf_counter()
+    from graph.local import run_local
+
+    imported = time.perf_counter()
+    result = run_local([path])
+    seconds = time.perf_counter() - imported
+    _emit("RESULT", {"seconds": seconds, "startup": imported - start,
+                     "messages": result.messages, "routes": len(result.routes),
+                     "hops": len(result.hops), "rejected": len(result.rejects),
+                     "verdicts": dict(Counter(r["verdict"] for r in result.routes)),
+                     "vm_hwm_kb": _vm_hwm_kb()})
+
+
+def _spark(master: str, conf: dict[str, str]):
+    from graph.session import spark_session
+
+    spark = spark_session(master, app_name="mqroute bench_pipeline",
+                          config={**SPARK_CONFIG, **conf}, driver_memory=SPARK_DRIVER_MEMORY)
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def child_spark(path: str, out: str, master: str, conf: dict[str, str]) -> None:
+    """Time pipeline.run over the input (session start-up apart); report counts and jobs."""
+    start = time.perf_counter()
+    from graph import pipeline
+
+    spark = _spark(master, conf)
+    began = time.perf_counter()
+
+    def progress(text: str) -> None:
+        _emit("PROGRESS", f"+{time.perf_counter() - began:.1f} s: {text}")
+
+    summary = pipeline.run(spark, [path], out, progress=progress)
+    seconds = time.perf_counter() - began
+    jobs = spark_jobs(spark)
+    settings = {k: spark.conf.get(k, None) for k in (
+        "spark.sql.shuffle.partitions", "spark.sql.adaptive.enabled",
+        "spark.sql.execution.arrow.maxRecordsPerBatch", "spark.sql.files.maxPartitionBytes",
+        "spark.default.parallelism")}
+    cores = spark.sparkContext.defaultParallelism
+    spark.stop()
+    _emit("RESULT", {"seconds": seconds, "startup": began - start,
+                     "messages": summary.messages, "operations": summary.operations,
+                     "routes": summary.routes, "rejected": summary.rejected,
+                     "verdicts": summary.verdicts, "jobs": jobs, "settings": settings,
+                     "cores": cores, "out_bytes": _tree_bytes(Path(out))})
+
+
+def child_stages(path: str, master: str, conf: dict[str, str]) -> None:
+    """The pipeline's parts one at a time: read, read+decode (cached), group+routes."""
+    from pyspark.sql import functions as F
+
+    from graph import pipeline
+
+    spark = _spark(master, conf)
+    timings = []
+
+    def timed(name: str, action: Callable[[], Any]) -> Any:
+        start = time.perf_counter()
+        value = action()
+        timings.append({"stage": name, "seconds": time.perf_counter() - start, "value": value})
+        _emit("PROGRESS", f"{name}: {timings[-1]['seconds']:.1f} s ({value:,})")
+        return value
+
+    raw = pipeline.read_inputs(spark, [path])
+    timed("read: Parquet scan (sum of md+data lengths)", lambda: raw.select(
+        F.sum(F.length("data") + F.coalesce(F.length("md"), F.lit(0)))).first()[0])
+    ops, _rejects = pipeline.decode(raw)
+    timed("decode: read + mapInArrow decode_batches, cached (operation rows)", ops.count)
+    timed("decode again: from the cache (operation rows)", ops.count)
+    routes, _hops = pipeline.build_routes(ops)
+    timed("routes: shuffle by correl_id + applyInArrow routes_of_group (routes)", routes.count)
+    spark.stop()
+    _emit("RESULT", {"stages": timings})
+
+
+def spark_jobs(spark) -> list[dict[str, Any]]:
+    """Every job of the session from Spark's status store (works with the UI off)."""
+    store = spark.sparkContext._jsc.sc().statusStore()
+    jobs = store.jobsList(None)
+    out = []
+    for i in range(jobs.size()):
+        job = jobs.apply(i)
+        stage_ids = [job.stageIds().apply(k) for k in range(job.stageIds().size())]
+        stages = []
+        for sid in stage_ids:
+            with contextlib.suppress(Exception):
+                s = store.lastStageAttempt(sid)
+                if str(s.status()) != "COMPLETE":
+                    continue
+                stages.append({"id": sid, "tasks": s.numTasks(), "run_ms": s.executorRunTime(),
+                               "gc_ms": s.jvmGcTime(), "input_records": s.inputRecords(),
+                               "output_records": s.outputRecords(),
+                               "shuffle_write": s.shuffleWriteBytes(),
+                               "shuffle_read": s.shuffleReadBytes(),
+                               "spilled": s.diskBytesSpilled()})
+        submitted, completed = job.submissionTime(), job.completionTime()
+        out.append({"id": job.jobId(), "name": job.name(),
+                    "start_ms": submitted.get().getTime() if submitted.isDefined() else None,
+                    "end_ms": completed.get().getTime() if completed.isDefined() else None,
+                    "stages": stages})
+    return sorted(out, key=lambda j: j["id"])
+
+
+def _tree_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
+
+
+def child_main(argv: list[str]) -> int:
+    """`bench_pipeline.py _child local PATH | spark PATH OUT MASTER CONF | stages PATH ...`."""
+    mode, rest = argv[0], argv[1:]
+    if mode == "local":
+        child_local(rest[0])
+    elif mode == "spark":
+        child_spark(rest[0], rest[1], rest[2], json.loads(rest[3]))
+    elif mode == "stages":
+        child_stages(rest[0], rest[1], json.loads(rest[2]))
+    else:
+        raise SystemExit(f"unknown child mode {mode}")
+    return 0
+
+
+# --- what Spark spent its time on ----------------------------------------------------------
+
+_CALLSITE = re.compile(r"^(\w+) at (.+\.py):(\d+)$")
+
+
+def actions(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Jobs grouped by the Python line that started them (AQE's helper jobs, named after Java
+    frames, go with the next job that has a Python line), with wall time and task time."""
+    groups: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
+    for job in jobs:
+        pending.append(job)
+        m = _CALLSITE.match(job["name"] or "")
+        if not m:
+            continue
+        path, line = m.group(2), int(m.group(3))
+        code = linecache.getline(path, line).strip()
+        groups.append({"where": f"{Path(path).name}:{line}", "code": code,
+                       "jobs": pending})
+        pending = []
+    if pending:
+        groups.append({"where": "(other)", "code": "", "jobs": pending})
+    for g in groups:
+        starts = [j["start_ms"] for j in g["jobs"] if j["start_ms"] is not None]
+        ends = [j["end_ms"] for j in g["jobs"] if j["end_ms"] is not None]
+        stages = [s for j in g["jobs"] for s in j["stages"]]
+        g["seconds"] = (max(ends) - min(starts)) / 1000 if starts and ends else 0.0
+        g["task_seconds"] = sum(s["run_ms"] for s in stages) / 1000
+        g["tasks"] = sum(s["tasks"] for s in stages)
+        g["stages"] = len(stages)
+        g["shuffle_write"] = sum(s["shuffle_write"] for s in stages)
+        g["spilled"] = sum(s["spilled"] for s in stages)
+    return groups
+
+
+def render_actions(groups: list[dict[str, Any]], total: float) -> str:
+    """Where pipeline.run's time went, one line per action."""
+    head = (f"  {'line':<17}{'wall s':>8}{'share':>7}{'task s':>8}{'busy':>6}{'stages':>7}"
+            f"{'tasks':>7}{'shuffle MB':>11}  code")
+    lines = [head]
+    for g in groups:
+        busy = g["task_seconds"] / g["seconds"] if g["seconds"] else 0.0
+        lines.append(f"  {g['where']:<17}{g['seconds']:>8.1f}{g['seconds'] / total:>7.0%}"
+                     f"{g['task_seconds']:>8.1f}{busy:>6.1f}{g['stages']:>7}{g['tasks']:>7}"
+                     f"{g['shuffle_write'] / MB:>11.1f}  {g['code'][:60]}")
+    covered = sum(g["seconds"] for g in groups)
+    lines.append(f"  {'(outside jobs)':<17}{total - covered:>8.1f}{(total - covered) / total:>7.0%}"
+                 "  planning, driver-side Python, gaps between jobs")
+    return "\n".join(lines)
+
+
+# --- report --------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """Both paths at one N."""
+
+    input: Input
+    local: Run | None = None
+    spark: Run | None = None
+
+    @property
+    def speedup(self) -> float | None:
+        """Single-process time / Spark time (> 1: Spark is faster)."""
+        if self.local and self.spark and self.local.seconds and self.spark.seconds:
+            return self.local.seconds / self.spark.seconds
+        return None
+
+    @property
+    def same_routes(self) -> bool | None:
+        """Whether both found the same number of routes (and the same verdict counts)."""
+        if not (self.local and self.spark and self.local.ok and self.spark.ok):
+            return None
+        a, b = self.local.result, self.spark.result
+        return a["routes"] == b["routes"] and a["verdicts"] == b["verdicts"] and \
+            a["messages"] == b["messages"] and a["rejected"] == b["rejected"]
+
+
+def _gib(kb: int) -> str:
+    return f"{kb / (1 << 20):.2f}"
+
+
+def _rate(n: int, seconds: float | None) -> str:
+    return f"{n / seconds:,.0f}" if seconds else "-"
+
+
+def _secs(seconds: float | None) -> str:
+    return f"{seconds:,.1f}" if seconds else "-"
+
+
+def render(steps: list[Step]) -> str:
+    """The main table, the scaling table and the route check."""
+    head = (f"{'reports':>10}{'single s':>10}{'single/s':>10}{'spark s':>9}{'spark/s':>9}"
+            f"{'spark÷single':>14}{'single GiB':>12}{'spark GiB':>11}{'routes':>9}{'same':>6}")
+    lines = ["speed and memory (time of the work itself; spark÷single = single s / spark s, "
+             "> 1 means Spark is faster)", head, "-" * len(head)]
+    for s in steps:
+        n = s.input.reports
+        lt = s.local.seconds if s.local else None
+        st = s.spark.seconds if s.spark else None
+        speed = "-" if s.speedup is None else f"{s.speedup:.2f}x"
+        lmem = _gib(s.local.peak_rss_kb) if s.local else "-"
+        smem = _gib(s.spark.peak_rss_kb) if s.spark else "-"
+        routes = next((r.result["routes"] for r in (s.local, s.spark) if r and r.ok), None)
+        same = {None: "-", True: "yes", False: "NO"}[s.same_routes]
+        lines.append(f"{n:>10,}{_secs(lt):>10}{_rate(n, lt):>10}{_secs(st):>9}"
+                     f"{_rate(n, st):>9}{speed:>14}{lmem:>12}{smem:>11}"
+                     f"{routes if routes is not None else '-':>9}{same:>6}")
+    first = steps[0]
+    lines += ["", f"scaling (each time relative to the smallest N, {first.input.reports:,}; "
+                  "linear scaling: t/t0 = N/N0)"]
+    head = (f"{'reports':>10}{'N/N0':>8}{'single t/t0':>13}{'spark t/t0':>12}"
+            f"{'single µs/report':>18}{'spark µs/report':>17}")
+    lines += [head, "-" * len(head)]
+    for s in steps:
+        n = s.input.reports
+
+        def ratio(run: Run | None, base: Run | None) -> str:
+            if run and base and run.seconds and base.seconds:
+                return f"{run.seconds / base.seconds:.2f}"
+            return "-"
+
+        def per(run: Run | None, n: int = n) -> str:
+            return f"{run.seconds / n * 1e6:.0f}" if run and run.seconds else "-"
+
+        lines.append(f"{n:>10,}{n / first.input.reports:>8.2f}{ratio(s.local, first.local):>13}"
+                     f"{ratio(s.spark, first.spark):>12}{per(s.local):>18}{per(s.spark):>17}")
+    return "\n".join(lines)
+
+
+def describe_run(step: Step) -> list[str]:
+    """Detail lines of one step."""
+    n = step.input.reports
+    out = [f"  input: {step.input.path.name}, {step.input.bytes_on_disk / MB:,.1f} MB on disk "
+           f"({step.input.bytes_raw / MB:,.1f} MB of md + data uncompressed)"]
+    if step.local:
+        r = step.local
+        if r.ok:
+            res = r.result
+            out.append(f"  single-process: {res['seconds']:.1f} s in run_local "
+                       f"({n / res['seconds']:,.0f} reports/s; +{res['startup']:.1f} s imports), "
+                       f"peak RSS {_gib(res['vm_hwm_kb'])} GiB (VmHWM); {res['routes']:,} "
+                       f"routes, {res['hops']:,} hops, {res['rejected']} rejected")
+        else:
+            out.append(f"  single-process: FAILED after {r.wall:.0f} s: {r.error}")
+    if step.spark:
+        r = step.spark
+        if r.ok:
+            res = r.result
+            out.append(f"  spark: {res['seconds']:.1f} s in pipeline.run ({n / res['seconds']:,.0f}"
+                       f" reports/s; +{res['startup']:.1f} s session start), peak RSS of "
+                       f"{r.processes} processes {_gib(r.peak_rss_kb)} GiB summed "
+                       f"(PSS {_gib(r.peak_pss_kb)}); {res['routes']:,} routes, "
+                       f"{res['operations']:,} operation rows, {res['rejected']} rejected; "
+                       f"wrote {res['out_bytes'] / MB:,.1f} MB")
+        else:
+            out.append(f"  spark: FAILED after {r.wall:.0f} s: {r.error}")
+    if step.same_routes is False:
+        a, b = step.local.result, step.spark.result  # type: ignore[union-attr]
+        out.append(f"  MISMATCH: single {a['routes']} routes {a['verdicts']}, messages "
+                   f"{a['messages']}, rejected {a['rejected']}; spark {b['routes']} routes "
+                   f"{b['verdicts']}, messages {b['messages']}, rejected {b['rejected']}")
+    return out
+
+
+def to_json(steps: list[Step], args: argparse.Namespace, stages: Run | None) -> dict[str, Any]:
+    """The figures as a JSON-ready dict."""
+    def run(r: Run | None) -> dict[str, Any] | None:
+        if r is None:
+            return None
+        return {"ok": r.ok, "error": r.error, "wall": r.wall, "peak_rss_kb": r.peak_rss_kb,
+                "peak_pss_kb": r.peak_pss_kb, "processes": r.processes, "result": r.result}
+
+    return {
+        "python": platform.python_version(), "machine": platform.machine(),
+        "cpus": os.cpu_count(), "base": {"traces": BASE_TRACES, "seed": BASE_SEED},
+        "master": args.master, "spark_conf": args.spark_conf,
+        "driver_memory": SPARK_DRIVER_MEMORY,
+        "steps": [{"reports": s.input.reports, "input": str(s.input.path),
+                   "bytes_on_disk": s.input.bytes_on_disk, "bytes_raw": s.input.bytes_raw,
+                   "speedup": s.speedup, "same_routes": s.same_routes,
+                   "single": run(s.local), "spark": run(s.spark),
+                   "spark_actions": actions(s.spark.result["jobs"])
+                   if s.spark and s.spark.ok else None} for s in steps],
+        "stages": run(stages),
+    }
+
+
+# --- main ----------------------------------------------------------------------------------
+
+
+def _steps(text: str) -> list[int]:
+    try:
+        steps = sorted({int(s.replace("_", "")) for s in text.split(",") if s.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+    if not steps or steps[0] < 1:
+        raise argparse.ArgumentTypeError("steps must be positive numbers")
+    return steps
+
+
+def _conf(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Command-line options."""
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--reports", type=int, default=DEFAULT_REPORTS,
+                   help="largest input, in reports (default 1,000,000); the steps are 10%%, "
+                        "30%% and 100%% of it")
+    p.add_argument("--steps", type=_steps, help="input sizes instead, e.g. 100000,300000")
+    p.add_argument("--quick", action="store_true",
+                   help=f"a smoke run: steps {','.join(map(str, QUICK_STEPS))}")
+    p.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR,
+                   help="where inputs are cached and outputs go (default "
+                        "benchmarks/.cache/pipeline)")
+    p.add_argument("--json", metavar="FILE", type=Path, help="also write the figures as JSON")
+    p.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    p.add_argument("--spark-conf", metavar="KEY=VALUE", type=_conf, action="append",
+                   default=[], help="extra Spark setting (repeatable), e.g. "
+                                    "spark.sql.shuffle.partitions=8")
+    p.add_argument("--only", choices=("single", "spark"), help="run only one of the paths")
+    p.add_argument("--stages", type=int, metavar="N", nargs="?", const=-1,
+                   help="also time read / decode / routes separately with Spark at N reports "
+                        "(default: the largest step)")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.steps = list(QUICK_STEPS)
+    elif args.steps is None:
+        if args.reports < 10:
+            p.error("--reports must be at least 10")
+        args.steps = sorted({args.reports // 10, args.reports * 3 // 10, args.reports})
+    if args.stages == -1:
+        args.stages = args.steps[-1]
+    args.spark_conf = dict(args.spark_conf)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build or reuse the inputs, run both paths at each size, print the tables."""
+    args = parse_args(argv)
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    workdir = args.workdir.resolve()
+    log = workdir / "children.log"
+    say(f"Python {platform.python_version()} ({platform.machine()}), {os.cpu_count()} CPUs, "
+        f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / GB:.0f} GiB; Spark "
+        f"{args.master}, driver memory {SPARK_DRIVER_MEMORY}"
+        + (f", {args.spark_conf}" if args.spark_conf else ""))
+    say(f"steps: {', '.join(f'{n:,}' for n in args.steps)} reports; workdir {workdir}; "
+        f"child stderr in {log}")
+    inputs = prepare_inputs(sorted(set(args.steps) | ({args.stages} if args.stages else set())),
+                            workdir, say)
+    by_n = {i.reports: i for i in inputs}
+    for i in inputs:
+        say(f"input {i.reports:>10,}: {i.bytes_on_disk / MB:,.1f} MB on disk, "
+            f"{i.bytes_raw / MB:,.1f} MB md + data uncompressed"
+            + (" (built now)" if i.built else " (cached)"))
+    say("")
+
+    steps: list[Step] = []
+    for n in args.steps:
+        step = Step(by_n[n])
+        steps.append(step)
+        path = str(step.input.path)
+        if args.only != "spark":
+            say(f"[{n:,}] single-process run_local ...")
+            step.local = run_child(f"single {n:,}", ["local", path], log, say)
+            say(f"[{n:,}] single-process: " + (
+                f"{step.local.seconds:.1f} s, {n / step.local.seconds:,.0f} reports/s, "
+                f"peak {_gib(step.local.peak_rss_kb)} GiB" if step.local.ok
+                else f"FAILED: {step.local.error}"))
+        if args.only != "single":
+            out = workdir / f"out-{n}"
+            say(f"[{n:,}] spark pipeline.run ...")
+            step.spark = run_child(f"spark {n:,}", ["spark", path, str(out), args.master,
+                                                    json.dumps(args.spark_conf)], log, say)
+            shutil.rmtree(out, ignore_errors=True)
+            say(f"[{n:,}] spark: " + (
+                f"{step.spark.seconds:.1f} s, {n / step.spark.seconds:,.0f} reports/s, "
+                f"peak {_gib(step.spark.peak_rss_kb)} GiB" if step.spark.ok
+                else f"FAILED: {step.spark.error}"))
+        say("")
+
+    stages = None
+    if args.stages:
+        say(f"[{args.stages:,}] spark parts one at a time ...")
+        stages = run_child(f"stages {args.stages:,}",
+                           ["stages", str(by_n[args.stages].path), args.master,
+                            json.dumps(args.spark_conf)], log, say)
+        say("")
+
+    say(render(steps))
+    say("")
+    for step in steps:
+        say(f"{step.input.reports:,} reports:")
+        for line in describe_run(step):
+            say(line)
+    for step in steps:
+        if step.spark and step.spark.ok:
+            say(f"\nwhere pipeline.run spent its time at {step.input.reports:,} reports "
+                f"({step.spark.seconds:.1f} s; task s = summed task time; busy = task s / wall"
+                f" s, at most {step.spark.result['cores']} here):")
+            say(render_actions(actions(step.spark.result["jobs"]), step.spark.seconds))
+    last = next((s for s in reversed(steps) if s.spark and s.spark.ok), None)
+    if last is not None:
+        settings = ", ".join(f"{k.removeprefix('spark.')}={v}"
+                             for k, v in last.spark.result["settings"].items())
+        say(f"\nspark settings: {settings}")
+    if stages is not None:
+        say(f"\nspark parts one at a time at {args.stages:,} reports (separate session):")
+        if stages.ok:
+            for t in stages.result["stages"]:
+                say(f"  {t['seconds']:>8.1f} s  {args.stages / t['seconds']:>9,.0f} reports/s"
+                    f"  {t['stage']}")
+        else:
+            say(f"  FAILED: {stages.error}")
+    if any(s.same_routes is False for s in steps):
+        say("\nWARNING: the two paths disagree on routes, verdicts, messages or rejects")
+    if args.json is not None:
+        args.json.write_text(json.dumps(to_json(steps, args, stages), indent=2) + "\n")
+        say(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == CHILD:
+        sys.exit(child_main(sys.argv[2:]))
+    sys.exit(main())
