@@ -271,3 +271,23 @@ def test_bind_on_open_versus_bind_not_fixed():
         assert loose.put(MQMD(format="MQSTR"), b"x").ok
     sim.run()
     assert sorted(sim.depth(q, "ORDERS") for q in "ABC") == [2, 2, 8]
+
+
+def test_queue_manager_alias_resolution_rules():
+    from traceroute.resolve import resolve
+    text = """
+* Queue manager name: QMA
+DEFINE QLOCAL(APP.Q) REPLACE
+DEFINE QLOCAL(QMB) USAGE(XMITQ) REPLACE
+DEFINE QREMOTE(OLD.NAME) RNAME(' ') RQMNAME(QMA) XMITQ(QMB) REPLACE
+DEFINE QREMOTE(QMC) RNAME(' ') RQMNAME(QMC) REPLACE
+DEFINE CHANNEL(TO.QMA) CHLTYPE(CLUSRCVR) CLUSTER(CL) CONNAME('a') REPLACE
+* Queue manager name: QMC
+DEFINE CHANNEL(TO.QMC) CHLTYPE(CLUSRCVR) CLUSTER(CL) CONNAME('c') REPLACE
+"""
+    net = parse_mqsc(text, source="aliases.mqsc")
+    local = resolve(net, "QMA", "APP.Q", "OLD.NAME")  # XMITQ ignored: the alias is local
+    assert local.local and local.queue == "APP.Q"
+    clustered = resolve(net, "QMA", "APP.Q", "QMC")  # substituted once, then the cluster
+    assert clustered.ok and clustered.xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+    assert clustered.remote_qmgr == "QMC"

@@ -14,8 +14,6 @@ from pcf import mqc
 from traceroute.network import MQObject, Network, QueueManager
 
 CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
-#: How many queue-manager alias substitutions one resolution may make before giving up.
-MAX_ALIAS_HOPS = 16
 
 #: Chooses one of several cluster instances: (opening qmgr, queue name, candidates) -> index.
 Chooser = Callable[[str, str, list[str]], int]
@@ -104,20 +102,19 @@ def resolve(network: Network, qmgr: str, queue: str, target_qmgr: str = "", *,
     if qm is None:
         raise KeyError(f"no queue manager {qmgr!r} in the network")
     target = target_qmgr or qm.name
-    for _ in range(MAX_ALIAS_HOPS):
+    if target == qm.name:
+        return _resolve_local(network, qm, queue, choose)
+    alias = qm.queues.get(target)
+    if alias is not None and alias.kind == "QREMOTE" and not alias.get("RNAME"):
+        # a queue-manager alias, substituted once: RQMNAME replaces the name; its XMITQ is
+        # used unless the new name is this queue manager (then the put is local)
+        target = alias.get("RQMNAME") or qm.name
         if target == qm.name:
             return _resolve_local(network, qm, queue, choose)
-        alias = qm.queues.get(target)
-        if alias is not None and alias.kind == "QREMOTE" and not alias.get("RNAME"):
-            # a queue-manager alias: RQMNAME replaces the name, XMITQ (if any) is used
-            new_target = alias.get("RQMNAME") or qm.name
-            if alias.get("XMITQ"):
-                r = transmission_queue(network, qm, new_target, alias.get("XMITQ"))
-                return _to(r, queue, new_target)
-            target = new_target
-            continue
-        return _to(transmission_queue(network, qm, target), queue, target)
-    return _fail(qm, mqc.MQRC_UNKNOWN_REMOTE_Q_MGR)
+        if alias.get("XMITQ"):
+            return _to(transmission_queue(network, qm, target, alias.get("XMITQ")), queue,
+                       target)
+    return _to(transmission_queue(network, qm, target), queue, target)
 
 
 def _to(r: Resolution, queue: str, qmgr: str) -> Resolution:
