@@ -111,7 +111,12 @@ def test_expired_while_the_channel_was_stopped():
     sim.run()
     assert sim.depth("QM1", "QM2") == 0
     feedback = [md.feedback for md, _ in sim.browse("QM1", "ACTIV.REPLY.Q")]
-    assert mqc.MQFB_EXPIRATION in feedback and feedback.count(mqc.MQFB_ACTIVITY) == 1
+    assert mqc.MQFB_EXPIRATION in feedback and feedback.count(mqc.MQFB_ACTIVITY) == 2
+    reports = [(m, d) for m, d in sim.browse("QM1", "ACTIV.REPLY.Q")
+               if m.feedback == mqc.MQFB_ACTIVITY]
+    (route,) = build_routes(parse_message(m, d) for m, d in reports)
+    assert route.verdict is Verdict.EXPIRED  # the sending MCA's Discard, MQFB_EXPIRATION
+    assert route.location.queue == "QM2" and route.location.queue_manager == "QM1"
 
 
 def test_deliver_yes_puts_the_trace_route_message_on_the_target():

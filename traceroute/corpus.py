@@ -39,6 +39,10 @@ VARIANTS: dict[str, tuple[str, dict, tuple[tuple[str, str], ...]]] = {
     "incomplete": ("* Queue manager name: QM2\nALTER QMGR ACTIVREC(QUEUE)\n", {},
                    (("QM2", ACTIVITY_QUEUE),)),
 }
+#: Variants whose channel is started again after this many seconds (messages expire first).
+RESTART_AFTER = {"expired": 120.0}
+VARIANTS["expired"] = ("* Queue manager name: QM1\nSTOP CHANNEL(QM1.TO.QM2)\n", {"xs": "10"},
+                       ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,10 @@ def simulate(variant: str, traces: int, *, seed: int = 0) -> Iterator[Collected]
     for _ in range(traces):
         md, data = build_trace_message(opts, msg_id=sim.new_msg_id("QM1"))
         sim.put("QM1", opts.target_q, md, data, appl_name="dspmqrte")
+        sim.run()
+    if variant in RESTART_AFTER:
+        sim.run(until=sim.now + RESTART_AFTER[variant])
+        sim.start_channel("QM1", "QM1.TO.QM2")
         sim.run()
     for qmgr, queue in (("QM1", "ACTIV.REPLY.Q"), *elsewhere):
         for md, data in sim.browse(qmgr, queue):

@@ -280,7 +280,7 @@ class Simulator:
                 continue  # the channel cannot start: the message waits
             q.remove(s)
             if self._expired(s):
-                self._expire(qm, s)
+                self._discard_expired(qm, s, xqh, xmitq)
                 continue
             self._send(qm, other, channel, s, xqh, xmitq)
 
@@ -455,6 +455,24 @@ class Simulator:
         self._store(qm, qm.deadq, replace(md, format="MQDEAD", encoding=enc,
                                           coded_char_set_id=ccsid),
                     pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
+
+    def _discard_expired(self, qm: QueueManager, s: Stored, xqh: MQXQH, xmitq: str) -> None:
+        """The sending MCA finds the message expired: Get, then Discard (MQFB_EXPIRATION)."""
+        md = s.original or xqh.msg_desc
+        data = s.data[XQH_LENGTH:]
+        get = operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qm.name, md=s.md,
+                              embedded=md, msg_length=len(s.data), details=[
+                                  _s(mqc.MQCA_Q_NAME, xmitq),
+                                  _s(mqc.MQCACF_RESOLVED_Q_NAME, xmitq)])
+        act = _Activity(qm, self.sending_mca, mqc.MQAT_QMGR, "Sending Message Channel Agent",
+                        ts.MEDIUM, [get])
+        trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        discard = operation_group(mqc.MQOPER_DISCARD, **self._now(qm), qmgr=qm.name, md=md,
+                                  msg_length=len(data), details=[
+                                      _s(mqc.MQCA_Q_NAME, xmitq),
+                                      Integer(mqc.MQIACF_FEEDBACK, mqc.MQFB_EXPIRATION)])
+        self._perform(act, md, data, trace, lambda: _Action(
+            discard, lambda _d: self._expire(qm, s), rejected=True))
 
     def _expire(self, qm: QueueManager, s: Stored) -> None:
         md = s.original or s.md
