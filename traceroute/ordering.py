@@ -205,7 +205,8 @@ def _by_chaining(entries: list[_Entry]) -> list[_Entry]:
         candidates = [(score, p) for score, p in candidates if score]
         if candidates:
             best = max(candidates, key=lambda c: (c[0], _time(c[1]) <= _time(e),
-                                                  _time(c[1]), -c[1].order))[1]
+                                                  not c[1].children, _time(c[1]),
+                                                  -c[1].order))[1]
             _adopt(best, e)
     return [e for e in entries if e.parent is None]
 
@@ -223,16 +224,15 @@ def _gap_between(a: _Entry | None, b: _Entry) -> Gap | None:
     return None
 
 
-def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute | None,
-          records: int) -> Route:
-    """The route from `start` down the tree; a fork makes branches."""
+def _trunk(start: _Entry, lead: list[Step]) -> tuple[list[Step], _Entry, list[str]]:
+    """Steps from `start` while the tree does not fork: (steps, last entry, notes)."""
     steps = list(lead)
     node = start
     notes: list[str] = []
     while True:
         steps.append(node.activity)
         if len(node.children) != 1:
-            break
+            return steps, node, notes
         child = node.children[0]
         gap = _gap_between(node, child)
         if gap is not None:
@@ -242,17 +242,36 @@ def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute |
             notes.append(f"after the Send on {node.activity.last.channel}, the next recorded "
                          f"activity is not its Receive")
         node = child
-    branches = tuple(_path(correl_id, c, [g] if (g := _gap_between(node, c)) else [], final,
-                           0) for c in node.children)
-    if not branches and final is not None and final.counters and node.counters and \
-            final.counters[0] > node.counters[0]:
-        steps.append(Gap(final.counters[0] - node.counters[0]))
-    if branches:
-        outcome = next((b.outcome for b in branches if b.verdict is not Verdict.DELIVERED),
-                       branches[0].outcome)
-    else:
-        outcome = outcome_of(node.activity, ends_in_gap=isinstance(steps[-1], Gap))
-    return Route(correl_id, tuple(steps), outcome, branches, final, tuple(notes), records)
+
+
+def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute | None,
+          records: int) -> Route:
+    """The route from `start` down the tree; a fork makes branches (built without recursion,
+    so however deep the forks go)."""
+    trunks: dict[int, tuple[list[Step], _Entry, list[str]]] = {}
+    order: list[_Entry] = []
+    stack = [(start, lead)]
+    while stack:
+        entry, entry_lead = stack.pop()
+        trunks[id(entry)] = _trunk(entry, entry_lead)
+        order.append(entry)
+        node = trunks[id(entry)][1]
+        stack.extend((c, [g] if (g := _gap_between(node, c)) else []) for c in node.children)
+    built: dict[int, Route] = {}
+    for entry in reversed(order):
+        steps, node, notes = trunks[id(entry)]
+        branches = tuple(built.pop(id(c)) for c in node.children)
+        if not branches and final is not None and final.counters and node.counters and \
+                final.counters[0] > node.counters[0]:
+            steps.append(Gap(final.counters[0] - node.counters[0]))
+        if branches:
+            outcome = next((b.outcome for b in branches if b.verdict is not Verdict.DELIVERED),
+                           branches[0].outcome)
+        else:
+            outcome = outcome_of(node.activity, ends_in_gap=isinstance(steps[-1], Gap))
+        built[id(entry)] = Route(correl_id, tuple(steps), outcome, branches, final,
+                                 tuple(notes), records if entry is start else 0)
+    return built[id(start)]
 
 
 def route_of(correl_id: bytes, records: list[Record]) -> Route:
