@@ -36,3 +36,15 @@ def test_01_trace_a_route(tmp_path):
     assert "messages on TARGET.Q at QM2: 1" in out
     assert "depth of transmission queue QM2 on QM1: 1" in out
     assert (tmp_path / "nb" / "route_stuck.png").stat().st_size > 1000
+
+
+def test_02_diagnose_lost_messages(tmp_path):
+    out = run("02_diagnose_lost_messages", tmp_path)
+    lost = dict(re.findall(r"LOST (\w+): (\d+)", out))
+    assert set(lost) == {"dead_lettered", "expired", "loop", "waiting_on_xmitq"}
+    assert all(int(n) > 0 for n in lost.values())
+    delivered = int(re.search(r"DELIVERED: (\d+)", out).group(1))
+    sent = int(re.search(r"(\d+) messages sent", out).group(1))
+    assert delivered + sum(map(int, lost.values())) == sent
+    assert "rejected 0" in out
+    assert (tmp_path / "nb" / "lost_messages.png").stat().st_size > 10_000
