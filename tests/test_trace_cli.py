@@ -20,6 +20,7 @@ import pytest
 
 from pcf import dmpmqmsg
 from tests import dspmqrte_examples as ex
+from tests.test_simulator import CLUSTER
 from traceroute import simulator as simulator_module
 from traceroute import trace_cmd
 from traceroute.cli import main
@@ -42,20 +43,6 @@ EXAMPLE2_AMQ8666 = ["AMQ8666: Queue 'QM2' on queue manager 'QM1'.",
 #: The application names of IBM's Windows build tree -> the simulator's.
 APPL_NAMES = {ex.DSPMQRTE: "dspmqrte", ex.SENDER: "runmqchl", ex.RECEIVER: "amqrmppa"}
 
-CLUSTER = """\
-* Queue manager name: GW
-DEFINE CHANNEL(TO.GW) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('gw') REPLACE
-DEFINE QLOCAL(REPLY.Q) REPLACE
-* Queue manager name: A
-DEFINE CHANNEL(TO.A) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('a') REPLACE
-DEFINE QLOCAL(ORDERS) CLUSTER(APPS) REPLACE
-* Queue manager name: B
-DEFINE CHANNEL(TO.B) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('b') REPLACE
-DEFINE QLOCAL(ORDERS) CLUSTER(APPS) REPLACE
-* Queue manager name: C
-DEFINE CHANNEL(TO.C) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('c') REPLACE
-DEFINE QLOCAL(ORDERS) CLUSTER(APPS) REPLACE
-"""
 EXAMPLE3_SETUP = "* Queue manager name: QM2\nALTER QMGR ACTIVREC(QUEUE)\n"
 EXAMPLE4_SETUP = "* Queue manager name: QM1\nSTOP CHANNEL(QM1.TO.QM2)\n"
 NOWHERE = ("* Queue manager name: QM1\n"

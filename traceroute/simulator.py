@@ -456,10 +456,9 @@ class Simulator:
                                           coded_char_set_id=ccsid),
                     pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
 
-    def _discard_expired(self, qm: QueueManager, s: Stored, xqh: MQXQH, xmitq: str) -> None:
-        """The sending MCA finds the message expired: Get, then Discard (MQFB_EXPIRATION)."""
-        md = s.original or xqh.msg_desc
-        data = s.data[XQH_LENGTH:]
+    def _sending_mca(self, qm: QueueManager, s: Stored, md: MQMD, data: bytes,
+                     xmitq: str) -> tuple[_Activity, ts.TraceMessage | None]:
+        """The sending MCA's activity, begun with its Get of `s` from the xmitq."""
         get = operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qm.name, md=s.md,
                               embedded=md, msg_length=len(s.data), details=[
                                   _s(mqc.MQCA_Q_NAME, xmitq),
@@ -467,6 +466,13 @@ class Simulator:
         act = _Activity(qm, self.sending_mca, mqc.MQAT_QMGR, "Sending Message Channel Agent",
                         ts.MEDIUM, [get])
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        return act, trace
+
+    def _discard_expired(self, qm: QueueManager, s: Stored, xqh: MQXQH, xmitq: str) -> None:
+        """The sending MCA finds the message expired: Get, then Discard (MQFB_EXPIRATION)."""
+        md = s.original or xqh.msg_desc
+        data = s.data[XQH_LENGTH:]
+        act, trace = self._sending_mca(qm, s, md, data, xmitq)
         discard = operation_group(mqc.MQOPER_DISCARD, **self._now(qm), qmgr=qm.name, md=md,
                                   msg_length=len(data), details=[
                                       _s(mqc.MQCA_Q_NAME, xmitq),
@@ -486,13 +492,7 @@ class Simulator:
         """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
         md = replace(s.original or xqh.msg_desc, expiry=self._remaining(s))
         data = s.data[XQH_LENGTH:]
-        get = operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qm.name, md=s.md,
-                              embedded=md, msg_length=len(s.data), details=[
-                                  _s(mqc.MQCA_Q_NAME, xmitq),
-                                  _s(mqc.MQCACF_RESOLVED_Q_NAME, xmitq)])
-        act = _Activity(qm, self.sending_mca, mqc.MQAT_QMGR, "Sending Message Channel Agent",
-                        ts.MEDIUM, [get])
-        trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        act, trace = self._sending_mca(qm, s, md, data, xmitq)
 
         def choose() -> _Action:
             if trace is not None:
