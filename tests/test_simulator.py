@@ -296,3 +296,24 @@ DEFINE CHANNEL(TO.QMC) CHLTYPE(CLUSRCVR) CLUSTER(CL) CONNAME('c') REPLACE
     clustered = resolve(net, "QMA", "APP.Q", "QMC")  # substituted once, then the cluster
     assert clustered.ok and clustered.xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
     assert clustered.remote_qmgr == "QMC"
+
+
+def test_cod_and_exception_reports_with_data():
+    from pcf.mqmd import MQMD
+    sim = simulator("* Queue manager name: QM1\n"
+                    "DEFINE QREMOTE(NOWHERE) RNAME(NO.SUCH.Q) RQMNAME(QM2) XMITQ(QM2) REPLACE\n")
+    cod = MQMD(report=mqc.MQRO_COD_WITH_DATA, format="MQSTR", reply_to_q="ACTIV.REPLY.Q")
+    assert sim.put("QM1", "TARG.AT.QM2", cod, b"x" * 150).ok
+    bad = MQMD(report=mqc.MQRO_EXCEPTION_WITH_FULL_DATA, format="MQSTR",
+               reply_to_q="ACTIV.REPLY.Q")
+    assert sim.put("QM1", "NOWHERE", bad, b"y" * 150).ok
+    sim.run()
+    assert sim.get("QM2", "TARGET.Q") is not None  # the consumer's get makes the COD
+    sim.run()
+    reports = {m.feedback: (m, d) for m, d in sim.browse("QM1", "ACTIV.REPLY.Q")}
+    md, data = reports[mqc.MQFB_COD]
+    assert md.msg_type == mqc.MQMT_REPORT and data == b"x" * 100  # WITH_DATA: 100 bytes
+    md, data = reports[mqc.MQRC_UNKNOWN_OBJECT_NAME]
+    assert data == b"y" * 150 and md.format == "MQSTR"  # WITH_FULL_DATA: all of it
+    ((dlq_md, _),) = sim.browse("QM2", "SYSTEM.DEAD.LETTER.QUEUE")
+    assert dlq_md.format == "MQDEAD"
