@@ -162,6 +162,15 @@ def _cluster_findings(network: Network) -> Iterator[Finding]:
                           f"repository, {full[0]}: no redundancy")
 
 
+def configured_channels(network: Network) -> list[tuple[str, str, str]]:
+    """(from, to, channel) of every sender channel and the queue manager that receives it."""
+    out = []
+    for qm, name in _senders(network):
+        other = receiving_end(network, qm.channels[name], qm, "")
+        out.append((qm.name, other.name if other else "?", name))
+    return sorted(out)
+
+
 def audit(network: Network, observed: Iterable[ObservedSend]) -> list[Finding]:
     """Every finding of the configured network held against the observed sends."""
     sends = list(observed)

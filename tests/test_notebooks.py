@@ -48,3 +48,16 @@ def test_02_diagnose_lost_messages(tmp_path):
     assert delivered + sum(map(int, lost.values())) == sent
     assert "rejected 0" in out
     assert (tmp_path / "nb" / "lost_messages.png").stat().st_size > 10_000
+
+
+def test_03_topology_audit(tmp_path):
+    out = run("03_topology_audit", tmp_path)
+    findings = dict(re.findall(r"FINDING (\w+): (\d+)", out))
+    assert findings == {"alias_loop": "1", "remote_definition_without_channel": "1",
+                        "single_repository_cluster": "1", "stopped_channel": "1",
+                        "unused_channel": "1"}
+    engine = re.search(r"ENGINE: (\w+)", out).group(1)
+    assert engine in ("graphframes", "graphx", "dataframe")
+    assert re.search(r"ISLANDS: 1 \(engine (\w+)\)", out)
+    assert "200 queue managers" in out
+    assert (tmp_path / "nb" / "topology_audit.png").stat().st_size > 10_000

@@ -1,0 +1,150 @@
+# %% [markdown]
+# # Auditing a network's topology
+#
+# What the configuration says against what the messages did. We read the `dmpmqcfg`-style
+# MQSC of every queue manager of a 200-queue-manager estate (clusters joined by a gateway),
+# run a day's traffic through it in the simulator, reconstruct the routes with the Spark
+# pipeline, and hold the configured graph against the observed one. Then we run the graph
+# analytics, and say which engine ran them.
+
+# %%
+from pathlib import Path
+
+from traceroute.netgen import generate, to_mqsc_files
+from traceroute.network import MQObject
+
+gen = generate("mixed", 200, seed=21, faults={"alias_loop": 1, "remote_def_no_channel": 1,
+                                             "stopped_channel": 1, "single_repository": 1})
+# an administrator's spare channel pair that nothing uses
+qa, qb = gen.network.qmgrs["QM0007"], gen.network.qmgrs["QM0150"]
+qa.queues["QM0150.SPARE"] = MQObject("QLOCAL", "QM0150.SPARE", {"USAGE": "XMITQ"})
+qa.channels["QM0007.QM0150.SPARE"] = MQObject(
+    "CHANNEL", "QM0007.QM0150.SPARE", {"CHLTYPE": "SDR", "XMITQ": "QM0150.SPARE",
+                                       "CONNAME": "qm0150(1414)"})
+qb.channels["QM0007.QM0150.SPARE"] = MQObject("CHANNEL", "QM0007.QM0150.SPARE",
+                                              {"CHLTYPE": "RCVR"})
+files = to_mqsc_files(gen, Path("estate/mqsc"))
+print(f"{len(files)} MQSC files, e.g. {files[7].name}:")
+print(files[7].read_text()[:900])
+
+# %% [markdown]
+# ## The configuration, read back as an administrator's files
+
+# %%
+from traceroute.mqsc import read_mqsc
+
+network = read_mqsc(files)
+print(f"{len(network.qmgrs)} queue managers; clusters: "
+      f"{ {c: len(m) for c, m in sorted(network.clusters().items())} }")
+
+# %% [markdown]
+# ## A day's traffic, and its routes with Spark
+#
+# Every queue manager sends a message to an application queue in another cluster, asking
+# for activity reports; the reports come back to each sender's `SYSTEM.ADMIN.ACTIVITY.QUEUE`,
+# which we dump and analyse.
+
+# %%
+from pcf import dmpmqmsg, mqc
+from pcf.mqmd import MQMD
+from traceroute.simulator import ACTIVITY_QUEUE, Simulator
+
+sim = Simulator(network, seed=21)
+clusters = sorted(gen.clusters)
+for n, cluster in enumerate(clusters):
+    other = gen.clusters[clusters[(n + 1) % len(clusters)]]
+    dests = [q for q in other if q != "QM0000"]
+    for k, qmgr in enumerate(q for q in gen.clusters[cluster] if q != "QM0000"):
+        dest = dests[k % len(dests)]
+        md = MQMD(report=mqc.MQRO_ACTIVITY | mqc.MQRO_DISCARD_MSG, format="MQSTR",
+                  reply_to_q=ACTIVITY_QUEUE, expiry=600)
+        sim.put(qmgr, f"APP.Q.{dest[2:]}", md, b"payment", target_qmgr=dest)
+sim.run()
+Path("estate/reports").mkdir(parents=True, exist_ok=True)
+for q in network.qmgrs:
+    msgs = [dmpmqmsg.DumpedMessage(m, d) for m, d in sim.browse(q, ACTIVITY_QUEUE)]
+    if msgs:
+        Path(f"estate/reports/{q}.dmp").write_text(
+            dmpmqmsg.write(msgs, qmgr=q, queue=ACTIVITY_QUEUE), encoding="latin-1")
+
+from graph import pipeline
+from graph.session import LOCAL_TEST_CONFIG, spark_session
+
+spark = spark_session("local[2]", config=LOCAL_TEST_CONFIG, driver_memory="2g")
+spark.sparkContext.setLogLevel("ERROR")
+summary = pipeline.run(spark, ["estate/reports"], "estate/out", progress=print)
+print(summary.table())
+
+# %% [markdown]
+# ## Configured against observed: the audit
+
+# %%
+from graph.audit import audit_dataframe
+
+hops = spark.read.parquet("estate/out/hops")
+findings = audit_dataframe(spark, network, hops)
+findings.show(truncate=70)
+for row in findings.groupBy("kind").count().orderBy("kind").collect():
+    print(f"FINDING {row['kind']}: {row['count']}")
+
+# %% [markdown]
+# ## The two graphs in one picture
+#
+# Queue managers around the gateway; configured sender channels in grey, the channels the
+# messages used in green, and the audit's findings in red.
+
+# %%
+import matplotlib.pyplot as plt
+import networkx as nx
+
+from graph.audit import configured_channels
+
+used = {(r["src_queue_manager"], r["channel"]) for r in
+        hops.filter("kind = 'send'").select("src_queue_manager", "channel").distinct()
+        .collect()}
+flagged = {q for r in findings.collect() for q in [r["queue_manager"], *r["objects"]]}
+g = nx.DiGraph()
+for src, dst, channel in configured_channels(network):
+    g.add_edge(src, dst, channel=channel, used=(src, channel) in used)
+g.add_nodes_from(network.qmgrs)
+pos = nx.shell_layout(g, [["QM0000"], sorted(n for n in g if n != "QM0000")])
+fig, ax = plt.subplots(figsize=(10, 10))
+idle = [(u, v) for u, v, d in g.edges(data=True) if not d["used"]]
+busy = [(u, v) for u, v, d in g.edges(data=True) if d["used"]]
+nx.draw_networkx_edges(g, pos, edgelist=busy, ax=ax, edge_color="#2e7d32", alpha=0.35,
+                       arrows=False)
+nx.draw_networkx_edges(g, pos, edgelist=idle, ax=ax, edge_color="#c62828", width=2.5,
+                       style="dashed", arrows=True)
+bad = [n for n in g if n in flagged]
+nx.draw_networkx_nodes(g, pos, ax=ax, node_size=14, node_color="#90caf9")
+nx.draw_networkx_nodes(g, pos, nodelist=bad, ax=ax, node_size=90, node_color="#c62828")
+for n in bad:
+    ax.annotate(n, pos[n], xytext=(6, 6), textcoords="offset points", fontsize=8,
+                color="#b71c1c")
+ax.set_title("Configured channels (green: used by messages; red dashed: never used), "
+             "findings in red")
+ax.axis("off")
+fig.savefig("topology_audit.png", dpi=110, bbox_inches="tight")
+plt.show()
+
+# %% [markdown]
+# ## Graph analytics, and which engine ran them
+
+# %%
+from graph import analytics
+from graph.engines import available_engines, choose_engine
+from graph.network import observed_graph, queue_manager_graph
+
+engine = choose_engine(spark)
+print(f"ENGINES AVAILABLE: {', '.join(available_engines(spark))}; ENGINE: {engine}")
+routes = spark.read.parquet("estate/out/routes")
+vertices, edges = queue_manager_graph(*observed_graph(hops, routes))
+analytics.degrees(spark, vertices, edges).orderBy("degree", ascending=False).show(5)
+analytics.pagerank(spark, vertices, edges).orderBy("pagerank", ascending=False).show(5)
+islands = analytics.connected_components(spark, vertices, edges)
+print(f"ISLANDS: {islands.select('component').distinct().count()} "
+      f"(engine {islands.first()['engine']})")
+analytics.where_routes_die(spark, routes).show(5, truncate=False)
+
+# %%
+spark.stop()
