@@ -12,8 +12,8 @@ hands it to the DataFrame implementation, and the column says so:
       hop_latency, where_routes_die
     pagerank                         pageRank             lib.PageRank           iterative joins
     connected_components             connectedComponents  lib.ConnectedComponents min-label
-    strongly_connected_components,   stronglyConnected-   lib.StronglyConnected- trim + fwd/bwd
-      loops                            Components           Components             min-labels
+    strongly_connected_components,   stronglyConnected-   lib.StronglyConnected- fwd/bwd min-
+      loops                            Components           Components             labels + trim
     two_cycles                       find (motif)         -                      self-join
     shortest_paths                   shortestPaths        lib.ShortestPaths      BFS joins
     reachability                     bfs                  -                      BFS joins
@@ -21,8 +21,13 @@ hands it to the DataFrame implementation, and the column says so:
 
 Graph algorithms see the simple directed graph: one edge per (src, dst) pair, whatever its
 kinds and channels. Component, SCC and community labels are the smallest member id, so
-the engines' answers can be compared directly. Iterative DataFrame loops are bounded and
-localCheckpoint their state every iteration, so plans stay small.
+the engines' answers can be compared directly.
+
+The DataFrame loops are bounded (`max_iter`, `max_hops`, `max_steps`) and localCheckpoint
+their state every iteration, so plans and lineage stay small: loops that test for
+convergence materialize it with their one count per iteration, fixed-length ones every
+EAGER_EVERY iterations. Local checkpoints live on the executors: losing one mid-analytic
+fails the analytic (run it again), as with GraphFrames' use_local_checkpoints.
 """
 
 from __future__ import annotations
@@ -30,14 +35,21 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from graph.engines import GraphXGraph, choose_engine
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 log = logging.getLogger(__name__)
 
 #: Verdicts of routes that got where they should (a trace-route with Deliver=NO is discarded
 #: at its target: that is its normal end).
 OK_VERDICTS: tuple[str, ...] = ("delivered", "discarded_at_target")
+#: Fixed-iteration DataFrame loops (PageRank, label propagation) materialize their state
+#: every this many iterations (the others do at every iteration, counting changes).
+EAGER_EVERY = 10
 #: Which engines implement which analytic natively (others run the DataFrame version).
 NATIVE: dict[str, tuple[str, ...]] = {
     "degrees": (), "busiest_channels": (), "hop_latency": (), "where_routes_die": (),
@@ -54,25 +66,36 @@ NATIVE: dict[str, tuple[str, ...]] = {
 
 # --- helpers -------------------------------------------------------------------------------
 
-def engine_for(spark, analytic: str, engine: str | None = None) -> str:
-    """The engine that will run `analytic`: the chosen one if it implements it, else
-    'dataframe' (an explicitly requested engine that cannot run raises EngineUnavailable)."""
+def engine_for(spark: SparkSession, analytic: str, engine: str | None = None) -> str:
+    """The engine that will run `analytic`: the chosen one if it has it, else 'dataframe'.
+
+    An explicitly requested engine that cannot run here raises EngineUnavailable.
+    """
     chosen = choose_engine(spark, engine)
     return chosen if chosen in NATIVE[analytic] else "dataframe"
 
 
-def _tag(df, engine: str):
+def _tag(df: DataFrame, engine: str) -> DataFrame:
     from pyspark.sql import functions as F
 
     return df.withColumn("engine", F.lit(engine))
 
 
-def _cp(df):
-    """Materialize and cut the lineage (iterative loops)."""
-    return df.localCheckpoint(eager=True)
+def _cp(df: DataFrame, eager: bool = False) -> DataFrame:
+    """Cut the lineage (iterative loops): a local checkpoint, materialized now if `eager`,
+    else by the next action that reads it (the loops' convergence counts)."""
+    return df.localCheckpoint(eager=eager)
 
 
-def _ids(vertices, edges):
+def _changes(df: DataFrame, flag: str) -> tuple[DataFrame, int]:
+    """(df checkpointed without `flag`, how many rows have `flag` set): one job."""
+    from pyspark.sql import functions as F
+
+    df = _cp(df)
+    return df.drop(flag), df.filter(F.col(flag)).count()
+
+
+def _ids(vertices: DataFrame, edges: DataFrame) -> DataFrame:
     """Every vertex id: the vertex table's and any edge end it lacks."""
     from pyspark.sql import functions as F
 
@@ -82,7 +105,13 @@ def _ids(vertices, edges):
             .distinct())
 
 
-def _pairs(edges, weighted: bool = False):
+def _checked_ids(vertices: DataFrame, edges: DataFrame) -> tuple[DataFrame, int]:
+    """(ids, n): the vertex ids, checkpointed, and how many."""
+    ids = _cp(_ids(vertices, edges))
+    return ids, ids.count()
+
+
+def _pairs(edges: DataFrame, weighted: bool = False) -> DataFrame:
     """The simple directed graph: (src, dst, w) per distinct pair, w = messages or 1."""
     from pyspark.sql import functions as F
 
@@ -91,7 +120,7 @@ def _pairs(edges, weighted: bool = False):
     return edges.groupBy("src", "dst").agg(w.alias("w"))
 
 
-def _min_member(df, label: str, out: str):
+def _min_member(df: DataFrame, label: str, out: str) -> DataFrame:
     """(id, out): relabel each group of `label` by the smallest id in it."""
     from pyspark.sql import functions as F
 
@@ -99,13 +128,13 @@ def _min_member(df, label: str, out: str):
     return df.join(mins, label).select("id", out)
 
 
-def _graphframe(vertices, edges):
+def _graphframe(vertices: DataFrame, edges: DataFrame) -> Any:
     from graphframes import GraphFrame
 
     return GraphFrame(vertices, edges)
 
 
-def _ranked(df, order: list, top: int | None):
+def _ranked(df: DataFrame, order: list, top: int | None) -> DataFrame:
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -117,7 +146,8 @@ def _ranked(df, order: list, top: int | None):
 
 # --- aggregations (every engine: DataFrame operations) -------------------------------------
 
-def degrees(spark, vertices, edges, *, engine: str | None = None):
+def degrees(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+            engine: str | None = None) -> DataFrame:
     """Per vertex: in/out/total degree (edges) and messages in/out/total (weighted degree)."""
     from pyspark.sql import functions as F
 
@@ -137,8 +167,8 @@ def degrees(spark, vertices, edges, *, engine: str | None = None):
     return _tag(df, ran)
 
 
-def busiest_channels(spark, vertices, edges, *, top: int | None = 20,
-                     engine: str | None = None):
+def busiest_channels(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                     top: int | None = 20, engine: str | None = None) -> DataFrame:
     """Channels (send edges) by messages carried, with their share and latency."""
     from pyspark.sql import functions as F
 
@@ -153,8 +183,8 @@ def busiest_channels(spark, vertices, edges, *, top: int | None = 20,
     return _tag(_ranked(df, order, top), ran)
 
 
-def hop_latency(spark, vertices, edges, *, top: int | None = None,
-                engine: str | None = None):
+def hop_latency(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                top: int | None = None, engine: str | None = None) -> DataFrame:
     """Per edge with timed hops: samples and min/avg/max/p50 seconds, slowest p50 first."""
     from pyspark.sql import functions as F
 
@@ -167,8 +197,9 @@ def hop_latency(spark, vertices, edges, *, top: int | None = None,
     return _tag(_ranked(df, order, top), ran)
 
 
-def where_routes_die(spark, routes, *, ok_verdicts: Sequence[str] = OK_VERDICTS,
-                     top: int | None = None, engine: str | None = None):
+def where_routes_die(spark: SparkSession, routes: DataFrame, *,
+                     ok_verdicts: Sequence[str] = OK_VERDICTS, top: int | None = None,
+                     engine: str | None = None) -> DataFrame:
     """Last known locations of routes that failed or have not finished, most routes first."""
     from pyspark.sql import functions as F
 
@@ -187,22 +218,26 @@ def where_routes_die(spark, routes, *, ok_verdicts: Sequence[str] = OK_VERDICTS,
 
 # --- PageRank ------------------------------------------------------------------------------
 
-def pagerank(spark, vertices, edges, *, reset_probability: float = 0.15, max_iter: int = 20,
-             tol: float | None = None, weighted: bool = False, engine: str | None = None):
+def pagerank(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+             reset_probability: float = 0.15, max_iter: int = 20, tol: float | None = None,
+             weighted: bool = False, engine: str | None = None) -> DataFrame:
     """(id, pagerank, engine), ranks summing to 1.
 
     dataframe: networkx's formulation (power iteration from 1/N; a dangling vertex's rank is
     spread over all vertices; teleport uniform), `max_iter` iterations, or until the L1
     change is below N*tol like nx.pagerank; `weighted` weighs edges by messages.
     graphx/graphframes: GraphX's PageRank (ranks start at 1, r = reset + (1-reset)*sum,
-    dangling rank is dropped each iteration, the result rescaled), divided by N here; its
-    values differ from networkx's wherever there are sinks (every queue is one), rankings
-    mostly agree. GraphX's PageRank is unweighted, so `weighted=True` runs the DataFrame one.
+    dangling rank dropped each iteration, the result rescaled to sum N), divided by N here;
+    with `tol`, GraphX's runUntilConvergence (per-vertex change below tol). Its fixed point
+    is networkx's up to scale (both teleport uniformly), so converged ranks agree; after a
+    fixed number of iterations they differ slightly where there are sinks (every queue is
+    one). GraphX's PageRank is unweighted, so `weighted=True` runs the DataFrame one.
     """
-    native = () if weighted else None
-    ran = "dataframe" if native == () else engine_for(spark, "pagerank", engine)
-    if weighted and engine is not None:
+    if weighted:
         choose_engine(spark, engine)  # still reject an unavailable explicit engine
+        ran = "dataframe"
+    else:
+        ran = engine_for(spark, "pagerank", engine)
     if ran == "graphx":
         with GraphXGraph(spark, vertices, edges) as gx:
             df = _normalized(gx.pagerank(max_iter, reset_probability, tol), "rank")
@@ -219,7 +254,7 @@ def pagerank(spark, vertices, edges, *, reset_probability: float = 0.15, max_ite
     return _tag(df.withColumnRenamed("rank", "pagerank"), ran)
 
 
-def _normalized(df, column: str):
+def _normalized(df: DataFrame, column: str) -> DataFrame:
     from pyspark.sql import functions as F
 
     total = df.agg(F.sum(column).alias("_total"))
@@ -227,44 +262,49 @@ def _normalized(df, column: str):
         "id", (F.col(column) / F.col("_total")).alias(column))
 
 
-def _pagerank_dataframe(vertices, edges, alpha: float, max_iter: int, tol: float | None,
-                        weighted: bool):
+def _pagerank_dataframe(vertices: DataFrame, edges: DataFrame, alpha: float, max_iter: int,
+                        tol: float | None, weighted: bool) -> DataFrame:
     from pyspark.sql import functions as F
 
-    ids = _cp(_ids(vertices, edges))
-    n = ids.count()
+    ids, n = _checked_ids(vertices, edges)
+    if n == 0:
+        return ids.select("id", F.lit(0.0).alias("rank"))
     pairs = _pairs(edges, weighted)
     out_w = pairs.groupBy("src").agg(F.sum("w").alias("w_out"))
     share = _cp(pairs.join(out_w, "src").filter(F.col("w_out") > 0).select(
         "src", "dst", (F.col("w") / F.col("w_out")).alias("share")))
-    if n == 0:
-        return ids.select("id", F.lit(0.0).alias("rank"))
     has_out = share.select(F.col("src").alias("id")).distinct().withColumn("d", F.lit(False))
     ranks = _cp(ids.join(has_out, "id", "left").select(
         "id", F.coalesce("d", F.lit(True)).alias("dangling"), F.lit(1.0 / n).alias("rank")))
-    for _ in range(max_iter):
-        contrib = ranks.join(share, ranks["id"] == share["src"]).groupBy(
-            F.col("dst").alias("id")).agg(F.sum(F.col("rank") * F.col("share")).alias("c"))
+    none_b, none_d = F.lit(None).cast("boolean"), F.lit(None).cast("double")
+    for i in range(max_iter):
+        # contributions and each vertex's own row, summed in one aggregation
+        contrib = share.join(ranks, ranks["id"] == share["src"]).select(
+            F.col("dst").alias("id"), (F.col("rank") * F.col("share")).alias("c"),
+            none_b.alias("dangling"), none_d.alias("old"))
+        own = ranks.select("id", F.lit(0.0).alias("c"), "dangling", F.col("rank").alias("old"))
+        summed = contrib.unionByName(own).groupBy("id").agg(
+            F.sum("c").alias("c"), F.max("dangling").alias("dangling"),
+            F.max("old").alias("old"))
         dangling = ranks.filter("dangling").agg(
             F.coalesce(F.sum("rank"), F.lit(0.0)).alias("dsum"))
-        new = (ranks.withColumnRenamed("rank", "old").join(contrib, "id", "left")
-               .crossJoin(F.broadcast(dangling))
-               .select("id", "dangling", "old",
-                       (F.lit(alpha) * (F.coalesce("c", F.lit(0.0)) + F.col("dsum") / n)
-                        + F.lit((1.0 - alpha) / n)).alias("rank")))
+        new = summed.crossJoin(F.broadcast(dangling)).select(
+            "id", "dangling", "old",
+            (F.lit(alpha) * (F.col("c") + F.col("dsum") / n)
+             + F.lit((1.0 - alpha) / n)).alias("rank"))
+        if tol is None:
+            ranks = _cp(new.drop("old"), eager=(i + 1) % EAGER_EVERY == 0)
+            continue
         new = _cp(new)
         ranks = new.drop("old")
-        if tol is not None:
-            err = new.agg(F.sum(F.abs(F.col("rank") - F.col("old")))).first()[0]
-            if err < n * tol:
-                break
+        err = new.agg(F.sum(F.abs(F.col("rank") - F.col("old")))).first()[0]
+        if err < n * tol:
+            break
     return ranks.select("id", "rank")
 
 
-# --- components ----------------------------------------------------------------------------
-
-def connected_components(spark, vertices, edges, *, max_iter: int = 100,
-                         engine: str | None = None):
+def connected_components(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                         max_iter: int = 100, engine: str | None = None) -> DataFrame:
     """(id, component, engine): islands (weakly connected), component = smallest id in it."""
     ran = engine_for(spark, "connected_components", engine)
     if ran == "graphx":
@@ -279,44 +319,50 @@ def connected_components(spark, vertices, edges, *, max_iter: int = 100,
     return _tag(df, ran)
 
 
-def _components_dataframe(vertices, edges, max_iter: int):
+def _components_dataframe(vertices: DataFrame, edges: DataFrame, max_iter: int) -> DataFrame:
     from pyspark.sql import functions as F
 
     pairs = edges.select("src", "dst")
     both = _cp(pairs.select(F.col("src").alias("a"), F.col("dst").alias("b"))
                .unionByName(pairs.select(F.col("dst").alias("a"), F.col("src").alias("b")))
                .filter(F.col("a") != F.col("b")).distinct())
-    labels = _cp(_ids(vertices, edges).select("id", F.col("id").alias("label")))
-    for n in range(max_iter):
-        best = both.join(labels, both["b"] == labels["id"]).groupBy(
-            F.col("a").alias("id")).agg(F.min("label").alias("m"))
-        new = _cp(labels.join(best, "id", "left").select(
-            "id", F.least("label", F.coalesce("m", "label")).alias("label"),
-            (F.col("m") < F.col("label")).alias("changed")))
-        labels = new.drop("changed")
-        if new.filter("changed").isEmpty():
+    ids, _ = _checked_ids(vertices, edges)
+    labels = ids.select("id", F.col("id").alias("label"))
+    for _ in range(max_iter):
+        # the neighbours' labels and the vertex's own, in one aggregation
+        heard = both.join(labels, both["b"] == labels["id"]).select(
+            F.col("a").alias("id"), "label", F.lit(None).cast("string").alias("old"))
+        own = labels.select("id", "label", F.col("label").alias("old"))
+        labels, changed = _changes(
+            heard.unionByName(own).groupBy("id")
+            .agg(F.min("label").alias("label"), F.min("old").alias("old"))
+            .select("id", "label", (F.col("label") < F.col("old")).alias("changed")),
+            "changed")
+        if not changed:
             break
-        if n == max_iter - 1:
-            log.warning("connected components: not stable after %d iterations", max_iter)
+    else:
+        log.warning("connected components: not stable after %d iterations", max_iter)
     return labels.select("id", F.col("label").alias("component"))
 
 
-def strongly_connected_components(spark, vertices, edges, *, max_iter: int = 100,
-                                  engine: str | None = None):
+def strongly_connected_components(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                                  max_iter: int = 100, engine: str | None = None) -> DataFrame:
     """(id, component, engine): SCCs, component = smallest id in it (singletons included).
 
-    dataframe: rounds of (1) trimming vertices without in- or out-edges among the remaining
-    ones (singleton SCCs) and (2) propagating, until stable, fwd = min id of the vertices
-    that reach v and bwd = min id of those v reaches; fwd == bwd == u puts v in u's SCC
-    (u = its smallest member), and each round settles at least the SCC of the smallest
-    remaining id. `max_iter` bounds the rounds and each propagation; a vertex left
-    unsettled then gets component null (and a warning is logged).
+    dataframe: rounds of min-label propagation over the unsettled vertices until stable,
+    fwd = min id of the vertices that reach v and bwd = min id of those v reaches; then
+    fwd == bwd == u puts v in u's SCC (u is its smallest member, and an SCC is settled whole
+    or not at all), and a vertex without in- or out-arcs among them is its own SCC
+    (trimming). Each round settles at least the SCC of the smallest unsettled id, and
+    every source and sink. `max_iter` bounds the rounds and each propagation; a vertex
+    left unsettled then gets component null (and a warning is logged).
     """
     df, ran = _scc(spark, vertices, edges, max_iter, engine)
     return _tag(df, ran)
 
 
-def _scc(spark, vertices, edges, max_iter: int, engine: str | None):
+def _scc(spark: SparkSession, vertices: DataFrame, edges: DataFrame, max_iter: int,
+         engine: str | None) -> tuple[DataFrame, str]:
     ran = engine_for(spark, "strongly_connected_components", engine)
     if ran == "graphx":
         with GraphXGraph(spark, vertices, edges) as gx:
@@ -331,50 +377,51 @@ def _scc(spark, vertices, edges, max_iter: int, engine: str | None):
     return df, ran
 
 
-def _scc_dataframe(vertices, edges, max_iter: int):
+def _scc_dataframe(vertices: DataFrame, edges: DataFrame, max_iter: int) -> DataFrame:
     from pyspark.sql import functions as F
 
-    remaining = _cp(_ids(vertices, edges))
+    remaining, _ = _checked_ids(vertices, edges)
     arcs = _cp(edges.select("src", "dst").filter(F.col("src") != F.col("dst")).distinct())
     settled = []
     for _ in range(max_iter):
-        if remaining.isEmpty():
+        # f: min id of the vertices reaching v; b: min id of those v reaches; t: v has no
+        # in-arc or no out-arc among the remaining vertices (a singleton SCC: trimmed)
+        lab = remaining.select("id", F.col("id").alias("f"), F.col("id").alias("b"),
+                               F.lit(None).cast("boolean").alias("t"))
+        none_s, none_b = F.lit(None).cast("string"), F.lit(None).cast("boolean")
+        for _ in range(max_iter):
+            # forward and backward messages and each vertex's own row, one aggregation
+            fwd = arcs.join(lab.select(F.col("id").alias("src"), "f"), "src").select(
+                F.col("dst").alias("id"), none_s.alias("f"), none_s.alias("b"),
+                none_b.alias("t"), F.col("f").alias("mf"), none_s.alias("mb"))
+            bwd = arcs.join(lab.select(F.col("id").alias("dst"), "b"), "dst").select(
+                F.col("src").alias("id"), none_s.alias("f"), none_s.alias("b"),
+                none_b.alias("t"), none_s.alias("mf"), F.col("b").alias("mb"))
+            own = lab.select("id", "f", "b", "t", none_s.alias("mf"), none_s.alias("mb"))
+            merged = fwd.unionByName(bwd).unionByName(own).groupBy("id").agg(
+                *(F.min(c).alias(c) for c in ("f", "b", "mf", "mb")), F.max("t").alias("t"))
+            lab, changed = _changes(
+                merged.select(
+                    "id", F.least("f", F.coalesce("mf", "f")).alias("f"),
+                    F.least("b", F.coalesce("mb", "b")).alias("b"),
+                    F.coalesce("t", F.col("mf").isNull() | F.col("mb").isNull()).alias("t"),
+                    ((F.col("mf") < F.col("f")) | (F.col("mb") < F.col("b")))
+                    .alias("changed")), "changed")
+            if not changed:
+                break
+        else:
+            log.warning("strongly connected components: propagation not stable after %d "
+                        "iterations; SCCs found this round may be split", max_iter)
+        done = F.col("t") | (F.col("f") == F.col("b"))
+        settled.append(lab.filter(done).select(
+            "id", F.when(F.col("t"), F.col("id")).otherwise(F.col("f")).alias("component")))
+        remaining = _cp(lab.filter(~done).select("id"))
+        if remaining.count() == 0:
             break
         arcs = _cp(arcs.join(remaining.select(F.col("id").alias("src")), "src", "left_semi")
                    .join(remaining.select(F.col("id").alias("dst")), "dst", "left_semi"))
-        # (1) trim: no in-edge or no out-edge left -> its own SCC
-        has_in = arcs.select(F.col("dst").alias("id")).distinct()
-        has_out = arcs.select(F.col("src").alias("id")).distinct()
-        core = _cp(remaining.join(has_in, "id", "left_semi").join(has_out, "id", "left_semi"))
-        trimmed = remaining.join(core, "id", "left_anti")
-        settled.append(_cp(trimmed.select("id", F.col("id").alias("component"))))
-        if core.isEmpty():
-            remaining = core
-            break
-        arcs = _cp(arcs.join(core.select(F.col("id").alias("src")), "src", "left_semi")
-                   .join(core.select(F.col("id").alias("dst")), "dst", "left_semi"))
-        # (2) forward and backward min-label propagation on what is left
-        lab = _cp(core.select("id", F.col("id").alias("f"), F.col("id").alias("b")))
-        for _ in range(max_iter):
-            fwd = arcs.join(lab.select(F.col("id").alias("src"), "f"), "src").groupBy(
-                F.col("dst").alias("id")).agg(F.min("f").alias("mf"))
-            bwd = arcs.join(lab.select(F.col("id").alias("dst"), "b"), "dst").groupBy(
-                F.col("src").alias("id")).agg(F.min("b").alias("mb"))
-            new = _cp(lab.join(fwd, "id", "left").join(bwd, "id", "left").select(
-                "id", F.least("f", F.coalesce("mf", "f")).alias("f"),
-                F.least("b", F.coalesce("mb", "b")).alias("b"),
-                ((F.col("mf") < F.col("f")) | (F.col("mb") < F.col("b"))).alias("changed")))
-            lab = new.drop("changed")
-            if new.filter("changed").isEmpty():
-                break
-        found = _cp(lab.filter(F.col("f") == F.col("b")).select(
-            "id", F.col("f").alias("component")))
-        settled.append(found)
-        remaining = _cp(core.join(found, "id", "left_anti"))
     else:
-        if not remaining.isEmpty():
-            log.warning("strongly connected components: unsettled after %d rounds", max_iter)
-    if not remaining.isEmpty():
+        log.warning("strongly connected components: unsettled after %d rounds", max_iter)
         settled.append(remaining.select("id", F.lit(None).cast("string").alias("component")))
     df = settled[0]
     for part in settled[1:]:
@@ -382,7 +429,8 @@ def _scc_dataframe(vertices, edges, max_iter: int):
     return df
 
 
-def two_cycles(spark, vertices, edges, *, engine: str | None = None):
+def two_cycles(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+               engine: str | None = None) -> DataFrame:
     """(a, b, messages_ab, messages_ba, engine): pairs with edges both ways, a < b.
 
     dataframe: a self-join of the (src, dst) pairs; graphframes: the motif
@@ -411,28 +459,37 @@ def two_cycles(spark, vertices, edges, *, engine: str | None = None):
     return _tag(df, ran)
 
 
-def loops(spark, vertices, edges, *, max_iter: int = 100, engine: str | None = None):
-    """(component, size, members, engine): every strongly connected set of more than one
-    vertex, i.e. the loops messages can go round (2-cycles and longer)."""
+def loops(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+          components: DataFrame | None = None, max_iter: int = 100,
+          engine: str | None = None) -> DataFrame:
+    """(component, size, members, engine): SCCs of more than one vertex, i.e. loops.
+
+    These are the sets messages can go round and round in (2-cycles and longer);
+    `components` reuses a strongly_connected_components result instead of computing one.
+    """
     from pyspark.sql import functions as F
 
-    scc, ran = _scc(spark, vertices, edges, max_iter, engine)
-    df = (scc.filter(F.col("component").isNotNull()).groupBy("component")
-          .agg(F.count(F.lit(1)).alias("size"), F.array_sort(F.collect_list("id"))
-               .alias("members"))
-          .filter(F.col("size") > 1))
-    return _tag(df, ran)
+    if components is None:
+        scc, ran = _scc(spark, vertices, edges, max_iter, engine)
+        components = _tag(scc, ran)
+    return (components.filter(F.col("component").isNotNull()).groupBy("component")
+            .agg(F.count(F.lit(1)).alias("size"),
+                 F.array_sort(F.collect_list("id")).alias("members"),
+                 F.max("engine").alias("engine"))
+            .filter(F.col("size") > 1))
 
 
 # --- paths ---------------------------------------------------------------------------------
 
-def shortest_paths(spark, vertices, edges, landmarks: Sequence[str], *,
-                   direction: str = "from", max_hops: int = 100, engine: str | None = None):
-    """(id, landmark, distance, engine): hop counts from each landmark to every vertex it
-    reaches (direction='from'), or from every vertex to each landmark ('to').
+def shortest_paths(spark: SparkSession, vertices: DataFrame, edges: DataFrame,
+                   landmarks: Sequence[str], *, direction: str = "from", max_hops: int = 100,
+                   engine: str | None = None) -> DataFrame:
+    """(id, landmark, distance, engine): hop counts from (or to) landmark vertices.
 
-    Only reachable pairs are rows (a landmark is 0 hops from itself); distances over
-    `max_hops` are left out on every engine (the DataFrame BFS stops there).
+    direction='from': from each landmark to every vertex it reaches; 'to': from every
+    vertex to each landmark it can reach. Only reachable pairs are rows (a landmark is 0
+    hops from itself); distances over `max_hops` are left out on every engine (the
+    DataFrame BFS stops there).
     """
     from pyspark.sql import functions as F
 
@@ -457,39 +514,38 @@ def shortest_paths(spark, vertices, edges, landmarks: Sequence[str], *,
     return _tag(df, ran)
 
 
-def _bfs_dataframe(spark, vertices, edges, landmarks: list[str], direction: str,
-                   max_hops: int):
+def _bfs_dataframe(spark: SparkSession, vertices: DataFrame, edges: DataFrame, landmarks: list[str],
+                   direction: str, max_hops: int) -> DataFrame:
     from pyspark.sql import functions as F
 
-    ids = _ids(vertices, edges)
     s, d = ("src", "dst") if direction == "from" else ("dst", "src")
     arcs = _cp(edges.select(F.col(s).alias("a"), F.col(d).alias("b")).distinct())
     start = spark.createDataFrame([(x,) for x in landmarks], "id string")
-    known = _cp(start.join(ids, "id", "left_semi").select(
+    known = _cp(start.join(_ids(vertices, edges), "id", "left_semi").select(
         "id", F.col("id").alias("landmark"), F.lit(0).alias("distance")))
     frontier = known
     for hop in range(1, max_hops + 1):
-        step = frontier.join(arcs, frontier["id"] == arcs["a"]).select(
+        step = arcs.join(frontier, frontier["id"] == arcs["a"]).select(
             F.col("b").alias("id"), "landmark").distinct()
         step = _cp(step.join(known, ["id", "landmark"], "left_anti")
                    .withColumn("distance", F.lit(hop)))
-        if step.isEmpty():
+        if step.count() == 0:
             break
         known = known.unionByName(step)
-        if hop % 8 == 0:
+        if hop % EAGER_EVERY == 0:
             known = _cp(known)
         frontier = step
     return known
 
 
-def reachability(spark, vertices, edges, source: str, target: str, *, max_hops: int = 32,
-                 engine: str | None = None):
-    """One row (source, target, reachable, hops, path, engine): can a message at `source`
-    (a queue manager) get to `target` (e.g. 'QM2/TARGET.Q'), and a shortest way there.
+def reachability(spark: SparkSession, vertices: DataFrame, edges: DataFrame, source: str,
+                 target: str, *, max_hops: int = 32, engine: str | None = None) -> DataFrame:
+    """One row (source, target, reachable, hops, path, engine): can source reach target?
 
-    dataframe: BFS from the source by iterative joins, at most `max_hops` levels, keeping
-    one path per vertex (the lexicographically smallest of its shortest paths); graphframes:
-    bfs(), the smallest of its shortest paths.
+    Can a message at `source` (a queue manager) get to `target` (e.g. 'QM2/TARGET.Q'), and
+    by which shortest way. dataframe: BFS from the source by iterative joins, at most
+    `max_hops` levels, keeping one path per vertex (the lexicographically smallest of its
+    shortest paths); graphframes: bfs(), the smallest of its shortest paths.
     """
     from pyspark.sql import functions as F
 
@@ -504,11 +560,11 @@ def reachability(spark, vertices, edges, source: str, target: str, *, max_hops: 
     return df.withColumn("engine", F.lit(ran))
 
 
-def _bfs_path_dataframe(spark, vertices, edges, source: str, target: str, max_hops: int):
+def _bfs_path_dataframe(spark: SparkSession, vertices: DataFrame, edges: DataFrame, source: str,
+                        target: str, max_hops: int) -> tuple[int | None, list[str] | None]:
     from pyspark.sql import functions as F
 
-    ids = _ids(vertices, edges)
-    if ids.filter(F.col("id") == source).isEmpty():
+    if _ids(vertices, edges).filter(F.col("id") == source).isEmpty():
         return None, None
     if source == target:
         return 0, [source]
@@ -516,7 +572,7 @@ def _bfs_path_dataframe(spark, vertices, edges, source: str, target: str, max_ho
     seen = _cp(spark.createDataFrame([(source, [source])], "id string, path array<string>"))
     frontier = seen
     for hop in range(1, max_hops + 1):
-        step = frontier.join(arcs, frontier["id"] == arcs["a"]).select(
+        step = arcs.join(frontier, frontier["id"] == arcs["a"]).select(
             F.col("b").alias("id"), F.concat("path", F.array("b")).alias("path"))
         step = _cp(step.join(seen, "id", "left_anti").groupBy("id")
                    .agg(F.min("path").alias("path")))
@@ -527,7 +583,7 @@ def _bfs_path_dataframe(spark, vertices, edges, source: str, target: str, max_ho
         if found["n"] == 0:
             break
         seen = seen.unionByName(step)
-        if hop % 8 == 0:
+        if hop % EAGER_EVERY == 0:
             seen = _cp(seen)
         frontier = step
     return None, None
@@ -537,7 +593,8 @@ def _quote(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def _bfs_graphframes(vertices, edges, source: str, target: str, max_hops: int):
+def _bfs_graphframes(vertices: DataFrame, edges: DataFrame, source: str, target: str,
+                     max_hops: int) -> tuple[int | None, list[str] | None]:
     from pyspark.sql import functions as F
 
     if source == target:
@@ -557,12 +614,15 @@ def _bfs_graphframes(vertices, edges, source: str, target: str, max_hops: int):
 
 # --- communities ---------------------------------------------------------------------------
 
-def label_propagation(spark, vertices, edges, *, max_steps: int = 5,
-                      engine: str | None = None):
-    """(id, community, engine): synchronous label propagation over the undirected pairs
-    (GraphX's LPA: each step a vertex takes the label most of its neighbours have; the
-    DataFrame version breaks ties by the smallest label, GraphX by whichever comes first),
-    `max_steps` steps; community = the smallest id among the vertices sharing a label."""
+def label_propagation(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                      max_steps: int = 5, engine: str | None = None) -> DataFrame:
+    """(id, community, engine): communities by label propagation, `max_steps` steps.
+
+    Synchronous, over the undirected pairs, like GraphX's LPA: each step a vertex takes the
+    label most of its neighbours have (the DataFrame version breaks ties by the smallest
+    label, GraphX by whichever comes first). community = the smallest id among the
+    vertices sharing a label.
+    """
     ran = engine_for(spark, "label_propagation", engine)
     if ran == "graphx":
         with GraphXGraph(spark, vertices, edges) as gx:
@@ -576,22 +636,23 @@ def label_propagation(spark, vertices, edges, *, max_steps: int = 5,
     return _tag(_min_member(labels, "label", "community"), ran)
 
 
-def _lpa_dataframe(vertices, edges, max_steps: int):
+def _lpa_dataframe(vertices: DataFrame, edges: DataFrame, max_steps: int) -> DataFrame:
     from pyspark.sql import functions as F
 
     pairs = edges.select("src", "dst").distinct()
     # one message per directed pair and direction, as GraphX's LPA sends them
-    hears = _cp(pairs.filter(F.col("src") != F.col("dst")).select(
-        F.col("dst").alias("node"), F.col("src").alias("from")).unionAll(
-        pairs.filter(F.col("src") != F.col("dst")).select(
-            F.col("src").alias("node"), F.col("dst").alias("from"))))
+    hears = _cp(pairs.select(F.col("dst").alias("node"), F.col("src").alias("from"))
+                .unionAll(pairs.select(F.col("src").alias("node"), F.col("dst").alias("from"))))
     labels = _cp(_ids(vertices, edges).select("id", F.col("id").alias("label")))
-    for _ in range(max_steps):
+    for i in range(max_steps):
         counts = hears.join(labels, hears["from"] == labels["id"]).groupBy(
             "node", "label").agg(F.count(F.lit(1)).alias("n"))
-        best = counts.groupBy(F.col("node").alias("id")).agg(
+        # a vertex's own label, with count 0, is only taken when it hears none
+        own = labels.select(F.col("id").alias("node"), "label", F.lit(0).cast("long")
+                            .alias("n"))
+        best = counts.unionByName(own).groupBy(F.col("node").alias("id")).agg(
             F.min(F.struct((-F.col("n")).alias("neg"), F.col("label").alias("l")))
             .alias("best"))
-        labels = _cp(labels.join(best, "id", "left").select(
-            "id", F.coalesce(F.col("best.l"), F.col("label")).alias("label")))
+        labels = _cp(best.select("id", F.col("best.l").alias("label")),
+                     eager=(i + 1) % EAGER_EVERY == 0)
     return labels

@@ -12,13 +12,17 @@ plain DataFrames.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import tempfile
 import uuid
 from collections.abc import Iterable, Sequence
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 #: The engines, in the order `choose_engine` prefers them.
 ENGINES: tuple[str, ...] = ("graphframes", "graphx", "dataframe")
@@ -34,7 +38,7 @@ class EngineUnavailable(RuntimeError):
 
 # --- detection -----------------------------------------------------------------------------
 
-def is_classic(spark) -> bool:
+def is_classic(spark: SparkSession) -> bool:
     """True for a classic (py4j) SparkSession with a live JVM gateway, False on Spark Connect."""
     if type(spark).__module__.startswith("pyspark.sql.connect"):
         return False
@@ -44,7 +48,7 @@ def is_classic(spark) -> bool:
         return False
 
 
-def _load_class(spark, name: str) -> bool:
+def _load_class(spark: SparkSession, name: str) -> bool:
     try:
         spark._jvm.Thread.currentThread().getContextClassLoader().loadClass(name)
         return True
@@ -52,28 +56,28 @@ def _load_class(spark, name: str) -> bool:
         return False
 
 
-def graphframes_available(spark) -> bool:
+def graphframes_available(spark: SparkSession) -> bool:
     """True when the GraphFrames JVM package loads on the driver and graphframes imports."""
     if not is_classic(spark) or importlib.util.find_spec("graphframes") is None:
         return False
     return _load_class(spark, GRAPHFRAMES_CLASS)
 
 
-def graphx_available(spark) -> bool:
+def graphx_available(spark: SparkSession) -> bool:
     """True in classic mode with the JVM gateway reachable and GraphX's classes loadable."""
     if not is_classic(spark):
         return False
     return all(_load_class(spark, name) for name in GRAPHX_CLASSES)
 
 
-def available_engines(spark) -> list[str]:
+def available_engines(spark: SparkSession) -> list[str]:
     """The engines that can run in this session, most preferred first."""
     checks = {"graphframes": graphframes_available, "graphx": graphx_available,
               "dataframe": lambda s: True}
     return [name for name in ENGINES if checks[name](spark)]
 
 
-def choose_engine(spark, prefer: str | None = None) -> str:
+def choose_engine(spark: SparkSession, prefer: str | None = None) -> str:
     """'graphframes' | 'graphx' | 'dataframe': `prefer` if it can run (else raise), or the best."""
     if prefer is None:
         return available_engines(spark)[0]
@@ -95,8 +99,11 @@ def choose_engine(spark, prefer: str | None = None) -> str:
 
 def graphframes_package(version: str | None = None, *, spark_version: str | None = None,
                         scala_version: str | None = None) -> str:
-    """GraphFrames' Maven coordinate for this Spark and Scala, e.g.
-    io.graphframes:graphframes-spark4_2.13:0.12.3 (version: the graphframes-py release)."""
+    """GraphFrames' Maven coordinate for a Spark and Scala version (default: this pyspark's).
+
+    E.g. io.graphframes:graphframes-spark4_2.13:0.12.3; the version defaults to the installed
+    graphframes-py release, which GraphFrames publishes together with its JVM package.
+    """
     if spark_version is None:
         import pyspark
 
@@ -112,19 +119,20 @@ def graphframes_package(version: str | None = None, *, spark_version: str | None
     return f"io.graphframes:graphframes-spark{major}_{scala_version}:{version}"
 
 
-def _append(builder, key: str, values: Iterable[str]):
+def _append(builder: Any, key: str, values: Iterable[str]) -> Any:
     options = getattr(builder, "_options", {})
     items = [v for v in (options.get(key) or "").split(",") if v]
     items += [v for v in values if v not in items]
     return builder.config(key, ",".join(items))
 
 
-def configure_graphframes(builder, *, package: str | None = None,
-                          jar: str | Sequence[str] | None = None):
-    """Add GraphFrames to a SparkSession.Builder: a local jar (spark.jars) or its Maven
-    package (spark.jars.packages, default `graphframes_package()`); returns the builder.
+def configure_graphframes(builder: Any, *, package: str | None = None,
+                          jar: str | Sequence[str] | None = None) -> Any:
+    """Add GraphFrames to a SparkSession.Builder (spark.jars or spark.jars.packages).
 
-    Only a new JVM picks this up: call it before the first getOrCreate() of the process.
+    A local `jar` (or several) goes to spark.jars, else the Maven `package` (default
+    `graphframes_package()`) to spark.jars.packages; returns the builder. Only a new JVM
+    picks this up: call it before the first getOrCreate() of the process.
     GraphFrames 0.10+ also needs its graphframes-graphx jar; Maven resolves it, a local
     install has to list it in `jar` too.
     """
@@ -137,7 +145,7 @@ def configure_graphframes(builder, *, package: str | None = None,
 
 # --- GraphX through the JVM gateway --------------------------------------------------------
 
-def _module(jvm, name: str):
+def _module(jvm: Any, name: str) -> Any:
     """A Scala object (the MODULE$ of class `name$`)."""
     return getattr(getattr(jvm, name + "$"), "MODULE$")
 
@@ -153,12 +161,15 @@ class GraphXGraph:
     directory (the checkpoint directory if set, else a local one: local mode only).
     """
 
-    def __init__(self, spark, vertices, edges, *, reverse: bool = False) -> None:
+    def __init__(self, spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                 reverse: bool = False) -> None:
         from pyspark.sql import functions as F
 
         self.spark = spark
         self.jvm = spark._jvm
-        ids = vertices.select("id").distinct().withColumn("vid", F.monotonically_increasing_id())
+        ids = (vertices.select("id").unionByName(edges.select(F.col("src").alias("id")))
+               .unionByName(edges.select(F.col("dst").alias("id"))).distinct()
+               .withColumn("vid", F.monotonically_increasing_id()))
         self.ids = ids.localCheckpoint(eager=True)
         s, d = ("dst", "src") if reverse else ("src", "dst")
         pairs = (edges.select(F.col(s).alias("a"), F.col(d).alias("b")).distinct()
@@ -180,10 +191,10 @@ class GraphXGraph:
         self._ct = ct
         self._jgraphs = [shape, self.graph]
 
-    def _lib(self, name: str):
+    def _lib(self, name: str) -> Any:
         return _module(self.jvm, f"org.apache.spark.graphx.lib.{name}")
 
-    def _vertices(self, jgraph, value: str, kind: str):
+    def _vertices(self, jgraph: Any, value: str, kind: str) -> DataFrame:
         """(id, value) of a result graph's Long or Double vertex attributes, checkpointed."""
         from pyspark.sql import DataFrame
         from pyspark.sql import functions as F
@@ -197,7 +208,7 @@ class GraphXGraph:
                                                       F.col("_2").alias(value))
         return df.join(self.ids, "vid").select("id", value).localCheckpoint(eager=True)
 
-    def pagerank(self, num_iter: int, reset_prob: float, tol: float | None = None):
+    def pagerank(self, num_iter: int, reset_prob: float, tol: float | None = None) -> DataFrame:
         """(id, rank): lib.PageRank.run (fixed iterations) or runUntilConvergence (tol)."""
         pr = self._lib("PageRank")
         if tol is None:
@@ -208,24 +219,24 @@ class GraphXGraph:
                                             self._ct.AnyRef(), self._ct.Int())
         return self._vertices(result, "rank", "double")
 
-    def connected_components(self):
+    def connected_components(self) -> DataFrame:
         """(id, label): lib.ConnectedComponents.run, label = the smallest long id."""
         result = self._lib("ConnectedComponents").run(self.graph, self._ct.AnyRef(),
                                                       self._ct.Int())
         return self._vertices(result, "label", "long")
 
-    def strongly_connected_components(self, num_iter: int):
+    def strongly_connected_components(self, num_iter: int) -> DataFrame:
         """(id, label): lib.StronglyConnectedComponents.run with at most num_iter rounds."""
         result = self._lib("StronglyConnectedComponents").run(
             self.graph, int(num_iter), self._ct.AnyRef(), self._ct.Int())
         return self._vertices(result, "label", "long")
 
-    def label_propagation(self, max_steps: int):
+    def label_propagation(self, max_steps: int) -> DataFrame:
         """(id, label): lib.LabelPropagation.run for max_steps supersteps."""
         result = self._lib("LabelPropagation").run(self.graph, int(max_steps), self._ct.Int())
         return self._vertices(result, "label", "long")
 
-    def long_ids(self, names: Sequence[str]):
+    def long_ids(self, names: Sequence[str]) -> Any:
         """The JVM Seq[Long] of the long ids of these vertex names (those that exist)."""
         from pyspark.sql import functions as F
 
@@ -234,9 +245,12 @@ class GraphXGraph:
         jlist = getattr(names_df._jdf, "as")(enc.scalaLong()).collectAsList()
         return self.jvm.scala.jdk.javaapi.CollectionConverters.asScala(jlist).toList()
 
-    def shortest_paths(self, landmarks: Sequence[str]):
-        """(id, landmark, distance): lib.ShortestPaths.run, hops from each vertex to each
-        landmark along the edges (build the graph with reverse=True for 'from')."""
+    def shortest_paths(self, landmarks: Sequence[str]) -> DataFrame:
+        """(id, landmark, distance): lib.ShortestPaths.run, hops from vertices to landmarks.
+
+        Distances follow the edges from each vertex to each landmark; build the graph with
+        reverse=True for landmark-to-vertex distances.
+        """
         from pyspark.sql import functions as F
 
         seq = self.long_ids(landmarks)
@@ -277,18 +291,14 @@ class GraphXGraph:
     def _delete(self, path: str) -> None:
         jpath = self.jvm.org.apache.hadoop.fs.Path(path)
         conf = self.spark.sparkContext._jsc.hadoopConfiguration()
-        try:
+        with contextlib.suppress(Exception):  # best effort: a leftover scratch folder is harmless
             jpath.getFileSystem(conf).delete(jpath, True)
-        except Exception:  # best effort: a scratch folder left behind is harmless
-            pass
 
     def close(self) -> None:
         """Unpersist the JVM graphs (results are already checkpointed)."""
         for jgraph in self._jgraphs:
-            try:
+            with contextlib.suppress(Exception):
                 jgraph.unpersist(False)
-            except Exception:
-                pass
         self._jgraphs.clear()
 
     def __enter__(self) -> GraphXGraph:

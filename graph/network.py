@@ -18,6 +18,10 @@ Gaps and hops to or from an unknown queue manager ('?') are not edges.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 #: Columns of the vertex table, with their Spark SQL types.
 VERTEX_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -40,7 +44,7 @@ def ddl(columns: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"`{name}` {kind}" for name, kind in columns)
 
 
-def hop_latencies(hops):
+def hop_latencies(hops: DataFrame) -> DataFrame:
     """Hops that are edges, each with `latency` (seconds to the route's next hop, or null)."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
@@ -60,7 +64,8 @@ def hop_latencies(hops):
     return timed.filter(known).select("src", "dst", "kind", "channel", latency.alias("latency"))
 
 
-def observed_graph(hops_df, routes_df=None):
+def observed_graph(hops_df: DataFrame, routes_df: DataFrame | None = None
+                   ) -> tuple[DataFrame, DataFrame]:
     """(vertices, edges) of the network the hops show (plus queue managers routes name)."""
     from pyspark.sql import functions as F
 
@@ -94,7 +99,7 @@ def observed_graph(hops_df, routes_df=None):
     return vertices, edges.select(*(name for name, _ in EDGE_COLUMNS))
 
 
-def queue_manager_graph(vertices, edges):
+def queue_manager_graph(vertices: DataFrame, edges: DataFrame) -> tuple[DataFrame, DataFrame]:
     """Only queue managers and the channels between them (send edges)."""
     from pyspark.sql import functions as F
 
@@ -102,7 +107,7 @@ def queue_manager_graph(vertices, edges):
             edges.filter(F.col("kind") == "send"))
 
 
-def read_observed_graph(spark, out: str):
+def read_observed_graph(spark: SparkSession, out: str) -> tuple[DataFrame, DataFrame]:
     """(vertices, edges) from the `hops/` and `routes/` tables under mqroute analyze's --out."""
     hops = spark.read.parquet(os.path.join(out, "hops"))
     routes = spark.read.parquet(os.path.join(out, "routes"))

@@ -211,6 +211,7 @@ def build_routes(ops):
     from pyspark.sql import functions as F
 
     with_hops = ops.groupBy("correl_id").applyInArrow(routes_of_group, _ddl(ROUTE_OUTPUT))
+    with_hops = with_hops.persist()  # routes and hops both come from it: build routes once
     routes = with_hops.drop("hop_list")
     hops = with_hops.select(F.explode("hop_list").alias("h")).select("h.*")
     return routes, hops
