@@ -23,6 +23,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -50,6 +51,8 @@ DEFAULT_WORKDIR = ROOT / "benchmarks" / ".cache" / "pipeline"
 #: Offset of the CorrelId in a packed MQMD, and of the 4 bytes the replicas rewrite.
 CORREL_ID, CORREL_ID_END = 72, 96
 SAMPLE_SECONDS = 0.5
+#: PSS (smaps_rollup, costly to read for a large JVM) is read every this many samples only.
+PSS_EVERY = 10
 HEARTBEAT_SECONDS = 30.0
 SPARK_DRIVER_MEMORY = "6g"
 #: Session settings of the benchmark on top of graph.session's: no UI, loopback, quiet.
@@ -210,6 +213,27 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
+def _cpu_ticks(pid: int) -> int:
+    """utime + stime of a process, in clock ticks (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return 0
+    fields = stat[stat.rindex(")") + 2:].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def machine_busy_ticks() -> int:
+    """Clock ticks all CPUs spent not idle since boot (/proc/stat)."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    return sum(values) - values[3] - (values[4] if len(values) > 4 else 0)
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
 def process_tree(root: int) -> list[int]:
     """`root` and all its descendants now living."""
     children: dict[int, list[int]] = {}
@@ -232,8 +256,8 @@ def process_tree(root: int) -> list[int]:
 
 
 class TreeSampler(threading.Thread):
-    """Samples the summed VmRSS (and PSS) of a process tree every SAMPLE_SECONDS; prints a
-    heartbeat line every HEARTBEAT_SECONDS while it runs."""
+    """Samples the summed VmRSS of a process tree every SAMPLE_SECONDS (PSS every PSS_EVERY
+    samples) and its CPU time; prints a heartbeat line every HEARTBEAT_SECONDS while it runs."""
 
     def __init__(self, pid: int, label: str, say: Callable[[str], None]):
         super().__init__(daemon=True)
@@ -241,7 +265,21 @@ class TreeSampler(threading.Thread):
         self.peak_rss_kb = self.peak_pss_kb = self.peak_processes = 0
         self.current_rss_kb = 0
         self.started = time.perf_counter()
+        self.cpu: dict[int, int] = {}  # pid -> last seen CPU ticks, for every process of the tree
+        self.busy_start = machine_busy_ticks()
+        self.busy_ticks = 0
+        self.samples = 0
         self._stop_event = threading.Event()
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU time of the tree (each process up to its last sample)."""
+        return sum(self.cpu.values()) / TICK
+
+    @property
+    def others_cpu_seconds(self) -> float:
+        """CPU time the machine spent on other processes meanwhile."""
+        return max(0.0, self.busy_ticks / TICK - self.cpu_seconds)
 
     def run(self) -> None:
         beat = self.started + HEARTBEAT_SECONDS
@@ -258,7 +296,13 @@ class TreeSampler(threading.Thread):
     def sample(self) -> None:
         pids = process_tree(self.pid)
         rss = sum(_status_kb(p, "VmRSS") for p in pids)
-        pss = sum(_pss_kb(p) for p in pids)
+        pss = sum(_pss_kb(p) for p in pids) if self.samples % PSS_EVERY == 0 else 0
+        self.samples += 1
+        for p in pids:
+            ticks = _cpu_ticks(p)
+            if ticks:
+                self.cpu[p] = max(ticks, self.cpu.get(p, 0))
+        self.busy_ticks = machine_busy_ticks() - self.busy_start
         self.current_rss_kb = rss
         self.peak_rss_kb = max(self.peak_rss_kb, rss)
         self.peak_pss_kb = max(self.peak_pss_kb, pss)
@@ -272,6 +316,26 @@ class TreeSampler(threading.Thread):
 # --- running one path in a subprocess ------------------------------------------------------
 
 
+def wait_for_quiet(max_seconds: float, say: Callable[[str], None], *, below: float = 0.3) -> float:
+    """Wait (up to `max_seconds`) until other processes keep fewer than `below` CPUs busy;
+    the load seen last, in CPUs."""
+    deadline = time.perf_counter() + max_seconds
+    said = False
+    while True:
+        before = machine_busy_ticks()
+        time.sleep(2.0)
+        load = (machine_busy_ticks() - before) / TICK / 2.0
+        if load < below or time.perf_counter() >= deadline:
+            if said:
+                say(f"    machine {'quiet' if load < below else 'still busy'}: other processes "
+                    f"use {load:.1f} CPUs")
+            return load
+        if not said:
+            say(f"    waiting up to {max_seconds:.0f} s for other processes to quieten "
+                f"(they use {load:.1f} CPUs) ...")
+            said = True
+
+
 @dataclass
 class Run:
     """One subprocess: what it reported, its wall time and the tree's peak memory."""
@@ -282,8 +346,15 @@ class Run:
     peak_rss_kb: int
     peak_pss_kb: int
     processes: int
+    cpu_seconds: float
+    others_cpu_seconds: float
     result: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+
+    @property
+    def others_cores(self) -> float:
+        """Average CPUs that other processes of the machine kept busy during the run."""
+        return self.others_cpu_seconds / self.wall if self.wall else 0.0
 
     @property
     def seconds(self) -> float | None:
@@ -291,27 +362,39 @@ class Run:
         return self.result.get("seconds") if self.ok else None
 
 
-def run_child(label: str, args: list[str], log: Path, say: Callable[[str], None]) -> Run:
+def run_child(label: str, args: list[str], log: Path, say: Callable[[str], None],
+              quiet_wait: float = 0.0) -> Run:
     """Run `bench_pipeline.py _child ARGS`, relaying its PROGRESS lines; stderr goes to `log`."""
+    if quiet_wait > 0:
+        wait_for_quiet(quiet_wait, say)
     cmd = [sys.executable, str(Path(__file__).resolve()), CHILD, *args]
     start = time.perf_counter()
     with open(log, "a") as err:
         err.write(f"\n=== {label}: {' '.join(cmd)}\n")
         err.flush()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT)
+        # its own session, so that an interrupt ends it with the JVM and workers it started
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT,
+                                start_new_session=True)
         sampler = TreeSampler(proc.pid, label, say)
         sampler.start()
         result: dict[str, Any] = {}
         assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("PROGRESS "):
-                say(f"    [{label}] {line[9:].rstrip()}")
-            elif line.startswith("RESULT "):
-                result = json.loads(line[7:])
-            else:
-                err.write(line)
-        code = proc.wait()
-        sampler.stop()
+        try:
+            for line in proc.stdout:
+                if line.startswith("PROGRESS "):
+                    say(f"    [{label}] {line[9:].rstrip()}")
+                elif line.startswith("RESULT "):
+                    result = json.loads(line[7:])
+                else:
+                    err.write(line)
+            code = proc.wait()
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            raise
+        finally:
+            sampler.stop()
     wall = time.perf_counter() - start
     error = None
     if code != 0 or not result:
@@ -320,7 +403,8 @@ def run_child(label: str, args: list[str], log: Path, say: Callable[[str], None]
         if code < 0 or code == 137:
             error += " (killed: out of memory?)"
     return Run(label, error is None, wall, sampler.peak_rss_kb, sampler.peak_pss_kb,
-               sampler.peak_processes, result, error)
+               sampler.peak_processes, sampler.cpu_seconds, sampler.others_cpu_seconds, result,
+               error)
 
 
 # --- the children --------------------------------------------------------------------------
@@ -358,12 +442,48 @@ def _spark(master: str, conf: dict[str, str]):
     return spark
 
 
+def label_jobs(spark) -> None:
+    """Give every Spark job the description FILE:LINE of the Python line whose action started
+    it (DataFrame.count/collect, DataFrameWriter.parquet), AQE's helper jobs included."""
+    import functools
+
+    from pyspark.sql import DataFrameWriter
+
+    try:  # the class of DataFrames in a classic (non-Connect) session
+        from pyspark.sql.classic.dataframe import DataFrame
+    except ImportError:  # pyspark < 4
+        from pyspark.sql import DataFrame
+
+    sc = spark.sparkContext
+
+    def wrap(cls: type, name: str) -> None:
+        original = getattr(cls, name)
+
+        @functools.wraps(original)
+        def action(self, *args, **kwargs):
+            if sc.getLocalProperty("spark.job.description"):
+                return original(self, *args, **kwargs)
+            caller = sys._getframe(1)
+            sc.setJobDescription(f"{caller.f_code.co_filename}:{caller.f_lineno}")
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                sc.setLocalProperty("spark.job.description", None)  # type: ignore[arg-type]
+
+        setattr(cls, name, action)
+
+    for cls, name in ((DataFrame, "count"), (DataFrame, "collect"), (DataFrame, "first"),
+                      (DataFrameWriter, "parquet")):
+        wrap(cls, name)
+
+
 def child_spark(path: str, out: str, master: str, conf: dict[str, str]) -> None:
     """Time pipeline.run over the input (session start-up apart); report counts and jobs."""
     start = time.perf_counter()
     from graph import pipeline
 
     spark = _spark(master, conf)
+    label_jobs(spark)
     began = time.perf_counter()
 
     def progress(text: str) -> None:
@@ -372,10 +492,10 @@ def child_spark(path: str, out: str, master: str, conf: dict[str, str]) -> None:
     summary = pipeline.run(spark, [path], out, progress=progress)
     seconds = time.perf_counter() - began
     jobs = spark_jobs(spark)
-    settings = {k: spark.conf.get(k, None) for k in (
+    settings = {k: spark.conf.get(k) for k in (
         "spark.sql.shuffle.partitions", "spark.sql.adaptive.enabled",
-        "spark.sql.execution.arrow.maxRecordsPerBatch", "spark.sql.files.maxPartitionBytes",
-        "spark.default.parallelism")}
+        "spark.sql.adaptive.coalescePartitions.enabled",
+        "spark.sql.execution.arrow.maxRecordsPerBatch", "spark.sql.files.maxPartitionBytes")}
     cores = spark.sparkContext.defaultParallelism
     spark.stop()
     _emit("RESULT", {"seconds": seconds, "startup": began - start,
@@ -408,7 +528,7 @@ def child_stages(path: str, master: str, conf: dict[str, str]) -> None:
     timed("decode: read + mapInArrow decode_batches, cached (operation rows)", ops.count)
     timed("decode again: from the cache (operation rows)", ops.count)
     routes, _hops = pipeline.build_routes(ops)
-    timed("routes: shuffle by correl_id + applyInArrow routes_of_group (routes)", routes.count)
+    timed("routes: shuffle by correl_id + sorted mapInArrow routes_of_batches (routes)", routes.count)
     spark.stop()
     _emit("RESULT", {"stages": timings})
 
@@ -434,7 +554,9 @@ def spark_jobs(spark) -> list[dict[str, Any]]:
                                "shuffle_read": s.shuffleReadBytes(),
                                "spilled": s.diskBytesSpilled()})
         submitted, completed = job.submissionTime(), job.completionTime()
+        description = job.description()
         out.append({"id": job.jobId(), "name": job.name(),
+                    "description": description.get() if description.isDefined() else None,
                     "start_ms": submitted.get().getTime() if submitted.isDefined() else None,
                     "end_ms": completed.get().getTime() if completed.isDefined() else None,
                     "stages": stages})
@@ -461,26 +583,21 @@ def child_main(argv: list[str]) -> int:
 
 # --- what Spark spent its time on ----------------------------------------------------------
 
-_CALLSITE = re.compile(r"^(\w+) at (.+\.py):(\d+)$")
+_CALLSITE = re.compile(r"^(?:\w+ at )?(.+\.py):(\d+)$")
 
 
 def actions(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Jobs grouped by the Python line that started them (AQE's helper jobs, named after Java
-    frames, go with the next job that has a Python line), with wall time and task time."""
+    """Jobs grouped by the Python line that started them (their description, else a Python
+    call site in their name), with wall time, task time, tasks and shuffle bytes."""
     groups: list[dict[str, Any]] = []
-    pending: list[dict[str, Any]] = []
     for job in jobs:
-        pending.append(job)
-        m = _CALLSITE.match(job["name"] or "")
-        if not m:
-            continue
-        path, line = m.group(2), int(m.group(3))
-        code = linecache.getline(path, line).strip()
-        groups.append({"where": f"{Path(path).name}:{line}", "code": code,
-                       "jobs": pending})
-        pending = []
-    if pending:
-        groups.append({"where": "(other)", "code": "", "jobs": pending})
+        m = _CALLSITE.match(job.get("description") or "") or _CALLSITE.match(job["name"] or "")
+        where = f"{m.group(1)}:{m.group(2)}" if m else "(unlabelled)"
+        if not groups or groups[-1]["key"] != where:
+            code = linecache.getline(m.group(1), int(m.group(2))).strip() if m else ""
+            groups.append({"key": where, "where": f"{Path(m.group(1)).name}:{m.group(2)}"
+                           if m else where, "code": code, "jobs": []})
+        groups[-1]["jobs"].append(job)
     for g in groups:
         starts = [j["start_ms"] for j in g["jobs"] if j["start_ms"] is not None]
         ends = [j["end_ms"] for j in g["jobs"] if j["end_ms"] is not None]
@@ -553,9 +670,11 @@ def _secs(seconds: float | None) -> str:
 def render(steps: list[Step]) -> str:
     """The main table, the scaling table and the route check."""
     head = (f"{'reports':>10}{'single s':>10}{'single/s':>10}{'spark s':>9}{'spark/s':>9}"
-            f"{'spark÷single':>14}{'single GiB':>12}{'spark GiB':>11}{'routes':>9}{'same':>6}")
+            f"{'spark÷single':>14}{'single GiB':>12}{'spark GiB':>11}{'routes':>9}{'same':>6}"
+            f"{'others':>11}")
     lines = ["speed and memory (time of the work itself; spark÷single = single s / spark s, "
-             "> 1 means Spark is faster)", head, "-" * len(head)]
+             "> 1 means Spark is faster; others = CPUs other processes kept busy during the "
+             "single / spark run)", head, "-" * len(head)]
     for s in steps:
         n = s.input.reports
         lt = s.local.seconds if s.local else None
@@ -565,9 +684,10 @@ def render(steps: list[Step]) -> str:
         smem = _gib(s.spark.peak_rss_kb) if s.spark else "-"
         routes = next((r.result["routes"] for r in (s.local, s.spark) if r and r.ok), None)
         same = {None: "-", True: "yes", False: "NO"}[s.same_routes]
+        others = "/".join(f"{r.others_cores:.1f}" if r else "-" for r in (s.local, s.spark))
         lines.append(f"{n:>10,}{_secs(lt):>10}{_rate(n, lt):>10}{_secs(st):>9}"
                      f"{_rate(n, st):>9}{speed:>14}{lmem:>12}{smem:>11}"
-                     f"{routes if routes is not None else '-':>9}{same:>6}")
+                     f"{routes if routes is not None else '-':>9}{same:>6}{others:>11}")
     first = steps[0]
     lines += ["", f"scaling (each time relative to the smallest N, {first.input.reports:,}; "
                   "linear scaling: t/t0 = N/N0)"]
@@ -603,6 +723,9 @@ def describe_run(step: Step) -> list[str]:
                        f"({n / res['seconds']:,.0f} reports/s; +{res['startup']:.1f} s imports), "
                        f"peak RSS {_gib(res['vm_hwm_kb'])} GiB (VmHWM); {res['routes']:,} "
                        f"routes, {res['hops']:,} hops, {res['rejected']} rejected")
+            out.append(f"    CPU {r.cpu_seconds:,.1f} s ({r.cpu_seconds / r.wall:.2f} CPUs over "
+                       f"the subprocess's {r.wall:.1f} s); other processes on the machine kept "
+                       f"{r.others_cores:.2f} CPUs busy meanwhile")
         else:
             out.append(f"  single-process: FAILED after {r.wall:.0f} s: {r.error}")
     if step.spark:
@@ -615,6 +738,9 @@ def describe_run(step: Step) -> list[str]:
                        f"(PSS {_gib(r.peak_pss_kb)}); {res['routes']:,} routes, "
                        f"{res['operations']:,} operation rows, {res['rejected']} rejected; "
                        f"wrote {res['out_bytes'] / MB:,.1f} MB")
+            out.append(f"    CPU {r.cpu_seconds:,.1f} s ({r.cpu_seconds / r.wall:.2f} CPUs over "
+                       f"the subprocess's {r.wall:.1f} s); other processes on the machine kept "
+                       f"{r.others_cores:.2f} CPUs busy meanwhile")
         else:
             out.append(f"  spark: FAILED after {r.wall:.0f} s: {r.error}")
     if step.same_routes is False:
@@ -630,7 +756,8 @@ def to_json(steps: list[Step], args: argparse.Namespace, stages: Run | None) -> 
     def run(r: Run | None) -> dict[str, Any] | None:
         if r is None:
             return None
-        return {"ok": r.ok, "error": r.error, "wall": r.wall, "peak_rss_kb": r.peak_rss_kb,
+        return {"ok": r.ok, "error": r.error, "wall": r.wall, "cpu_seconds": r.cpu_seconds,
+                "others_cpu_seconds": r.others_cpu_seconds, "peak_rss_kb": r.peak_rss_kb,
                 "peak_pss_kb": r.peak_pss_kb, "processes": r.processes, "result": r.result}
 
     return {
@@ -685,6 +812,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--spark-conf", metavar="KEY=VALUE", type=_conf, action="append",
                    default=[], help="extra Spark setting (repeatable), e.g. "
                                     "spark.sql.shuffle.partitions=8")
+    p.add_argument("--quiet-wait", type=float, default=60.0, metavar="SECONDS",
+                   help="before each run, wait up to this long for other processes on the "
+                        "machine to go idle (default 60; 0: don't wait)")
     p.add_argument("--only", choices=("single", "spark"), help="run only one of the paths")
     p.add_argument("--stages", type=int, metavar="N", nargs="?", const=-1,
                    help="also time read / decode / routes separately with Spark at N reports "
@@ -727,13 +857,34 @@ def main(argv: list[str] | None = None) -> int:
     say("")
 
     steps: list[Step] = []
+    stages: Run | None = None
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        stages = run_steps(args, by_n, workdir, log, steps, say)
+    except KeyboardInterrupt:
+        say("\ninterrupted: the figures so far")
+        steps = [s for s in steps if (s.local and s.local.ok) or (s.spark and s.spark.ok)]
+        if not steps:
+            return 130
+    report(args, steps, stages, say)
+    return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def run_steps(args: argparse.Namespace, by_n: dict[int, Input], workdir: Path, log: Path,
+              steps: list[Step], say: Callable[[str], None]) -> Run | None:
+    """Both paths at every step (appended to `steps` as they go), then the parts if asked."""
     for n in args.steps:
         step = Step(by_n[n])
         steps.append(step)
         path = str(step.input.path)
         if args.only != "spark":
             say(f"[{n:,}] single-process run_local ...")
-            step.local = run_child(f"single {n:,}", ["local", path], log, say)
+            step.local = run_child(f"single {n:,}", ["local", path], log, say,
+                                   args.quiet_wait)
             say(f"[{n:,}] single-process: " + (
                 f"{step.local.seconds:.1f} s, {n / step.local.seconds:,.0f} reports/s, "
                 f"peak {_gib(step.local.peak_rss_kb)} GiB" if step.local.ok
@@ -742,7 +893,8 @@ def main(argv: list[str] | None = None) -> int:
             out = workdir / f"out-{n}"
             say(f"[{n:,}] spark pipeline.run ...")
             step.spark = run_child(f"spark {n:,}", ["spark", path, str(out), args.master,
-                                                    json.dumps(args.spark_conf)], log, say)
+                                                    json.dumps(args.spark_conf)], log, say,
+                                   args.quiet_wait)
             shutil.rmtree(out, ignore_errors=True)
             say(f"[{n:,}] spark: " + (
                 f"{step.spark.seconds:.1f} s, {n / step.spark.seconds:,.0f} reports/s, "
@@ -755,9 +907,14 @@ def main(argv: list[str] | None = None) -> int:
         say(f"[{args.stages:,}] spark parts one at a time ...")
         stages = run_child(f"stages {args.stages:,}",
                            ["stages", str(by_n[args.stages].path), args.master,
-                            json.dumps(args.spark_conf)], log, say)
+                            json.dumps(args.spark_conf)], log, say, args.quiet_wait)
         say("")
+    return stages
 
+
+def report(args: argparse.Namespace, steps: list[Step], stages: Run | None,
+           say: Callable[[str], None]) -> None:
+    """Print the tables and details (and write the JSON)."""
     say(render(steps))
     say("")
     for step in steps:
@@ -788,7 +945,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(to_json(steps, args, stages), indent=2) + "\n")
         say(f"\nwrote {args.json}")
-    return 0
 
 
 if __name__ == "__main__":
