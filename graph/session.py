@@ -38,7 +38,12 @@ def spark_session(master: str | None = None, *, app_name: str = "mqroute",
         builder = builder.master(master)
     elif "SPARK_MASTER" not in os.environ and not os.environ.get("SPARK_ENV_LOADED"):
         builder = builder.master("local[*]")
-    settings = {**BASE_CONFIG, "spark.driver.memory": driver_memory, **(config or {})}
+    local = {}
+    if (master or "local").startswith("local"):
+        # a few tasks per core: Spark's default of 200 shuffle partitions costs a Python
+        # worker round trip each, which dominates on a small machine
+        local = {"spark.sql.shuffle.partitions": str(4 * (os.cpu_count() or 2))}
+    settings = {**BASE_CONFIG, **local, "spark.driver.memory": driver_memory, **(config or {})}
     for key, value in settings.items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
