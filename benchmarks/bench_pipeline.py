@@ -442,9 +442,10 @@ def _spark(master: str, conf: dict[str, str]):
     return spark
 
 
-def label_jobs(spark) -> None:
+def label_jobs(spark) -> dict[str, str]:
     """Give every Spark job the description FILE:LINE of the Python line whose action started
-    it (DataFrame.count/collect, DataFrameWriter.parquet), AQE's helper jobs included."""
+    it (DataFrame.count/collect, DataFrameWriter.parquet), AQE's helper jobs included; the
+    returned dict gets each such FILE:LINE's code, read as the action runs."""
     import functools
 
     from pyspark.sql import DataFrameWriter
@@ -455,6 +456,7 @@ def label_jobs(spark) -> None:
         from pyspark.sql import DataFrame
 
     sc = spark.sparkContext
+    code: dict[str, str] = {}
 
     def wrap(cls: type, name: str) -> None:
         original = getattr(cls, name)
@@ -464,7 +466,9 @@ def label_jobs(spark) -> None:
             if sc.getLocalProperty("spark.job.description"):
                 return original(self, *args, **kwargs)
             caller = sys._getframe(1)
-            sc.setJobDescription(f"{caller.f_code.co_filename}:{caller.f_lineno}")
+            where = f"{caller.f_code.co_filename}:{caller.f_lineno}"
+            code[where] = linecache.getline(caller.f_code.co_filename, caller.f_lineno).strip()
+            sc.setJobDescription(where)
             try:
                 return original(self, *args, **kwargs)
             finally:
@@ -475,6 +479,7 @@ def label_jobs(spark) -> None:
     for cls, name in ((DataFrame, "count"), (DataFrame, "collect"), (DataFrame, "first"),
                       (DataFrameWriter, "parquet")):
         wrap(cls, name)
+    return code
 
 
 def child_spark(path: str, out: str, master: str, conf: dict[str, str]) -> None:
@@ -483,7 +488,7 @@ def child_spark(path: str, out: str, master: str, conf: dict[str, str]) -> None:
     from graph import pipeline
 
     spark = _spark(master, conf)
-    label_jobs(spark)
+    code = label_jobs(spark)
     began = time.perf_counter()
 
     def progress(text: str) -> None:
@@ -501,7 +506,7 @@ def child_spark(path: str, out: str, master: str, conf: dict[str, str]) -> None:
     _emit("RESULT", {"seconds": seconds, "startup": began - start,
                      "messages": summary.messages, "operations": summary.operations,
                      "routes": summary.routes, "rejected": summary.rejected,
-                     "verdicts": summary.verdicts, "jobs": jobs, "settings": settings,
+                     "verdicts": summary.verdicts, "jobs": jobs, "code": code, "settings": settings,
                      "cores": cores, "out_bytes": _tree_bytes(Path(out))})
 
 
@@ -528,7 +533,8 @@ def child_stages(path: str, master: str, conf: dict[str, str]) -> None:
     timed("decode: read + mapInArrow decode_batches, cached (operation rows)", ops.count)
     timed("decode again: from the cache (operation rows)", ops.count)
     routes, _hops = pipeline.build_routes(ops)
-    timed("routes: shuffle by correl_id + sorted mapInArrow routes_of_batches (routes)", routes.count)
+    timed("routes: shuffle by correl_id + sorted mapInArrow routes_of_batches (routes)",
+          routes.count)
     spark.stop()
     _emit("RESULT", {"stages": timings})
 
@@ -586,17 +592,21 @@ def child_main(argv: list[str]) -> int:
 _CALLSITE = re.compile(r"^(?:\w+ at )?(.+\.py):(\d+)$")
 
 
-def actions(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def actions(jobs: list[dict[str, Any]], code: dict[str, str] | None = None
+            ) -> list[dict[str, Any]]:
     """Jobs grouped by the Python line that started them (their description, else a Python
-    call site in their name), with wall time, task time, tasks and shuffle bytes."""
+    call site in their name), with wall time, task time, tasks and shuffle bytes; `code` has
+    the line's text as the child read it (else it is read now, from the file as it is now)."""
     groups: list[dict[str, Any]] = []
     for job in jobs:
         m = _CALLSITE.match(job.get("description") or "") or _CALLSITE.match(job["name"] or "")
         where = f"{m.group(1)}:{m.group(2)}" if m else "(unlabelled)"
         if not groups or groups[-1]["key"] != where:
-            code = linecache.getline(m.group(1), int(m.group(2))).strip() if m else ""
+            text = (code or {}).get(where)
+            if text is None:
+                text = linecache.getline(m.group(1), int(m.group(2))).strip() if m else ""
             groups.append({"key": where, "where": f"{Path(m.group(1)).name}:{m.group(2)}"
-                           if m else where, "code": code, "jobs": []})
+                           if m else where, "code": text, "jobs": []})
         groups[-1]["jobs"].append(job)
     for g in groups:
         starts = [j["start_ms"] for j in g["jobs"] if j["start_ms"] is not None]
@@ -769,7 +779,7 @@ def to_json(steps: list[Step], args: argparse.Namespace, stages: Run | None) -> 
                    "bytes_on_disk": s.input.bytes_on_disk, "bytes_raw": s.input.bytes_raw,
                    "speedup": s.speedup, "same_routes": s.same_routes,
                    "single": run(s.local), "spark": run(s.spark),
-                   "spark_actions": actions(s.spark.result["jobs"])
+                   "spark_actions": actions(s.spark.result["jobs"], s.spark.result.get("code"))
                    if s.spark and s.spark.ok else None} for s in steps],
         "stages": run(stages),
     }
@@ -926,7 +936,8 @@ def report(args: argparse.Namespace, steps: list[Step], stages: Run | None,
             say(f"\nwhere pipeline.run spent its time at {step.input.reports:,} reports "
                 f"({step.spark.seconds:.1f} s; task s = summed task time; busy = task s / wall"
                 f" s, at most {step.spark.result['cores']} here):")
-            say(render_actions(actions(step.spark.result["jobs"]), step.spark.seconds))
+            say(render_actions(actions(step.spark.result["jobs"],
+                                         step.spark.result.get("code")), step.spark.seconds))
     last = next((s for s in reversed(steps) if s.spark and s.spark.ok), None)
     if last is not None:
         settings = ", ".join(f"{k.removeprefix('spark.')}={v}"
