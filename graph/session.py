@@ -29,20 +29,20 @@ def spark_session(master: str | None = None, *, app_name: str = "mqroute",
     """Get (or create) a SparkSession; `master` defaults to local[*]."""
     from pyspark.sql import SparkSession
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    if (master or "local").startswith("local"):
-        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # no hostname lookups
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    builder = SparkSession.builder.appName(app_name)
-    if master:
-        builder = builder.master(master)
-    elif "SPARK_MASTER" not in os.environ and not os.environ.get("SPARK_ENV_LOADED"):
-        builder = builder.master("local[*]")
+    if master is None and "SPARK_MASTER" not in os.environ \
+            and not os.environ.get("SPARK_ENV_LOADED"):
+        master = "local[*]"  # not under spark-submit: local mode
     local = {}
-    if (master or "local").startswith("local"):
+    if master is not None and master.startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # no hostname lookups
         # a few tasks per core: Spark's default of 200 shuffle partitions costs a Python
         # worker round trip each, which dominates on a small machine
         local = {"spark.sql.shuffle.partitions": str(4 * (os.cpu_count() or 2))}
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(app_name)
+    if master is not None:
+        builder = builder.master(master)
     settings = {**BASE_CONFIG, **local, "spark.driver.memory": driver_memory, **(config or {})}
     for key, value in settings.items():
         builder = builder.config(key, value)
