@@ -1,0 +1,27 @@
+"""Application activity trace -> journeys of real messages by MsgId (activity-trace.md §8).
+
+Holds the typed values of activity-trace messages (`Connection`, `MQICall`), their parser
+(from a decoded `pcf.Message` + MQMD), and the reconstruction of journeys: one per original
+message, linked put -> sending MCA get (XmitqMsgId) -> receiving MCA put (channel name) ->
+consumer get, with a verdict and the last place it was seen. Pure functions over values; it
+imports only `pcf` and itself (no files, no Spark).
+"""
+
+from traceroute.journeys.calls import ActivityTrace, Connection, DistListEntry, MQICall
+from traceroute.journeys.parse import (
+    NotActivityTrace,
+    is_activity_trace,
+    parse_activity_trace,
+    parse_trace_message,
+)
+
+__all__ = [
+    "ActivityTrace",
+    "Connection",
+    "DistListEntry",
+    "MQICall",
+    "NotActivityTrace",
+    "is_activity_trace",
+    "parse_activity_trace",
+    "parse_trace_message",
+]

@@ -1,0 +1,273 @@
+"""Typed values of application activity trace: a traced connection and its MQI calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from pcf import mqc
+from pcf.model import Parameter
+from pcf.mqmd import MQMD
+
+#: MQXF_* operation ids of the calls that move messages.
+PUT_OPS = frozenset({mqc.MQXF_PUT, mqc.MQXF_PUT1})
+GET_OPS = frozenset({mqc.MQXF_GET, mqc.MQXF_CALLBACK})
+MCA_ENVIRONMENTS = frozenset({mqc.MQXE_MCA, mqc.MQXE_MCA_SVRCONN, mqc.MQXE_MCA_CLNTCONN})
+_BROWSE = (mqc.MQGMO_BROWSE_FIRST | mqc.MQGMO_BROWSE_NEXT
+           | mqc.MQGMO_BROWSE_MSG_UNDER_CURSOR)
+_OP_NAMES = {mqc.MQXF_PUT: "MQPUT", mqc.MQXF_PUT1: "MQPUT1", mqc.MQXF_GET: "MQGET",
+             mqc.MQXF_CALLBACK: "MQCALLBACK", mqc.MQXF_CONN: "MQCONN",
+             mqc.MQXF_CONNX: "MQCONNX", mqc.MQXF_DISC: "MQDISC", mqc.MQXF_OPEN: "MQOPEN",
+             mqc.MQXF_CLOSE: "MQCLOSE"}
+
+
+@dataclass(slots=True)
+class Connection:
+    """The top-level data of a trace message: who was traced, where, and which interval."""
+
+    qmgr: str = ""
+    conn_id: bytes = b""            # the MQMD CorrelId (24 bytes), b"" when not known
+    seq_number: int = 0
+    appl_name: str = ""
+    appl_type: int | None = None
+    pid: int | None = None
+    user_id: str = ""
+    api_caller_type: int | None = None
+    environment: int | None = None
+    channel_name: str = ""
+    connection_name: str = ""
+    channel_type: int | None = None
+    remote_product: str = ""
+    remote_version: str = ""
+    host_name: str = ""
+    qsg_name: str = ""
+    command_level: int | None = None
+    function_name: str = ""
+    function_type: int | None = None
+    detail: int | None = None       # MQACTV_DETAIL_LOW/MEDIUM/HIGH = 1/2/3
+    trace_data_length: int | None = None
+    pointer_size: int | None = None
+    platform: int | None = None
+    start_date: str = ""
+    start_time: str = ""
+    end_date: str = ""
+    end_time: str = ""
+    unknown: list[Parameter] = field(default_factory=list)
+
+    @property
+    def is_mca(self) -> bool:
+        """True for a channel agent (Environment MQXE_MCA, _SVRCONN or _CLNTCONN)."""
+        return self.environment in MCA_ENVIRONMENTS
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(queue manager, connection identity): ConnectionId hex, else appl/pid/channel."""
+        if any(self.conn_id):
+            return self.qmgr, self.conn_id.hex().upper()
+        return self.qmgr, f"{self.appl_name}/{self.pid}/{self.channel_name}"
+
+
+@dataclass(slots=True)
+class GMO:
+    """The fields of an MQGMO structure dump that say how a get was made."""
+
+    version: int
+    options: int
+    wait_interval: int
+    resolved_q_name: str = ""
+
+
+@dataclass(slots=True)
+class PMO:
+    """The fields of an MQPMO structure dump that say how a put was made."""
+
+    version: int
+    options: int
+    timeout: int
+    known_dest_count: int = 0
+    unknown_dest_count: int = 0
+    invalid_dest_count: int = 0
+    resolved_q_name: str = ""
+    resolved_q_mgr: str = ""
+
+
+@dataclass(slots=True)
+class DistListEntry:
+    """One queue of a distribution-list open or put (an MQGACF_APP_DIST_LIST group)."""
+
+    object_name: str = ""
+    object_qmgr: str = ""
+    comp_code: int | None = None
+    reason: int | None = None
+    msg_id: bytes | None = None
+    correl_id: bytes | None = None
+    group_id: bytes | None = None
+    feedback: int | None = None
+    accounting_token: bytes | None = None
+    unknown: list[Parameter] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class MQICall:
+    """One traced MQI call (an MQGACF_ACTIVITY_TRACE group) with its connection."""
+
+    conn: Connection
+    index: int                       # position in its trace message
+    operation: int = 0               # MQXF_*
+    thread_id: int | None = None
+    operation_date: str = ""
+    operation_time: str = ""
+    comp_code: int = 0
+    reason: int = 0
+    hobj: int | None = None
+    object_type: int | None = None
+    object_name: str = ""
+    object_qmgr: str = ""
+    resolved_q_name: str = ""
+    resolved_q_mgr: str = ""
+    resolved_local_q_name: str = ""
+    resolved_local_q_mgr: str = ""
+    resolved_type: int | None = None
+    object_string: str = ""
+    res_object_string: str = ""
+    dynamic_q_name: str = ""
+    msg_id: bytes | None = None
+    correl_id: bytes | None = None
+    format: str | None = None
+    msg_type: int | None = None
+    report: int | None = None
+    expiry: int | None = None
+    priority: int | None = None
+    persistence: int | None = None
+    reply_to_q: str = ""
+    reply_to_q_mgr: str = ""
+    ccsid: int | None = None
+    encoding: int | None = None
+    put_date: str = ""
+    put_time: str = ""
+    policy_name: str = ""
+    high_res_time: int | None = None   # microseconds since 1970-01-01 00:00 UTC
+    qmgr_op_duration: int | None = None
+    msg_length: int | None = None
+    buffer_length: int | None = None
+    msg_data: bytes | None = None
+    get_options: int | None = None
+    put_options: int | None = None
+    open_options: int | None = None
+    close_options: int | None = None
+    connect_options: int | None = None
+    call_type: int | None = None
+    connection_id: bytes | None = None  # on MQCONN/MQCONNX
+    qmgr_name: str = ""                 # on MQCONN/MQCONNX: the name used on the call
+    alternate_user_id: str = ""
+    recs_present: int | None = None
+    known_dest_count: int | None = None
+    unknown_dest_count: int | None = None
+    invalid_dest_count: int | None = None
+    xmitq_msg_id: bytes | None = None
+    xmitq_correl_id: bytes | None = None
+    xmitq_put_date: str = ""
+    xmitq_put_time: str = ""
+    xmitq_remote_q_name: str = ""
+    xmitq_remote_q_mgr: str = ""
+    mqmd: MQMD | None = None            # MsgDescStructure (HIGH), decoded
+    gmo: GMO | None = None              # GetMsgOptsStructure (HIGH), decoded
+    pmo: PMO | None = None              # PutMsgOptsStructure (HIGH), decoded
+    structures: dict[int, bytes] = field(default_factory=dict)  # every MQBACF_*_STRUCT, raw
+    dist_list: list[DistListEntry] = field(default_factory=list)
+    unknown: list[Parameter] = field(default_factory=list)
+
+    @property
+    def qmgr(self) -> str:
+        """The queue manager the call was made on."""
+        return self.conn.qmgr
+
+    @property
+    def op_name(self) -> str:
+        """MQPUT, MQGET ... (the MQXF_* name without its prefix for other calls)."""
+        name = _OP_NAMES.get(self.operation)
+        if name is None:
+            from pcf.names import name_of
+
+            full = name_of(self.operation, "MQXF")
+            name = "MQ" + full[5:] if full else f"MQXF_{self.operation}"
+        return name
+
+    @property
+    def failed(self) -> bool:
+        """True when the call failed (CompCode MQCC_FAILED)."""
+        return self.comp_code == mqc.MQCC_FAILED
+
+    @property
+    def is_put(self) -> bool:
+        """MQPUT or MQPUT1."""
+        return self.operation in PUT_OPS
+
+    @property
+    def is_get(self) -> bool:
+        """MQGET or MQCALLBACK (a delivered message)."""
+        return self.operation in GET_OPS
+
+    @property
+    def is_browse(self) -> bool:
+        """A get that leaves the message on the queue (browse options, or callback not removed)."""
+        if self.operation == mqc.MQXF_CALLBACK:
+            return self.call_type == mqc.MQCBCT_MSG_NOT_REMOVED
+        options = self.get_options if self.get_options is not None else (
+            self.gmo.options if self.gmo else 0)
+        return bool(options & _BROWSE)
+
+    @property
+    def is_dead_letter(self) -> bool:
+        """A put of a message with an MQDLH in front (Format MQDEAD)."""
+        return (self.format or "").strip() == "MQDEAD"
+
+    @property
+    def is_xmit(self) -> bool:
+        """The message carries an MQXQH (a get from or put to a transmission queue)."""
+        return (self.format or "").strip() == "MQXMIT" or self.xmitq_msg_id is not None
+
+    @property
+    def time(self) -> datetime | None:
+        """When the call ran: HighResTime, else OperationDate/Time (taken as UTC), or None."""
+        if self.high_res_time:
+            return datetime.fromtimestamp(self.high_res_time / 1_000_000, UTC)
+        return parse_date_time(self.operation_date, self.operation_time)
+
+    @property
+    def local_queue(self) -> str:
+        """The local queue the message was put to / got from (the xmitq of a remote put)."""
+        if self.resolved_local_q_name:
+            return self.resolved_local_q_name
+        if self.resolved_q_name and self.resolved_q_mgr and self.resolved_q_mgr != self.qmgr:
+            return ""  # resolved to another queue manager; the xmitq is not recorded
+        return self.resolved_q_name or self.object_name
+
+
+def parse_date_time(date: str, time: str) -> datetime | None:
+    """'2014-03-15' + '12:08:10' (or '12.08.10') as a UTC datetime, or None."""
+    if not date or not time:
+        return None
+    try:
+        return datetime.strptime(f"{date.strip()} {time.strip().replace('.', ':')[:8]}",
+                                 "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def iso(t: datetime | None) -> str | None:
+    """ISO 8601 UTC with a Z, microseconds only when there are any."""
+    if t is None:
+        return None
+    text = t.astimezone(UTC).replace(tzinfo=None).isoformat()
+    return text + "Z"
+
+
+@dataclass(slots=True)
+class ActivityTrace:
+    """One activity-trace message: its connection, its calls in order, and where it was read."""
+
+    conn: Connection
+    calls: list[MQICall]
+    source: str = ""
+    line: int | None = None
