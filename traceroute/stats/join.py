@@ -1,0 +1,94 @@
+"""Joining MQCFH MsgSeqNumber sequences (more than 100 objects) back into one record set.
+
+Messages of one sequence share kind, queue manager, interval (and, for accounting, the
+connection and its SeqNumber); MsgSeqNumber runs 1, 2, ... and the last has Control
+MQCFC_LAST. A lone message (1, LAST) passes straight through; a split one waits until it
+is complete. Whatever is still incomplete at the end is used anyway and reported as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pcf import mqc
+from traceroute.stats.model import Sequence, StatsRecord
+from traceroute.stats.parse import StatsMessage, records
+
+#: Sequences waiting for their other parts at once (older ones are released incomplete).
+MAX_PENDING = 10_000
+
+
+@dataclass(slots=True)
+class Joined:
+    """The messages of one sequence, in MsgSeqNumber order, and whether it is whole."""
+
+    messages: list[StatsMessage] = field(default_factory=list)
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The MsgSeqNumbers present."""
+        return tuple(m.header.msg_seq_number for m in self.messages)
+
+    @property
+    def last(self) -> int | None:
+        """The MsgSeqNumber of the message with Control LAST, if it arrived."""
+        for m in self.messages:
+            if m.header.control == mqc.MQCFC_LAST:
+                return m.header.msg_seq_number
+        return None
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """MsgSeqNumbers known to be missing (below the highest seen or the LAST one)."""
+        top = self.last or max(self.numbers, default=0)
+        have = set(self.numbers)
+        return tuple(n for n in range(1, top + 1) if n not in have)
+
+    @property
+    def complete(self) -> bool:
+        """True when the LAST message arrived and no number before it is missing."""
+        return self.last is not None and not self.missing
+
+    @property
+    def sequence(self) -> Sequence:
+        """The provenance every record of this sequence carries."""
+        return Sequence(self.numbers, self.complete, self.missing,
+                        tuple(dict.fromkeys(m.where for m in self.messages)))
+
+    def records(self) -> list[StatsRecord]:
+        """The typed records of every message of the sequence, in order."""
+        seq = self.sequence
+        out: list[StatsRecord] = []
+        for m in self.messages:
+            out.extend(records(m, seq))
+        return out
+
+    def add(self, message: StatsMessage) -> None:
+        """Insert a message keeping MsgSeqNumber order."""
+        self.messages.append(message)
+        self.messages.sort(key=lambda m: m.header.msg_seq_number)
+
+
+def join_sequences(messages: Iterable[StatsMessage], *,
+                   max_pending: int = MAX_PENDING) -> Iterator[Joined]:
+    """Group messages into sequences; complete ones as soon as whole, the rest at the end."""
+    pending: dict[tuple, Joined] = {}
+    for m in messages:
+        h = m.header
+        if h.msg_seq_number == 1 and h.control == mqc.MQCFC_LAST:
+            yield Joined([m])
+            continue
+        key = m.sequence_key
+        joined = pending.get(key)
+        if joined is not None and h.msg_seq_number in joined.numbers:
+            yield pending.pop(key)  # a second sequence with the same key: release the first
+            joined = None
+        if joined is None:
+            if len(pending) >= max_pending:
+                yield pending.pop(next(iter(pending)))
+            joined = pending[key] = Joined()
+        joined.add(m)
+        if joined.complete:
+            yield pending.pop(key)
+    yield from pending.values()
