@@ -14,14 +14,23 @@ from traceroute.journeys.parse import (
     parse_activity_trace,
     parse_trace_message,
 )
+from traceroute.journeys.reconstruct import Journey, Reconstruction, Step, reconstruct
+from traceroute.journeys.verdict import JourneyVerdict, Location, exit_status
 
 __all__ = [
     "ActivityTrace",
     "Connection",
     "DistListEntry",
+    "Journey",
+    "JourneyVerdict",
+    "Location",
     "MQICall",
     "NotActivityTrace",
+    "Reconstruction",
+    "Step",
+    "exit_status",
     "is_activity_trace",
     "parse_activity_trace",
     "parse_trace_message",
+    "reconstruct",
 ]

@@ -53,6 +53,7 @@ class Connection:
     end_date: str = ""
     end_time: str = ""
     unknown: list[Parameter] = field(default_factory=list)
+    _key: tuple[str, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_mca(self) -> bool:
@@ -62,9 +63,14 @@ class Connection:
     @property
     def key(self) -> tuple[str, str]:
         """(queue manager, connection identity): ConnectionId hex, else appl/pid/channel."""
-        if any(self.conn_id):
-            return self.qmgr, self.conn_id.hex().upper()
-        return self.qmgr, f"{self.appl_name}/{self.pid}/{self.channel_name}"
+        key = self._key
+        if key is None:
+            if self.conn_id.strip(b"\x00"):
+                key = self.qmgr, self.conn_id.hex().upper()
+            else:
+                key = self.qmgr, f"{self.appl_name}/{self.pid}/{self.channel_name}"
+            self._key = key
+        return key
 
 
 @dataclass(slots=True)
