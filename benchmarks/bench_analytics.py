@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [200] if args.quick else args.sizes
 
     from graph import engines as eng
-    from graph.session import spark_session
+    from graph.pipeline.session import spark_session
 
     partitions = args.shuffle_partitions or max(4, 2 * (os.cpu_count() or 2))
     spark = spark_session(args.master, app_name="mqroute bench_analytics", config={

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import pcf  # noqa: E402
-from traceroute import samples  # noqa: E402
+from traceroute.records import samples  # noqa: E402
 
 PYMQI_VERSION = "1.12.13"
 CACHE = ROOT / "benchmarks" / ".cache"

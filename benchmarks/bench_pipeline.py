@@ -55,7 +55,7 @@ SAMPLE_SECONDS = 0.5
 PSS_EVERY = 10
 HEARTBEAT_SECONDS = 30.0
 SPARK_DRIVER_MEMORY = "6g"
-#: Session settings of the benchmark on top of graph.session's: no UI, loopback, quiet.
+#: Session settings of the benchmark on top of graph.pipeline.session's: no UI, loopback, quiet.
 SPARK_CONFIG = {
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
@@ -73,7 +73,7 @@ CHILD = "_child"
 def base_messages(traces: int = BASE_TRACES, seed: int = BASE_SEED) -> list[tuple[bytes, bytes]]:
     """(packed MQMD, data) of the corpus's activity reports and replies, in corpus order."""
     from pcf.mqmd import pack
-    from traceroute.corpus import corpus, is_report
+    from traceroute.sim.corpus import corpus, is_report
 
     return [(pack(c.md), c.data) for c in corpus(traces, seed=seed) if is_report(c.md)]
 
@@ -421,7 +421,7 @@ def _vm_hwm_kb() -> int:
 def child_local(path: str) -> None:
     """Time run_local over the input; report counts and this process's peak RSS."""
     start = time.perf_counter()
-    from graph.local import run_local
+    from graph.pipeline.local import run_local
 
     imported = time.perf_counter()
     result = run_local([path])
@@ -434,7 +434,7 @@ def child_local(path: str) -> None:
 
 
 def _spark(master: str, conf: dict[str, str]):
-    from graph.session import spark_session
+    from graph.pipeline.session import spark_session
 
     spark = spark_session(master, app_name="mqroute bench_pipeline",
                           config={**SPARK_CONFIG, **conf}, driver_memory=SPARK_DRIVER_MEMORY)

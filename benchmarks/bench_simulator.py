@@ -5,7 +5,7 @@ Run from the project root (or anywhere):
     python benchmarks/bench_simulator.py [--qmgrs 1000] [--traces 300] [--json FILE]
     python -m benchmarks.bench_simulator ...
 
-It builds a `mixed` network (clusters joined by a gateway, `traceroute.netgen`; --kind for
+It builds a `mixed` network (clusters joined by a gateway, `traceroute.sim.netgen`; --kind for
 another topology) and runs the same number of dspmqrte-style traces (activity reports, the
 default -ro activity,discard and -d no) through it and, as the baseline measured in the same
 run, through a 10-queue-manager network of the same kind. Each trace is timed end to end:
@@ -32,12 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from traceroute import netgen  # noqa: E402
-from traceroute.ordering import build_routes  # noqa: E402
-from traceroute.parse import parse_message  # noqa: E402
-from traceroute.simulator import Simulator  # noqa: E402
-from traceroute.tracemsg import TraceOptions, build_trace_message  # noqa: E402
-from traceroute.verdict import Verdict  # noqa: E402
+from traceroute import (  # noqa: E402
+    Simulator,
+    TraceOptions,
+    Verdict,
+    build_routes,
+    build_trace_message,
+    parse_message,
+)
+from traceroute.sim import netgen  # noqa: E402
 
 BASELINE_QMGRS = 10
 #: Traces start from this many queue managers (they hold the reply queue).

@@ -26,8 +26,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from traceroute.network import Network, QueueManager
-from traceroute.resolve import CLUSTER_XMITQ, Resolution, receiving_end, resolve, sending_channel
+from traceroute.sim.network import Network, QueueManager
+from traceroute.sim.resolve import (
+    CLUSTER_XMITQ,
+    Resolution,
+    receiving_end,
+    resolve,
+    sending_channel,
+)
 
 SENDERS = ("SDR", "SVR")
 RECEIVERS = ("RCVR", "RQSTR")

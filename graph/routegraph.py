@@ -15,9 +15,9 @@ from pathlib import Path
 import networkx as nx
 
 from pcf import mqc
-from traceroute.model import Activity, Operation, feedback_name
-from traceroute.ordering import Gap, Route
-from traceroute.verdict import Verdict
+from traceroute.records.model import Activity, Operation, feedback_name
+from traceroute.routes.ordering import Gap, Route
+from traceroute.routes.verdict import Verdict
 
 VERDICT_COLOURS = {
     Verdict.DELIVERED: "#2e7d32", Verdict.DISCARDED_AT_TARGET: "#2e7d32",

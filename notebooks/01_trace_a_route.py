@@ -12,13 +12,16 @@
 # %%
 from importlib import resources
 
-from graph.routegraph import route_graph, save
-from traceroute.display import render_route
-from traceroute.mqsc import parse_mqsc
-from traceroute.ordering import build_routes
-from traceroute.parse import parse_message
-from traceroute.simulator import Simulator
-from traceroute.tracemsg import TraceOptions, build_trace_message
+from graph import route_graph, save
+from traceroute import (
+    Simulator,
+    TraceOptions,
+    build_routes,
+    build_trace_message,
+    parse_message,
+    parse_mqsc,
+    render_route,
+)
 
 mqsc = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
 print(mqsc)

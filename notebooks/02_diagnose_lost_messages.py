@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pcf import dmpmqmsg, mqc
 from pcf.mqmd import MQMD
-from traceroute.netgen import REPLY_Q, generate
-from traceroute.simulator import Simulator
+from traceroute import Simulator
+from traceroute.sim.netgen import REPLY_Q, generate
 
 gen = generate("hub", 300, seed=7, faults={"stopped_channel": 1, "missing_target": 1,
                                           "alias_loop": 1, "remote_def_no_channel": 1})
@@ -71,7 +71,7 @@ print(sorted(p.name for p in folder.iterdir()))
 
 # %%
 from graph import pipeline
-from graph.session import LOCAL_TEST_CONFIG, spark_session
+from graph.pipeline import LOCAL_TEST_CONFIG, spark_session
 
 spark = spark_session("local[2]", config=LOCAL_TEST_CONFIG, driver_memory="2g")
 spark.sparkContext.setLogLevel("ERROR")

@@ -10,8 +10,8 @@
 # %%
 from pathlib import Path
 
-from traceroute.netgen import generate, to_mqsc_files
-from traceroute.network import MQObject
+from traceroute.sim import MQObject
+from traceroute.sim.netgen import generate, to_mqsc_files
 
 gen = generate("mixed", 200, seed=21, faults={"alias_loop": 1, "remote_def_no_channel": 1,
                                              "stopped_channel": 1, "single_repository": 1})
@@ -31,7 +31,7 @@ print(files[7].read_text()[:900])
 # ## The configuration, read back as an administrator's files
 
 # %%
-from traceroute.mqsc import read_mqsc
+from traceroute import read_mqsc
 
 network = read_mqsc(files)
 print(f"{len(network.qmgrs)} queue managers; clusters: "
@@ -47,7 +47,7 @@ print(f"{len(network.qmgrs)} queue managers; clusters: "
 # %%
 from pcf import dmpmqmsg, mqc
 from pcf.mqmd import MQMD
-from traceroute.simulator import ACTIVITY_QUEUE, Simulator
+from traceroute.sim import ACTIVITY_QUEUE, Simulator
 
 sim = Simulator(network, seed=21)
 clusters = sorted(gen.clusters)
@@ -68,7 +68,7 @@ for q in network.qmgrs:
             dmpmqmsg.write(msgs, qmgr=q, queue=ACTIVITY_QUEUE), encoding="latin-1")
 
 from graph import pipeline
-from graph.session import LOCAL_TEST_CONFIG, spark_session
+from graph.pipeline import LOCAL_TEST_CONFIG, spark_session
 
 spark = spark_session("local[2]", config=LOCAL_TEST_CONFIG, driver_memory="2g")
 spark.sparkContext.setLogLevel("ERROR")
@@ -79,7 +79,7 @@ print(summary.table())
 # ## Configured against observed: the audit
 
 # %%
-from graph.audit import audit_dataframe
+from graph import audit_dataframe
 
 hops = spark.read.parquet("estate/out/hops")
 findings = audit_dataframe(spark, network, hops)
@@ -131,9 +131,7 @@ plt.show()
 # ## Graph analytics, and which engine ran them
 
 # %%
-from graph import analytics
-from graph.engines import available_engines, choose_engine
-from graph.network import observed_graph, queue_manager_graph
+from graph import analytics, available_engines, choose_engine, observed_graph, queue_manager_graph
 
 engine = choose_engine(spark)
 print(f"ENGINES AVAILABLE: {', '.join(available_engines(spark))}; ENGINE: {engine}")

@@ -245,8 +245,3 @@ class Message(_Container):
         """MQCFH.ParameterCount: the number of top-level structures."""
         return len(self.parameters)
 
-    def to_dict(self) -> dict:
-        """A JSON-ready dict: names, numeric ids, types, values (bytes as hex), nesting."""
-        from pcf.render import message_to_dict
-
-        return message_to_dict(self)

@@ -21,7 +21,7 @@ def vectors() -> Path:
 def spark():
     """One local SparkSession for the whole test run: UI off, 2 shuffle partitions."""
     pytest.importorskip("pyspark", reason="pyspark is in the test extra: pip install -e '.[test]'")
-    from graph.session import LOCAL_TEST_CONFIG, spark_session
+    from graph.pipeline.session import LOCAL_TEST_CONFIG, spark_session
 
     session = spark_session("local[2]", app_name="mqroute-tests", config=LOCAL_TEST_CONFIG,
                             driver_memory="2g")

@@ -1,0 +1,22 @@
+"""The analyze job on Spark, and the same computation in one process.
+
+Holds the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the decoding and
+route-building stages (`reports`), the pure row conversions both paths share (`rows`), the
+job that writes the Parquet tables (`job`), the single-process reference (`local`) and the
+SparkSession defaults (`session`). May import `pcf`, `traceroute` and pyspark/pyarrow
+(lazily, inside functions, so that importing this package needs neither).
+"""
+
+from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, read_inputs
+from graph.pipeline.job import Summary, run
+from graph.pipeline.local import LocalResult, run_local
+from graph.pipeline.reports import build_routes, decode
+from graph.pipeline.rows import HOP_COLUMNS, OPERATION_COLUMNS, ROUTE_COLUMNS
+from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.session import LOCAL_TEST_CONFIG, spark_session
+
+__all__ = [
+    "DEFAULT_SPLIT_BYTES", "HOP_COLUMNS", "LOCAL_TEST_CONFIG", "OPERATION_COLUMNS",
+    "ROUTE_COLUMNS", "LocalResult", "Summary", "arrow_schema", "build_routes", "ddl", "decode",
+    "read_inputs", "run", "run_local", "spark_session",
+]

@@ -1,0 +1,19 @@
+"""Column lists ((name, Spark SQL type) pairs) as Spark DDL and as Arrow schemas."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def ddl(columns: Sequence[tuple[str, str]]) -> str:
+    """Columns as a Spark DDL schema string."""
+    return ", ".join(f"`{name}` {kind}" for name, kind in columns)
+
+
+def arrow_schema(columns: Sequence[tuple[str, str]]):
+    """Columns as a pyarrow schema (imported lazily: executors only)."""
+    import pyarrow as pa
+
+    kinds = {"string": pa.string(), "long": pa.int64(), "int": pa.int32(),
+             "boolean": pa.bool_(), "binary": pa.binary()}
+    return pa.schema([(name, kinds[kind]) for name, kind in columns])

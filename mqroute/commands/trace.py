@@ -1,0 +1,280 @@
+"""`mqroute trace`: dspmqrte's job — generate, send, collect, order, display — done better.
+
+Runs on a real queue manager (pymqi, the `mq` extra) or on a simulated network defined in
+MQSC (`--network FILE.mqsc...`, or `--network demo` for IBM's QM1/QM2 example network).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from mqroute.output import add_graph_option, draw_routes, parse_verbosity
+from pcf import dmpmqmsg
+from pcf.mqmd import MQMD
+from traceroute.display.dspmqrte import render_route
+from traceroute.display.jsonout import route_to_dict
+from traceroute.mq.client import PymqiMissing
+from traceroute.mq.collect import Collection, Source, collect, send_trace
+from traceroute.mq.transport import Connection, Transport, TransportError
+from traceroute.records.tracemsg import DEFAULT_MODEL_QUEUE, TraceOptions
+from traceroute.routes.ordering import Route
+from traceroute.routes.verdict import Verdict
+
+#: Exit statuses: what the trace found, for scripts.
+EXIT_OK, EXIT_ERROR, EXIT_INCOMPLETE, EXIT_STUCK, EXIT_DEAD_LETTER, EXIT_DISCARDED = \
+    0, 2, 3, 4, 5, 6
+_EXIT_BY_VERDICT = {
+    Verdict.DELIVERED: EXIT_OK, Verdict.DISCARDED_AT_TARGET: EXIT_OK,
+    Verdict.WAITING_ON_XMITQ: EXIT_STUCK, Verdict.INCOMPLETE: EXIT_INCOMPLETE,
+    Verdict.DEAD_LETTERED: EXIT_DEAD_LETTER, Verdict.MAX_ACTIVITIES: EXIT_DISCARDED,
+    Verdict.NOT_FORWARDED: EXIT_DISCARDED, Verdict.EXPIRED: EXIT_DISCARDED,
+    Verdict.DISCARDED: EXIT_DISCARDED,
+}
+#: Options that shape the message, as dspmqrte spells them -> TraceOptions.from_dspmqrte key.
+_SHAPING = ("q", "qm", "ts", "o", "l", "p", "xs", "ro", "ac", "ar", "d", "f", "s", "xp", "t",
+            "rq", "rqm")
+_OWN = ("--network", "--count", "--json", "--save", "--also", "--seed", "--latency",
+        "--graph", "--user", "--cipher", "--channel", "--conname", "--ccdt")
+DEMO = "demo"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute trace` and its dspmqrte-compatible options."""
+    p = sub.add_parser("trace", allow_abbrev=False,
+                       help="generate a trace-route message, collect and display its route",
+                       description="dspmqrte's options with dspmqrte's meanings and defaults, "
+                                   "plus --network, --count, --also, --save, --json.")
+    p.add_argument("-m", dest="qmgr", default="", help="queue manager to connect to")
+    p.add_argument("-c", dest="client", action="store_true", help="connect as a client")
+    p.add_argument("-q", dest="q", default="", help="target queue (or, with -i, the queue "
+                                                    "holding the activity information)")
+    p.add_argument("-qm", dest="qm", help="target queue manager")
+    p.add_argument("-ts", dest="ts", help="target topic string (topic mode)")
+    p.add_argument("-o", dest="o", action="store_true", help="open with MQOO_BIND_NOT_FIXED")
+    p.add_argument("-l", dest="l", help="persistence: yes, no, q")
+    p.add_argument("-p", dest="p", help="priority (>= 0, or -1 as the queue's default)")
+    p.add_argument("-xs", dest="xs", help="expiry in seconds (default 60)")
+    p.add_argument("-ro", dest="ro", help="report options: activity,coa,cod,exception,"
+                                          "expiration,discard or none")
+    p.add_argument("-ac", dest="ac", action="store_true", help="accumulate in the message")
+    p.add_argument("-ar", dest="ar", action="store_true", help="ask for a trace-route reply")
+    p.add_argument("-d", dest="d", help="deliver to the target: yes, no (default)")
+    p.add_argument("-f", dest="f", help="forward: all, supported (default)")
+    p.add_argument("-s", dest="s", help="maximum activities (default unlimited)")
+    p.add_argument("-xp", dest="xp", help="pass expiry and discard to reports: yes, no")
+    p.add_argument("-t", dest="t", help="detail: low, medium (default), high")
+    p.add_argument("-rq", dest="rq", help="reply-to queue (default: a temporary dynamic "
+                                          "queue)")
+    p.add_argument("-rqm", dest="rqm", help="reply-to queue manager")
+    p.add_argument("-n", dest="no_display", action="store_true",
+                   help="do not wait or display: print the MsgId for a later -i")
+    p.add_argument("-w", dest="wait", type=float, help="seconds to wait (default expiry+60)")
+    p.add_argument("-i", dest="correl_id", help="display earlier traces: this CorrelId, "
+                                                "from the -q queue")
+    p.add_argument("-b", dest="browse", action="store_true", help="browse, do not get")
+    p.add_argument("-v", dest="v", nargs="+", default=["summary"],
+                   help="summary, all, none, or outline [activity,identifiers,message,"
+                        "msgdelta,operation,traceroute]")
+    p.add_argument("--network", nargs="+", metavar="FILE.mqsc",
+                   help="run on a simulated network defined in MQSC ('demo': IBM's QM1/QM2)")
+    p.add_argument("--seed", type=int, default=0, help="simulation seed")
+    p.add_argument("--latency", type=float, default=0.05, help="simulated seconds per hop")
+    p.add_argument("--count", type=int, default=1, help="send N traces, then summarise "
+                                                        "where they went")
+    p.add_argument("--also", action="append", default=[], metavar="QMGR:QUEUE",
+                   help="also collect from this queue (e.g. QM2:SYSTEM.ADMIN.ACTIVITY.QUEUE)")
+    p.add_argument("--save", metavar="FILE", help="write every report and reply collected "
+                                                  "to a dmpmqmsg dump")
+    p.add_argument("--json", action="store_true", help="one JSON document per route")
+    p.add_argument("--channel", help="client channel (with -c)")
+    p.add_argument("--conname", help="client connection name, e.g. host(1414) (with -c)")
+    p.add_argument("--ccdt", help="client channel definition table URL (with -c)")
+    p.add_argument("--user", help="user id (the password comes from MQROUTE_PASSWORD or a "
+                                  "prompt)")
+    p.add_argument("--cipher", help="TLS cipher spec (with -c)")
+    add_graph_option(p)
+    p.set_defaults(func=run)
+
+
+def typed_options(argv: Sequence[str]) -> str:
+    """The dspmqrte options as typed (ours left out), for the AMQ8653 line."""
+    out: list[str] = []
+    skip = False
+    for word in argv:
+        if skip and not word.startswith("-"):
+            continue
+        skip = word.split("=")[0] in _OWN
+        if not skip:
+            out.append(word)
+    return " ".join(out)
+
+
+def trace_options(args: argparse.Namespace) -> TraceOptions:
+    """The TraceOptions the command line asks for."""
+    given = {k: getattr(args, k) for k in _SHAPING}
+    given = {k: v for k, v in given.items() if v not in (None, False, "")}
+    return TraceOptions.from_dspmqrte(**given)
+
+
+def _connector(args: argparse.Namespace):
+    """A function: queue manager name -> Transport (simulated or real)."""
+    if args.network:
+        from traceroute.mq.transport import SimTransport
+        from traceroute.sim.mqsc import parse_mqsc, read_mqsc
+        from traceroute.sim.simulator import Simulator
+
+        if args.network == [DEMO]:
+            text = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc")
+            network = parse_mqsc(text.read_text(), source="demo (qm1_qm2.mqsc)")
+        else:
+            network = read_mqsc([Path(f) for f in args.network])
+        sim = Simulator(network, seed=args.seed, latency=args.latency)
+        return lambda name: SimTransport(sim, name or _first(network))
+    from traceroute.mq.client import MQTransport, password_from_environment
+
+    def connect(name: str) -> Transport:
+        conn = Connection(name, args.client, args.channel or "", args.conname or "",
+                          args.ccdt or "", args.user or "",
+                          password_from_environment(args.user), args.cipher or "")
+        return MQTransport.connect(conn)
+
+    return connect
+
+
+def _first(network) -> str:
+    return next(iter(network.qmgrs))
+
+
+class _Archive:
+    """The --save dump: each message written (and flushed to disk) before its get commits."""
+
+    def __init__(self, path: str | None) -> None:
+        self.file = open(path, "w", encoding="latin-1", newline="\n") if path else None  # noqa: SIM115
+        if self.file:
+            self.file.write(dmpmqmsg.write([], qmgr=None, queue=None))
+
+    def keep(self, label: str, md: MQMD, data: bytes) -> None:
+        """Append one message and make it durable."""
+        import os
+
+        self.file.write(f"* From {label}\n")
+        text = dmpmqmsg.write([dmpmqmsg.DumpedMessage(md, data)])
+        self.file.write(text.split("\n\n", 1)[1] if "\n\n" in text else text)
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self) -> None:
+        """Close the file."""
+        if self.file:
+            self.file.close()
+
+
+def _print_route(route: Route, args: argparse.Namespace, level: str,
+                 options: list[str]) -> None:
+    if args.json:
+        print(json.dumps(route_to_dict(route)))
+        return
+    for line in render_route(route, level, options):
+        print(line)
+
+
+def exit_status(routes: list[Route]) -> int:
+    """The worst outcome among the routes, as an exit status."""
+    if not routes:
+        return EXIT_INCOMPLETE
+    return max(_EXIT_BY_VERDICT[r.verdict] for r in routes)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute trace`."""
+    level, display = parse_verbosity(args.v)
+    argv = getattr(args, "argv", [])
+    quiet = args.json or level == "none"
+    say = (lambda text: None) if quiet else print
+    try:
+        options = None if args.correl_id else trace_options(args)
+    except ValueError as e:
+        print(f"mqroute trace: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.no_display and options and not options.reply_to_q:
+        print("mqroute trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
+              "queue is deleted, with the reports, when the command ends", file=sys.stderr)
+        return EXIT_ERROR
+    if not args.q and not (options and options.target_topic):
+        print("mqroute trace: -q (or -ts) is required", file=sys.stderr)
+        return EXIT_ERROR
+    connect = _connector(args)
+    archive = _Archive(args.save)
+    transports: list[Transport] = []
+    try:
+        main = connect(args.qmgr)
+        transports.append(main)
+        say(f"AMQ8653: DSPMQRTE command started with options '{typed_options(argv)}'.")
+        extra = []
+        for spec in args.also:
+            qmgr, _, queue = spec.partition(":")
+            t = connect(qmgr) if qmgr and qmgr != main.qmgr_name else main
+            if t is not main:
+                transports.append(t)
+            extra.append(Source(t, queue))
+        if args.correl_id:
+            ids = [bytes.fromhex(args.correl_id)]
+            sources = [Source(main, args.q), *extra]
+            wait = args.wait if args.wait is not None else 60.0
+        else:
+            reply_q = main.open_reply_queue(options.reply_to_q or DEFAULT_MODEL_QUEUE)
+            ids = []
+            for _ in range(max(1, args.count)):
+                sent = send_trace(main, options, reply_q=reply_q)
+                ids.append(sent.msg_id)
+                say(f"AMQ8659: DSPMQRTE command successfully put a message on queue "
+                    f"'{sent.resolved_queue}', queue manager '{sent.qmgr}'.")
+            if args.no_display:
+                for msg_id in ids:
+                    print(msg_id.hex().upper())
+                return EXIT_OK
+            sources = [Source(main, reply_q), *extra]
+            wait = args.wait if args.wait is not None else options.expiry + 60.0
+        say("AMQ8674: DSPMQRTE command is now waiting for information to display.")
+        routes: list[Route] = []
+        for msg_id in ids:
+            found: Collection = collect(sources, msg_id, wait=wait, browse=args.browse,
+                                        keep=archive.keep if archive.file else None)
+            for problem in found.problems:
+                print(f"mqroute trace: {problem}", file=sys.stderr)
+            for route in found.routes:
+                routes.append(route)
+                _print_route(route, args, level, display)
+            for t in transports:
+                t.commit()  # displayed (or archived): the gets are final
+        draw_routes(args, routes)
+        if args.count > 1 and not args.json:
+            where = Counter(r.location.queue_manager or "?" for r in routes)
+            print("Distribution: " + ", ".join(f"{q}: {n}" for q, n in sorted(where.items())))
+        say("AMQ8652: DSPMQRTE command has finished.")
+        return exit_status(routes)
+    except (TransportError, PymqiMissing) as e:
+        print(f"mqroute trace: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("mqroute trace: interrupted; what was not saved or displayed is backed out "
+              "and stays on its queue", file=sys.stderr)
+        return 130
+    finally:
+        _close_all(transports)
+        archive.close()
+
+
+def _close_all(transports: list[Transport]) -> None:
+    """Close every transport (each backs out what is uncommitted), even if one fails."""
+    for t in transports:
+        try:
+            t.close()
+        except (TransportError, OSError) as e:
+            print(f"mqroute trace: closing {t.qmgr_name}: {e}", file=sys.stderr)

@@ -1,0 +1,59 @@
+"""What several subcommands print: routes as dspmqrte text or JSON, and `--graph` pictures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+
+from traceroute.display import OUTLINE_OPTIONS, render_route, route_heading, route_to_dict
+from traceroute.routes import Route
+
+
+def parse_verbosity(words: Sequence[str]) -> tuple[str, list[str]]:
+    """dspmqrte's -v: a level (summary, outline, all, none) and outline's display options."""
+    level, *rest = words or ["summary"]
+    options = [o for w in rest for o in w.split(",") if o]
+    if level not in ("summary", "outline", "all", "none"):
+        raise SystemExit(f"mqroute: -v {level}: use summary, outline, all or none")
+    bad = set(options) - OUTLINE_OPTIONS
+    if bad or (options and level != "outline"):
+        raise SystemExit(f"mqroute: -v {' '.join(words)}: display options go with outline: "
+                         f"{', '.join(sorted(OUTLINE_OPTIONS))}")
+    return level, options
+
+
+def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[str]) -> int:
+    """Print routes as dspmqrte-style text or JSON Lines; the number printed."""
+    level, options = parse_verbosity(verbosity)
+    count = 0
+    for route in routes:
+        count += 1
+        if as_json:
+            print(json.dumps(route_to_dict(route)))
+            continue
+        print(route_heading(route))
+        for line in render_route(route, level, options):
+            print(line)
+        for note in route.notes:
+            print(f"note: {note}")
+        print()
+    return count
+
+
+def add_graph_option(parser: argparse.ArgumentParser) -> None:
+    """`--graph FILE`: also draw the routes."""
+    parser.add_argument("--graph", metavar="FILE", help="also draw the route(s): .png, .svg or "
+                        ".pdf picture, .graphml or .json (node-link)")
+
+
+def draw_routes(args: argparse.Namespace, routes: list[Route]) -> None:
+    """`--graph FILE`: the routes as one picture or export."""
+    if not getattr(args, "graph", None) or not routes:
+        return
+    from graph.routegraph import network_graph, save
+
+    title = routes[0].verdict.text if len(routes) == 1 else f"{len(routes)} routes"
+    path = save(network_graph(routes), args.graph, title=title)
+    print(f"mqroute: route graph written to {path}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""Helpers the tests share: IBM's dspmqrte examples, a simulator-backed fake pymqi, strategies."""

@@ -1,0 +1,70 @@
+"""Routes as JSON documents (a superset of what IBM's dspmqrtj prints)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from pcf.render import parameter_to_dict
+from traceroute.records.model import Activity, Extra, Operation, channel_type_name, feedback_name
+from traceroute.routes.ordering import Gap, Route, Step
+
+
+def _extra(extras: tuple[Extra, ...]) -> dict:
+    return {e.name: parameter_to_dict(e.parameter) for e in extras}
+
+
+def operation_to_dict(op: Operation) -> dict:
+    """One operation: its type by name and every field MQ recorded (absent ones null)."""
+    return {
+        "operation": op.name, "operation_type": op.type, "date": op.date, "time": op.time,
+        "queue_manager": op.qmgr, "qsg": op.qsg, "queue": op.queue,
+        "resolved_queue": op.resolved_queue, "remote_queue": op.remote_queue,
+        "remote_queue_manager": op.remote_qmgr, "topic": op.topic, "channel": op.channel,
+        "channel_type": channel_type_name(op.channel_type)
+        if op.channel_type is not None else None,
+        "xmit_queue": op.xmit_queue,
+        "feedback": feedback_name(op.feedback) if op.feedback is not None else None,
+        "feedback_code": op.feedback,
+        "sub_id": op.sub_id.hex() if op.sub_id is not None else None,
+        "sub_level": op.sub_level, "msg_length": op.msg_length,
+        "msg_id": op.md.msg_id.hex() if op.md else None,
+        "correl_id": op.md.correl_id.hex() if op.md else None,
+        "embedded_msg_id": op.embedded_md.msg_id.hex() if op.embedded_md else None,
+        "extra": _extra(op.extra),
+    }
+
+
+def step_to_dict(step: Step) -> dict:
+    """An activity, or a gap as {"unavailable": true, "missing": N}."""
+    if isinstance(step, Gap):
+        return {"unavailable": True, "missing": step.missing, "unrecorded": step.unrecorded,
+                "discontinuities": step.discontinuities}
+    a: Activity = step
+    tr = a.trace_route
+    return {
+        "appl_name": a.appl_name, "appl_type": a.appl_type, "description": a.description,
+        "queue_manager": a.qmgr,
+        "operations": [operation_to_dict(op) for op in a.operations],
+        "trace_route": {k: v for k, v in asdict(tr).items() if k != "extra"} if tr else None,
+        "extra": _extra(a.extra),
+    }
+
+
+def route_to_dict(route: Route) -> dict:
+    """One route: correl_id, verdict, last known location, activities and gaps, branches."""
+    loc = route.location
+    return {
+        "correl_id": route.correl_id.hex(),
+        "verdict": route.verdict.value,
+        "verdict_text": route.verdict.text,
+        "complete": route.complete,
+        "feedback": feedback_name(route.outcome.feedback)
+        if route.outcome.feedback is not None else None,
+        "last_known_location": {"queue_manager": loc.queue_manager, "queue": loc.queue,
+                                "channel": loc.channel,
+                                "remote_queue_manager": loc.remote_queue_manager},
+        "activities": [step_to_dict(s) for s in route.steps],
+        "branches": [route_to_dict(b) for b in route.branches],
+        "notes": list(route.notes),
+        "records": route.records,
+    }

@@ -1,0 +1,213 @@
+"""The Transport to a real queue manager, through pymqi (the `mq` extra). Kept thin.
+
+pymqi is imported lazily, here only, so everything else installs and runs without it (and
+without an IBM MQ client library). MQMDs cross the boundary as bytes: our `pcf.mqmd` packs
+them and pymqi's MD unpacks them, so no field is translated by hand.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+from pcf import mqc
+from pcf.mqmd import MQMD, pack, unpack
+from traceroute.mq.transport import Connection, TransportError
+
+PASSWORD_VARIABLE = "MQROUTE_PASSWORD"
+_NATIVE = mqc.MQENC_REVERSED if sys.byteorder == "little" else mqc.MQENC_NORMAL
+
+
+class PymqiMissing(RuntimeError):
+    """pymqi, or the IBM MQ client library it needs, is not installed."""
+
+
+def load_pymqi():
+    """Import pymqi, or say exactly what is missing and how to get it."""
+    try:
+        import pymqi
+    except ImportError as e:
+        text = str(e)
+        if isinstance(e, ModuleNotFoundError) and e.name == "pymqi":
+            raise PymqiMissing("pymqi is not installed: pip install 'mqroute[mq]' (it needs "
+                               "the IBM MQ client, or use --network to run on a simulated "
+                               "network)") from None
+        raise PymqiMissing(f"pymqi could not load the IBM MQ client library ({text}); "
+                           "install the IBM MQ client (redistributable) and set "
+                           "LD_LIBRARY_PATH, or use --network") from None
+    return pymqi
+
+
+def password_from_environment(user: str | None) -> str:
+    """The password for `user`: $MQROUTE_PASSWORD, else a prompt (nothing without a user)."""
+    if not user:
+        return ""
+    return os.environ.get(PASSWORD_VARIABLE) or getpass.getpass(f"Password for {user}: ")
+
+
+@dataclass
+class _Output:
+    """An open output queue and what it resolved to."""
+
+    queue: object
+    resolved_queue: str
+
+
+@dataclass
+class MQTransport:
+    """A connection to a real queue manager through pymqi (see Transport)."""
+
+    pymqi: object
+    qm: object
+    qmgr_name: str
+    _inputs: dict[str, object] = field(default_factory=dict)
+    _browsing: set[tuple[str, bytes | None]] = field(default_factory=set)
+    _temporary: list[object] = field(default_factory=list)
+
+    @classmethod
+    def connect(cls, conn: Connection, pymqi: object | None = None) -> MQTransport:
+        """Connect in local bindings, or as a client (channel/conname, a CCDT, TLS, user)."""
+        pymqi = pymqi or load_pymqi()
+        try:
+            qm = pymqi.QueueManager(None)
+            if not conn.client:
+                qm.connect(conn.qmgr.encode())  # bytes: pymqi keeps it for inquire (no str)
+            else:
+                kwargs: dict[str, object] = {}
+                if conn.channel or conn.conname:
+                    cd = pymqi.CD(ChannelName=conn.channel.encode(),
+                                  ConnectionName=conn.conname.encode(),
+                                  ChannelType=mqc.MQCHT_CLNTCONN,
+                                  TransportType=mqc.MQXPT_TCP)
+                    if conn.cipher_spec:
+                        cd.SSLCipherSpec = conn.cipher_spec.encode()
+                    kwargs["cd"] = cd
+                if conn.ccdt_url:
+                    os.environ.setdefault("MQCCDTURL", conn.ccdt_url)
+                if conn.user:
+                    kwargs.update(user=conn.user, password=conn.password)
+                qm.connect_with_options(conn.qmgr, opts=mqc.MQCNO_CLIENT_BINDING, **kwargs)
+        except pymqi.MQMIError as e:
+            raise TransportError("MQCONN", e.reason, f"to '{conn.qmgr or 'default'}'") from None
+        name = conn.qmgr or _text(qm.inquire(mqc.MQCA_Q_MGR_NAME))
+        return cls(pymqi, qm, name)
+
+    def clock(self) -> float:
+        """Wall-clock seconds."""
+        return time.monotonic()
+
+    def _call(self, call: str, what: str, fn, *args):
+        try:
+            return fn(*args)
+        except self.pymqi.MQMIError as e:
+            raise TransportError(call, e.reason, what) from None
+
+    def open_output(self, queue: str, *, target_qmgr: str = "", topic: str = "",
+                    bind_not_fixed: bool = False) -> _Output:
+        """MQOPEN for output (a topic when `topic` is given)."""
+        p = self.pymqi
+        if topic:  # ObjectString is an MQCHARV: version 4, set through set_vs
+            od = p.OD(ObjectType=mqc.MQOT_TOPIC, Version=mqc.MQOD_VERSION_4)
+            od.set_vs("ObjectString", topic.encode())
+        else:  # version 3: MQ fills in ResolvedQName only from MQOD_VERSION_3 on
+            od = p.OD(ObjectName=queue.encode(), ObjectQMgrName=target_qmgr.encode(),
+                      Version=mqc.MQOD_VERSION_3)
+        options = mqc.MQOO_OUTPUT | mqc.MQOO_FAIL_IF_QUIESCING
+        options |= mqc.MQOO_BIND_NOT_FIXED if bind_not_fixed else mqc.MQOO_BIND_AS_Q_DEF
+        q = self._call("MQOPEN", f"'{topic or queue}'", p.Queue, self.qm, od, options)
+        return _Output(q, _text(getattr(od, "ResolvedQName", b"")) or queue)
+
+    def put(self, handle: _Output, md: MQMD, data: bytes) -> MQMD:
+        """MQPUT outside syncpoint; a blank MsgId asks the queue manager for a new one."""
+        p = self.pymqi
+        m = p.MD()
+        m.unpack(pack(md, encoding=_NATIVE))
+        options = mqc.MQPMO_NO_SYNCPOINT | mqc.MQPMO_FAIL_IF_QUIESCING
+        if not any(md.msg_id):
+            options |= mqc.MQPMO_NEW_MSG_ID
+        self._call("MQPUT", "", handle.queue.put, data, m, p.PMO(Options=options))
+        return unpack(m.pack(), encoding=_NATIVE)
+
+    def open_reply_queue(self, name: str) -> str:
+        """Open the reply queue for input; a model queue creates a temporary dynamic one."""
+        p = self.pymqi
+        od = p.OD(ObjectName=name.encode(), DynamicQName=b"DSPMQRTE.*")
+        q = self._call("MQOPEN", f"'{name}'", p.Queue, self.qm, od,
+                       mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE | mqc.MQOO_FAIL_IF_QUIESCING)
+        real = _text(od.ObjectName) or name
+        self._inputs[real] = q
+        if real != name:
+            self._temporary.append(q)
+        return real
+
+    def _input(self, queue: str) -> object:
+        if queue not in self._inputs:
+            od = self.pymqi.OD(ObjectName=queue.encode())
+            self._inputs[queue] = self._call(
+                "MQOPEN", f"'{queue}'", self.pymqi.Queue, self.qm, od,
+                mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE | mqc.MQOO_FAIL_IF_QUIESCING)
+        return self._inputs[queue]
+
+    def get(self, queue: str, *, correl_id: bytes | None, wait: float, browse: bool = False,
+            syncpoint: bool = True) -> tuple[MQMD, bytes] | None:
+        """MQGET with wait, matching the CorrelId; under syncpoint unless browsing."""
+        p = self.pymqi
+        q = self._input(queue)
+        options = mqc.MQGMO_WAIT | mqc.MQGMO_FAIL_IF_QUIESCING
+        cursor = (queue, correl_id)  # a new CorrelId browses from the start again
+        if browse:
+            options |= mqc.MQGMO_BROWSE_NEXT if cursor in self._browsing \
+                else mqc.MQGMO_BROWSE_FIRST
+        else:
+            options |= mqc.MQGMO_SYNCPOINT if syncpoint else mqc.MQGMO_NO_SYNCPOINT
+        gmo = p.GMO(Options=options, WaitInterval=int(wait * 1000),
+                    MatchOptions=mqc.MQMO_MATCH_CORREL_ID if correl_id else mqc.MQMO_NONE)
+        m = p.MD(Version=mqc.MQMD_VERSION_2)  # version 1 gets an MQMDE prefixed to the data
+        if correl_id:
+            m.CorrelId = correl_id
+        try:
+            data = q.get(None, m, gmo)
+        except p.MQMIError as e:
+            if e.reason == mqc.MQRC_NO_MSG_AVAILABLE:
+                return None
+            raise TransportError("MQGET", e.reason, f"'{queue}'") from None
+        if browse:
+            self._browsing.add(cursor)
+        return unpack(m.pack(), encoding=_NATIVE), bytes(data)
+
+    def commit(self) -> None:
+        """MQCMIT."""
+        self._call("MQCMIT", "", self.qm.commit)
+
+    def backout(self) -> None:
+        """MQBACK."""
+        self._call("MQBACK", "", self.qm.backout)
+
+    def inquire(self) -> dict[str, str]:
+        """ACTIVREC, ROUTEREC and DEADQ of the connected queue manager."""
+        names = {0: "DISABLED", 1: "QUEUE", 2: "MSG"}
+        activrec = self._call("MQINQ", "ACTIVREC", self.qm.inquire,
+                              mqc.MQIA_ACTIVITY_RECORDING)
+        routerec = self._call("MQINQ", "ROUTEREC", self.qm.inquire,
+                              mqc.MQIA_TRACE_ROUTE_RECORDING)
+        deadq = self._call("MQINQ", "DEADQ", self.qm.inquire, mqc.MQCA_DEAD_LETTER_Q_NAME)
+        return {"ACTIVREC": names.get(activrec, str(activrec)),
+                "ROUTEREC": names.get(routerec, str(routerec)), "DEADQ": _text(deadq)}
+
+    def close(self) -> None:
+        """Back out, close (deleting a temporary reply queue), disconnect."""
+        try:
+            self.qm.backout()
+            for q in self._inputs.values():
+                q.close(mqc.MQCO_DELETE_PURGE if q in self._temporary else mqc.MQCO_NONE)
+        finally:
+            self.qm.disconnect()
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("latin-1").rstrip(" \x00")
+    return str(value).rstrip(" \x00")

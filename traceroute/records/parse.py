@@ -1,0 +1,190 @@
+"""Decoded PCF -> activity records: activity reports, trace-route messages and replies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pcf
+from pcf import mqc
+from pcf.headers import DLH_LENGTH, MQDLH, unpack_dlh
+from pcf.model import Group, Message, Parameter
+from pcf.mqmd import MQMD
+from pcf.names import parameter_name
+from traceroute.records.descriptor import md_from_group
+from traceroute.records.model import TRACE_ROUTE_MEMBERS, Activity, Extra, Operation, TraceRoute
+
+REPORT, REPLY, TRACE = "report", "reply", "trace-route message"
+
+_TRACE_FIELDS = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
+
+_OPERATION_TEXT = {
+    mqc.MQCACF_OPERATION_DATE: "date", mqc.MQCACF_OPERATION_TIME: "time",
+    mqc.MQCA_Q_MGR_NAME: "qmgr", mqc.MQCA_QSG_NAME: "qsg", mqc.MQCA_Q_NAME: "queue",
+    mqc.MQCACF_RESOLVED_Q_NAME: "resolved_queue", mqc.MQCA_REMOTE_Q_NAME: "remote_queue",
+    mqc.MQCA_REMOTE_Q_MGR_NAME: "remote_qmgr", mqc.MQCA_TOPIC_STRING: "topic",
+    mqc.MQCACH_CHANNEL_NAME: "channel", mqc.MQCACH_XMIT_Q_NAME: "xmit_queue",
+}
+_OPERATION_INT = {
+    mqc.MQIACF_OPERATION_TYPE: "type", mqc.MQIACH_CHANNEL_TYPE: "channel_type",
+    mqc.MQIACF_FEEDBACK: "feedback", mqc.MQIACF_SUB_LEVEL: "sub_level",
+}
+
+
+class NotActivityData(ValueError):
+    """A PCF message that is neither an activity report nor a trace-route message/reply."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What one collected message says: its kind, correlation key and activities."""
+
+    kind: str
+    key: bytes
+    activities: tuple[Activity, ...]
+    trace_route: TraceRoute | None = None
+    md: MQMD | None = field(default=None, compare=False)
+    source: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+    dead_letter: MQDLH | None = field(default=None, compare=False)
+
+
+def _text(p: Parameter) -> str:
+    v = p.value
+    return v if isinstance(v, str) else v.decode("latin-1").rstrip(" \x00")
+
+
+def _extra(p: Parameter) -> Extra:
+    """An unknown parameter; a MQGACF_VALUE_NAMING group names its value."""
+    if isinstance(p, Group) and p.parameter == mqc.MQGACF_VALUE_NAMING:
+        named = p.find(mqc.MQCACF_VALUE_NAME)
+        values = [c for c in p.parameters if c.parameter != mqc.MQCACF_VALUE_NAME]
+        if named is not None and len(values) == 1:
+            return Extra(_text(named), values[0])
+    return Extra(parameter_name(p.parameter) or str(p.parameter), p)
+
+
+def parse_trace_route(group: Group) -> TraceRoute:
+    """The TraceRoute group's members; absent members are None, others kept as extra."""
+    if group.parameter != mqc.MQGACF_TRACE_ROUTE:
+        raise ValueError(f"group {group.label} is not a TraceRoute group (MQGACF_TRACE_ROUTE)")
+    values: dict[str, int] = {}
+    extra: list[Parameter] = []
+    for p in group.parameters:
+        name = _TRACE_FIELDS.get(p.parameter)
+        if name and name not in values and isinstance(p, pcf.Integer | pcf.Integer64):
+            values[name] = p.value
+        else:
+            extra.append(p)
+    return TraceRoute(**values, extra=tuple(extra))
+
+
+def parse_operation(group: Group) -> Operation:
+    """An Operation group as an Operation value."""
+    values: dict[str, object] = {}
+    extra: list[Extra] = []
+    for p in group.parameters:
+        pid = p.parameter
+        if pid in _OPERATION_TEXT and isinstance(p, pcf.String):
+            values[_OPERATION_TEXT[pid]] = _text(p)
+        elif pid in _OPERATION_INT and isinstance(p, pcf.Integer):
+            values[_OPERATION_INT[pid]] = p.value
+        elif pid == mqc.MQBACF_SUB_ID and isinstance(p, pcf.ByteString):
+            values["sub_id"] = p.value
+        elif pid == mqc.MQGACF_MESSAGE and isinstance(p, Group):
+            length = p.get(mqc.MQIACF_MSG_LENGTH)
+            values["msg_length"] = length if isinstance(length, int) else None
+            md = p.find(mqc.MQGACF_MQMD)
+            emb = p.find(mqc.MQGACF_EMBEDDED_MQMD)
+            values["md"] = md_from_group(md) if isinstance(md, Group) else None
+            values["embedded_md"] = md_from_group(emb) if isinstance(emb, Group) else None
+        else:
+            extra.append(_extra(p))
+    values.setdefault("type", mqc.MQOPER_UNKNOWN)
+    return Operation(**values, extra=tuple(extra), group=group)
+
+
+def parse_activity(group: Group) -> Activity:
+    """An Activity group as an Activity value."""
+    appl_name, appl_type, description = "", None, ""
+    operations: list[Operation] = []
+    trace_route = None
+    extra: list[Extra] = []
+    for p in group.parameters:
+        pid = p.parameter
+        if pid == mqc.MQCACF_APPL_NAME and isinstance(p, pcf.String):
+            appl_name = _text(p)
+        elif pid == mqc.MQIA_APPL_TYPE and isinstance(p, pcf.Integer):
+            appl_type = p.value
+        elif pid == mqc.MQCACF_ACTIVITY_DESC and isinstance(p, pcf.String):
+            description = _text(p)
+        elif pid == mqc.MQGACF_OPERATION and isinstance(p, Group):
+            operations.append(parse_operation(p))
+        elif pid == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
+            trace_route = parse_trace_route(p)
+        else:
+            extra.append(_extra(p))
+    return Activity(appl_name, appl_type, description, tuple(operations), trace_route,
+                    tuple(extra), group)
+
+
+def _fallback_key(activities: list[Activity]) -> bytes:
+    """Without an MQMD: the original MsgId as the first operation's descriptors carry it."""
+    for a in activities:
+        for op in a.operations:
+            md = op.embedded_md or op.md
+            if md is not None and any(md.msg_id):
+                return md.msg_id
+    return b""
+
+
+def parse_pcf(message: Message, md: MQMD | None = None, *, source: str | None = None,
+              line: int | None = None, dead_letter: MQDLH | None = None) -> Record:
+    """A decoded PCF message as a Record; NotActivityData for other PCF messages."""
+    h = message.header
+    if h.type == mqc.MQCFT_REPORT and h.command == mqc.MQCMD_ACTIVITY_MSG:
+        kind = REPORT
+    elif h.type == mqc.MQCFT_TRACE_ROUTE and h.command == mqc.MQCMD_TRACE_ROUTE:
+        kind = REPLY if md is not None and md.msg_type == mqc.MQMT_REPLY else TRACE
+    else:
+        raise NotActivityData(f"PCF Type {h.type}, Command {h.command} is not activity data")
+    activities: list[Activity] = []
+    trace_route = None
+    for p in message.parameters:
+        if p.parameter == mqc.MQGACF_ACTIVITY and isinstance(p, Group):
+            activities.append(parse_activity(p))
+        elif p.parameter == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
+            trace_route = parse_trace_route(p)
+    if md is None:
+        key = _fallback_key(activities)
+        if kind == REPLY:
+            kind = TRACE
+    else:
+        key = md.msg_id if kind == TRACE else md.correl_id
+    return Record(kind, key, tuple(activities), trace_route, md, source, line, dead_letter)
+
+
+def parse_message(md: MQMD | None, data: bytes, *, source: str | None = None,
+                  line: int | None = None) -> Record:
+    """One collected message (MQMD + data) as a Record.
+
+    A message from a dead-letter queue has its MQDLH stripped first. Raises PCFError for
+    malformed data and NotActivityData for messages that are not activity data.
+    """
+    dead_letter = None
+    fmt = md.format if md else None
+    encoding = md.encoding if md else None
+    ccsid = md.coded_char_set_id if md else None
+    if fmt is not None and fmt.rstrip() == mqc.MQFMT_DEAD_LETTER_HEADER.rstrip():
+        dead_letter = unpack_dlh(data)
+        data = data[DLH_LENGTH:]
+        fmt, encoding, ccsid = (dead_letter.format, dead_letter.encoding,
+                                dead_letter.coded_char_set_id)
+    if fmt is not None and not pcf.is_pcf_format(fmt):
+        raise NotActivityData(f"format '{fmt}' is not PCF")
+    try:
+        message = pcf.decode(data, encoding=encoding, ccsid=ccsid, fmt=fmt)
+    except pcf.PCFError as e:
+        if dead_letter is not None and e.offset is not None:
+            raise pcf.PCFError(e.reason, offset=e.offset + DLH_LENGTH, path=e.path) from None
+        raise
+    return parse_pcf(message, md, source=source, line=line, dead_letter=dead_letter)

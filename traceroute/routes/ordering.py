@@ -1,0 +1,334 @@
+"""Records -> routes: correlate, order (counters, then chaining), mark gaps, judge.
+
+Pure functions over values. One call takes any mix of activity reports, trace-route replies
+and trace-route messages for any number of original messages and returns one Route each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from pcf import mqc
+from traceroute.records.model import GET_TYPES, Activity, Operation, TraceRoute
+from traceroute.records.parse import REPORT, Record
+from traceroute.routes.verdict import Location, Outcome, Verdict, outcome_of
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Activities that happened here but are not in the data.
+
+    `missing`: recorded activities whose information was not collected (None when the count
+    is not known, as between chained fragments); `unrecorded`: activities performed but not
+    recorded (detail level, recording disabled); `discontinuities`: queue managers passed
+    that do not support trace-route messaging.
+    """
+
+    missing: int | None = None
+    unrecorded: int = 0
+    discontinuities: int = 0
+
+
+Step = Activity | Gap
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """The route of one original message: ordered steps, branches after a fan-out, verdict."""
+
+    correl_id: bytes
+    steps: tuple[Step, ...]
+    outcome: Outcome
+    branches: tuple[Route, ...] = ()
+    trace_route: TraceRoute | None = None
+    notes: tuple[str, ...] = ()
+    records: int = field(default=0, compare=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """How the route ended (for a fan-out: the first branch that did not deliver)."""
+        return self.outcome.verdict
+
+    @property
+    def location(self) -> Location:
+        """The last known location."""
+        return self.outcome.location
+
+    @property
+    def activities(self) -> list[Activity]:
+        """Every activity of the route, trunk then branches."""
+        own = [s for s in self.steps if isinstance(s, Activity)]
+        return own + [a for b in self.branches for a in b.activities]
+
+    @property
+    def gaps(self) -> list[Gap]:
+        """Every gap of the route, trunk then branches."""
+        return [s for s in self.steps if isinstance(s, Gap)] + \
+            [g for b in self.branches for g in b.gaps]
+
+    @property
+    def complete(self) -> bool:
+        """True when the route ends terminally with nothing missing anywhere."""
+        return self.verdict.terminal and not self.gaps and \
+            all(b.complete for b in self.branches)
+
+
+@dataclass(slots=True)
+class _Entry:
+    """An activity placed in a route: its counters (recorded, unrecorded, discontinuity)."""
+
+    activity: Activity
+    counters: tuple[int, int, int] | None
+    order: int  # position in the input, the final tie-break
+    parent: _Entry | None = None
+    children: list[_Entry] = field(default_factory=list)
+
+    @property
+    def recorded(self) -> int:
+        return self.counters[0] if self.counters else 0
+
+
+def _identity(activity: Activity) -> tuple:
+    return (activity.appl_name, activity.appl_type, activity.description, activity.operations)
+
+
+def _entries(records: list[Record]) -> tuple[list[_Entry], TraceRoute | None]:
+    """The distinct activities of one message's records, with their counters."""
+    found: dict[tuple, _Entry] = {}
+    final: TraceRoute | None = None
+    order = 0
+    for record in records:
+        if record.kind != REPORT and record.trace_route is not None:
+            final = _later(final, record.trace_route)
+        for k, activity in enumerate(record.activities):
+            tr = activity.trace_route
+            counters = tr.counters if tr is not None else None
+            if counters is None and record.kind != REPORT and record.trace_route is not None:
+                counters = (k + 1, 0, 0)  # accumulated in order, before any reply was made
+            key = (counters[0] if counters else None, _identity(activity))
+            if key not in found:
+                found[key] = _Entry(activity, counters, order)
+                order += 1
+            elif found[key].counters is None and counters is not None:
+                found[key].counters = counters
+            if tr is not None:
+                final = _later(final, tr)
+    return list(found.values()), final
+
+
+def _later(a: TraceRoute | None, b: TraceRoute) -> TraceRoute:
+    if a is None or (b.counters or (0,)) >= (a.counters or (0,)):
+        return b
+    return a
+
+
+def _gets_from(op: Operation | None, qmgr: str, queue: str) -> bool:
+    return (op is not None and op.type in GET_TYPES and op.qmgr == qmgr
+            and queue in (op.resolved_queue, op.queue))
+
+
+def link(a: Activity, b: Activity) -> int:
+    """How surely b follows a: 3 across a channel or xmitq, 2 local put→get, 0 not at all."""
+    first = b.first
+    if first is None:
+        return 0
+    for op in reversed(a.operations):
+        if (op.type == mqc.MQOPER_SEND and first.type == mqc.MQOPER_RECEIVE
+                and op.channel == first.channel and op.remote_qmgr == first.qmgr
+                and first.remote_qmgr in (None, op.qmgr)):
+            return 3
+        if op.to_xmit_queue and _gets_from(first, op.qmgr, op.resolved_queue or ""):
+            return 3 if first.from_xmit_queue else 2
+        if op.is_put and not op.to_xmit_queue and not first.from_xmit_queue and \
+                _gets_from(first, op.qmgr, op.resolved_queue or op.queue or ""):
+            return 2
+    return 0
+
+
+def _is_origin(activity: Activity) -> bool:
+    """An activity that can start a route (not a Receive or an MCA's get from an xmitq)."""
+    op = activity.first
+    return op is not None and op.type != mqc.MQOPER_RECEIVE and not op.from_xmit_queue \
+        and op.type != mqc.MQOPER_SEND
+
+
+def _adopt(parent: _Entry, child: _Entry) -> None:
+    child.parent = parent
+    parent.children.append(child)
+
+
+def _ancestor(a: _Entry, b: _Entry) -> bool:
+    """True when `a` is `b` or above it."""
+    node: _Entry | None = b
+    while node is not None:
+        if node is a:
+            return True
+        node = node.parent
+    return False
+
+
+def _by_counters(entries: list[_Entry]) -> list[_Entry]:
+    """Parent each entry to one at the previous recorded count; returns the roots."""
+    entries.sort(key=lambda e: (e.recorded, sum(e.counters), e.order))
+    roots: list[_Entry] = []
+    previous: list[_Entry] = []
+    level: list[_Entry] = []
+    current = None
+    for e in entries:
+        if e.recorded != current:
+            if level:
+                previous = level
+            level, current = [], e.recorded
+        level.append(e)
+        if not previous:
+            roots.append(e)
+            continue
+        best = max(previous, key=lambda p: (link(p.activity, e.activity),
+                                            p.activity.qmgr == e.activity.qmgr, -p.order))
+        _adopt(best, e)
+    return roots
+
+
+def _time(e: _Entry) -> str:
+    op = e.activity.first
+    return op.timestamp if op else ""
+
+
+def _by_chaining(entries: list[_Entry]) -> list[_Entry]:
+    """Parent each entry to the activity it must follow (Send→Receive, Put→Get); roots."""
+    entries.sort(key=lambda e: (_time(e), e.order))
+    for e in entries:
+        candidates = [(link(p.activity, e.activity), p) for p in entries
+                      if p is not e and not _ancestor(e, p)]
+        candidates = [(score, p) for score, p in candidates if score]
+        if candidates:
+            best = max(candidates, key=lambda c: (c[0], _time(c[1]) <= _time(e),
+                                                  not c[1].children, _time(c[1]),
+                                                  -c[1].order))[1]
+            _adopt(best, e)
+    return [e for e in entries if e.parent is None]
+
+
+def _gap_between(a: _Entry | None, b: _Entry) -> Gap | None:
+    """The gap the counters show before b (after a), if any."""
+    if b.counters is None:
+        return None
+    before = a.counters if a is not None and a.counters else (0, 0, 0)
+    missing = b.counters[0] - before[0] - 1
+    unrecorded = max(b.counters[1] - before[1], 0)
+    discontinuities = max(b.counters[2] - before[2], 0)
+    if missing > 0 or unrecorded or discontinuities:
+        return Gap(max(missing, 0), unrecorded, discontinuities)
+    return None
+
+
+def _trunk(start: _Entry, lead: list[Step]) -> tuple[list[Step], _Entry, list[str]]:
+    """Steps from `start` while the tree does not fork: (steps, last entry, notes)."""
+    steps = list(lead)
+    node = start
+    notes: list[str] = []
+    while True:
+        steps.append(node.activity)
+        if len(node.children) != 1:
+            return steps, node, notes
+        child = node.children[0]
+        gap = _gap_between(node, child)
+        if gap is not None:
+            steps.append(gap)
+        elif node.counters and child.counters and not link(node.activity, child.activity) \
+                and node.activity.last and node.activity.last.type == mqc.MQOPER_SEND:
+            notes.append(f"after the Send on {node.activity.last.channel}, the next recorded "
+                         f"activity is not its Receive")
+        node = child
+
+
+def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute | None,
+          records: int) -> Route:
+    """The route from `start` down the tree; a fork makes branches (built without recursion,
+    so however deep the forks go)."""
+    trunks: dict[int, tuple[list[Step], _Entry, list[str]]] = {}
+    order: list[_Entry] = []
+    stack = [(start, lead)]
+    while stack:
+        entry, entry_lead = stack.pop()
+        trunks[id(entry)] = _trunk(entry, entry_lead)
+        order.append(entry)
+        node = trunks[id(entry)][1]
+        stack.extend((c, [g] if (g := _gap_between(node, c)) else []) for c in node.children)
+    built: dict[int, Route] = {}
+    for entry in reversed(order):
+        steps, node, notes = trunks[id(entry)]
+        branches = tuple(built.pop(id(c)) for c in node.children)
+        if not branches and final is not None and final.counters and node.counters and \
+                final.counters[0] > node.counters[0]:
+            steps.append(Gap(final.counters[0] - node.counters[0]))
+        if branches:
+            outcome = next((b.outcome for b in branches if b.verdict is not Verdict.DELIVERED),
+                           branches[0].outcome)
+        else:
+            outcome = outcome_of(node.activity, ends_in_gap=isinstance(steps[-1], Gap))
+        built[id(entry)] = Route(correl_id, tuple(steps), outcome, branches, final,
+                                 tuple(notes), records if entry is start else 0)
+    return built[id(start)]
+
+
+def route_of(correl_id: bytes, records: list[Record]) -> Route:
+    """The route of one original message from all the records that name it."""
+    entries, final = _entries(records)
+    if not entries:
+        return Route(correl_id, (Gap(final.counters[0] if final and final.counters else None),),
+                     outcome_of(None), trace_route=final, records=len(records))
+    counted = all(e.counters is not None for e in entries)
+    roots = _by_counters(entries) if counted else _by_chaining(entries)
+    if len(roots) > 1 and counted:  # branches whose common start is missing
+        lead = _gap_between(None, roots[0])
+        branches = tuple(_path(correl_id, r, [], final, 0) for r in roots)
+        outcome = next((b.outcome for b in branches if b.verdict is not Verdict.DELIVERED),
+                       branches[0].outcome)
+        return Route(correl_id, (lead or Gap(),), outcome, branches, final,
+                     records=len(records))
+    roots.sort(key=lambda e: (_time(e), e.order))
+    # chained fragments that nothing links: joined in time order, with unknown gaps between
+    first = roots[0]
+    lead: list[Step] = []
+    if counted:
+        gap = _gap_between(None, first)
+        lead = [gap] if gap else []
+    elif not _is_origin(first.activity):
+        lead = [Gap()]
+    for previous, fragment in pairwise(roots):
+        tail = previous
+        while tail.children:
+            tail = tail.children[-1]
+        _adopt(tail, fragment)
+    route = _path(correl_id, first, lead, final, len(records))
+    if len(roots) > 1:
+        route = _mark_fragments(route, {id(r.activity) for r in roots[1:]})
+    return route
+
+
+def _mark_fragments(route: Route, starts: set[int]) -> Route:
+    """Put an unknown-size gap before each fragment that chaining could not attach."""
+    steps: list[Step] = []
+    for s in route.steps:
+        if id(s) in starts and not (steps and isinstance(steps[-1], Gap)):
+            steps.append(Gap())
+        steps.append(s)
+    ends_in_gap = isinstance(steps[-1], Gap)
+    outcome = route.outcome if route.branches else outcome_of(
+        next((s for s in reversed(steps) if isinstance(s, Activity)), None),
+        ends_in_gap=ends_in_gap)
+    note = ("some activities could not be chained; they are placed by time, which differs "
+            "between queue managers")
+    return Route(route.correl_id, tuple(steps), outcome, route.branches, route.trace_route,
+                 (*route.notes, note), route.records)
+
+
+def build_routes(records: Iterable[Record]) -> list[Route]:
+    """One Route per original message, in the order their first record was seen."""
+    by_key: dict[bytes, list[Record]] = {}
+    for r in records:
+        by_key.setdefault(r.key, []).append(r)
+    return [route_of(key, recs) for key, recs in by_key.items()]

@@ -1,0 +1,115 @@
+"""Where a route ended, and what happened there: the verdict and the last known location."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pcf import mqc
+from traceroute.records.model import GET_TYPES, Activity, Operation
+
+
+class Verdict(StrEnum):
+    """How a message's route ended, as far as the activity data shows."""
+
+    DELIVERED = "delivered"
+    DISCARDED_AT_TARGET = "discarded_at_target"
+    MAX_ACTIVITIES = "max_activities"
+    NOT_FORWARDED = "not_forwarded"
+    DEAD_LETTERED = "dead_lettered"
+    EXPIRED = "expired"
+    DISCARDED = "discarded"
+    WAITING_ON_XMITQ = "waiting_on_xmitq"
+    INCOMPLETE = "incomplete"
+
+    @property
+    def terminal(self) -> bool:
+        """True when the message's trip is over (nothing more will be recorded)."""
+        return self not in (Verdict.WAITING_ON_XMITQ, Verdict.INCOMPLETE)
+
+    @property
+    def text(self) -> str:
+        """A sentence fragment for people."""
+        return _TEXT[self]
+
+
+_TEXT = {
+    Verdict.DELIVERED: "delivered",
+    Verdict.DISCARDED_AT_TARGET: "reached its target and was discarded there (not delivered, "
+                                 "as a trace-route message with Deliver=NO is)",
+    Verdict.MAX_ACTIVITIES: "discarded: it reached its MaxActivities limit",
+    Verdict.NOT_FORWARDED: "discarded: it was not forwarded to a queue manager that does "
+                           "not support trace-route messages",
+    Verdict.DEAD_LETTERED: "put to a dead-letter queue",
+    Verdict.EXPIRED: "discarded: it expired",
+    Verdict.DISCARDED: "discarded",
+    Verdict.WAITING_ON_XMITQ: "waiting on a transmission queue (is its channel running?)",
+    Verdict.INCOMPLETE: "incomplete: the activity data stops before the route ends",
+}
+
+_DISCARDS = {
+    mqc.MQFB_NOT_DELIVERED: Verdict.DISCARDED_AT_TARGET,
+    mqc.MQFB_MAX_ACTIVITIES: Verdict.MAX_ACTIVITIES,
+    mqc.MQFB_NOT_FORWARDED: Verdict.NOT_FORWARDED,
+    mqc.MQFB_EXPIRATION: Verdict.EXPIRED,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a message was last seen: queue manager, queue, channel, next queue manager."""
+
+    queue_manager: str | None = None
+    queue: str | None = None
+    channel: str | None = None
+    remote_queue_manager: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A verdict with its location and the feedback or reason MQ gave, if any."""
+
+    verdict: Verdict
+    location: Location
+    feedback: int | None = None
+
+
+def location_of(op: Operation) -> Location:
+    """The location an operation leaves the message at."""
+    queue = op.resolved_queue or op.queue
+    if op.type == mqc.MQOPER_SEND:
+        return Location(op.qmgr, op.xmit_queue, op.channel, op.remote_qmgr)
+    if op.type == mqc.MQOPER_RECEIVE:
+        return Location(op.qmgr, None, op.channel, None)
+    if op.to_xmit_queue:
+        return Location(op.qmgr, queue, None, op.remote_qmgr)
+    if op.type == mqc.MQOPER_DISCARD:
+        return Location(op.qmgr, op.queue, None, op.remote_qmgr)
+    return Location(op.qmgr or None, queue, op.channel)
+
+
+def outcome_of(last: Activity | None, *, ends_in_gap: bool = False) -> Outcome:
+    """The outcome of a route path from its last activity.
+
+    A path whose data ends with missing activities is incomplete whatever came before.
+    """
+    op = last.last if last is not None else None
+    if op is None:
+        return Outcome(Verdict.INCOMPLETE, Location())
+    where = location_of(op)
+    if ends_in_gap:
+        return Outcome(Verdict.INCOMPLETE, where)
+    if op.type in (mqc.MQOPER_DISCARD, mqc.MQOPER_DISCARDED_PUBLISH,
+                   mqc.MQOPER_EXCLUDED_PUBLISH):
+        return Outcome(_DISCARDS.get(op.feedback, Verdict.DISCARDED), where, op.feedback)
+    if op.is_put:
+        if op.feedback not in (None, mqc.MQFB_NONE):
+            return Outcome(Verdict.DEAD_LETTERED, where, op.feedback)
+        if op.to_xmit_queue:
+            return Outcome(Verdict.WAITING_ON_XMITQ, where)
+        return Outcome(Verdict.DELIVERED, where)
+    if op.type in GET_TYPES and not op.from_xmit_queue:
+        return Outcome(Verdict.DELIVERED, where)
+    if op.type == mqc.MQOPER_PUBLISH:
+        return Outcome(Verdict.DELIVERED, where)
+    return Outcome(Verdict.INCOMPLETE, where)

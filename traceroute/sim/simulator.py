@@ -1,0 +1,611 @@
+"""A simulated queue-manager network that handles messages as IBM documents it.
+
+Messages are real bytes (MQMD + data; MQXQH on transmission queues, MQDLH on dead-letter
+queues); reports and replies are PCF messages our codec writes, and travel back through the
+network like any message. Time is virtual: each channel hop takes `latency` seconds, and a
+run is deterministic for a given seed. Follows trace-route.md §5 (MCA algorithm), §9
+(destinations) and activity-report.md.
+
+Deliberate simplifications, each documented where it applies: a put that fails on a queue
+manager with no dead-letter queue discards the message (a real MCA would stop its
+channel); publish/subscribe is not simulated; a channel's other end is the queue manager
+that defines a receiver of the same name.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from pcf import mqc
+from pcf.headers import MQDLH, MQXQH, XQH_LENGTH, pack_dlh, pack_xqh, unpack_xqh
+from pcf.model import Group, Header, Integer, Message, Parameter, String
+from pcf.mqmd import MQMD
+from traceroute.records.build import (
+    activity_group,
+    activity_report,
+    encode_report,
+    operation_group,
+    report_descriptor,
+)
+from traceroute.sim import tracestate as ts
+from traceroute.sim.network import MQObject, Network, QueueManager
+from traceroute.sim.resolve import Resolution, receiving_end, resolve, sending_channel
+
+ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
+TRACE_ROUTE_QUEUE = "SYSTEM.ADMIN.TRACE.ROUTE.QUEUE"
+#: The system queues every queue manager has: name -> (kind, attributes).
+SYSTEM_QUEUES = {
+    ACTIVITY_QUEUE: ("QLOCAL", {}), TRACE_ROUTE_QUEUE: ("QLOCAL", {}),
+    "SYSTEM.DEFAULT.MODEL.QUEUE": ("QMODEL", {}),
+    "SYSTEM.CLUSTER.TRANSMIT.QUEUE": ("QLOCAL", {"USAGE": "XMITQ"}),
+}
+SENDING_MCA, RECEIVING_MCA = "runmqchl", "amqrmppa"
+_CCSID = 819
+
+
+@dataclass
+class Stored:
+    """A message on a queue: its bytes, when it was put, and its full original descriptor."""
+
+    md: MQMD
+    data: bytes
+    put_at: float
+    original: MQMD | None = None  # on an xmitq: the MQMD v2 the MQXQH carries as v1
+
+
+@dataclass
+class PutResult:
+    """What an application's put did: the resolution, or the MQRC_* reason it failed."""
+
+    reason: int
+    msg_id: bytes = b""
+    resolution: Resolution | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the put succeeded."""
+        return self.reason == 0
+
+
+@dataclass
+class Opened:
+    """An open queue: puts go where the open resolved to (or re-resolve: BIND_NOT_FIXED)."""
+
+    sim: Simulator
+    qmgr: str
+    queue: str
+    target_qmgr: str
+    resolution: Resolution
+    bind_not_fixed: bool
+    appl_name: str
+    appl_type: int
+
+    @property
+    def reason(self) -> int:
+        """The MQRC_* of the open (0 = opened)."""
+        return self.resolution.reason
+
+    @property
+    def resolved_queue(self) -> str:
+        """The queue the open resolved to (a transmission queue for a remote target)."""
+        return self.resolution.queue
+
+    def put(self, md: MQMD, data: bytes) -> PutResult:
+        """MQPUT: the message goes where this handle is bound (or is re-resolved)."""
+        r = self.resolution
+        if self.bind_not_fixed and r.ok:
+            r = resolve(self.sim.network, self.qmgr, self.queue, self.target_qmgr,
+                        choose=self.sim._choose)
+        return self.sim._app_put(self, md, data, r)
+
+
+@dataclass
+class _Action:
+    """What an activity does with the message: its operation, and doing it (given the data)."""
+
+    operation: Group
+    run: Callable[[bytes], None]
+    local: bool = False
+    rejected: bool = False
+
+
+@dataclass
+class _Activity:
+    """An activity being performed: who, where, and its operations so far."""
+
+    qm: QueueManager
+    appl_name: str
+    appl_type: int
+    description: str
+    level: int
+    operations: list[Group] = field(default_factory=list)
+
+
+class Simulator:
+    """Runs messages through a Network in virtual time."""
+
+    def __init__(self, network: Network, *, seed: int = 0, latency: float = 0.05,
+                 start: datetime | None = None, clock_skew: dict[str, float] | None = None,
+                 sending_mca: str = SENDING_MCA, receiving_mca: str = RECEIVING_MCA) -> None:
+        self.network = copy.deepcopy(network)  # channel states change as the run goes on
+        self.sending_mca = sending_mca
+        self.receiving_mca = receiving_mca
+        self.latency = latency
+        self.start = start or datetime(2026, 11, 22, 10, 0, 0)
+        self.clock_skew = clock_skew or {}
+        self.random = random.Random(seed)
+        self._stamp = self.random.getrandbits(32).to_bytes(4, "big")  # like MQ's time part
+        self.now = 0.0
+        self.queues: dict[tuple[str, str], deque[Stored]] = {}
+        self._events: list[tuple[float, int, Callable[[], None]]] = []
+        self._seq = 0
+        self._counters: dict[str, int] = {}
+        self._round_robin: dict[tuple[str, str], int] = {}
+        for qm in self.network.qmgrs.values():
+            for name, (kind, attrs) in SYSTEM_QUEUES.items():
+                qm.queues.setdefault(name, MQObject(kind, name, dict(attrs)))
+
+    # --- time and identity -------------------------------------------------------------
+
+    def _at(self, delay: float, action: Callable[[], None]) -> None:
+        self._seq += 1
+        heapq.heappush(self._events, (self.now + delay, self._seq, action))
+
+    def next_event_time(self) -> float | None:
+        """The virtual time of the next pending event, or None when all is quiet."""
+        return self._events[0][0] if self._events else None
+
+    def run(self, until: float | None = None, max_events: int = 1_000_000) -> int:
+        """Process events (up to virtual time `until`); returns how many ran."""
+        done = 0
+        while self._events and done < max_events:
+            when = self._events[0][0]
+            if until is not None and when > until:
+                break
+            _, _, action = heapq.heappop(self._events)
+            self.now = max(self.now, when)
+            action()
+            done += 1
+        if until is not None:
+            self.now = max(self.now, until)
+        return done
+
+    def _clock(self, qm: QueueManager) -> datetime:
+        return self.start + timedelta(seconds=self.now + self.clock_skew.get(qm.name, 0.0))
+
+    def _date_time(self, qm: QueueManager) -> tuple[str, str]:
+        t = self._clock(qm)
+        return t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S")
+
+    def _put_stamp(self, qm: QueueManager) -> tuple[str, str]:
+        t = self._clock(qm)
+        return t.strftime("%Y%m%d"), t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}"
+
+    def new_msg_id(self, qmgr: str) -> bytes:
+        """A MsgId as a queue manager makes one: 'AMQ ', 12 characters of name, a counter."""
+        n = self._counters.get(qmgr, 0) + 1
+        self._counters[qmgr] = n
+        return (b"AMQ " + qmgr.ljust(12)[:12].encode("latin-1") + self._stamp
+                + n.to_bytes(4, "big"))
+
+    def _encoding(self, qm: QueueManager) -> tuple[int, int]:
+        """(Encoding, CCSID) of what the queue manager writes: z/OS style when CCSID is EBCDIC."""
+        from pcf.codepages import is_ebcdic
+
+        try:
+            ccsid = int(qm.attrs.get("CCSID", "819"))
+        except ValueError:
+            ccsid = _CCSID
+        return (mqc.MQENC_S390 if is_ebcdic(ccsid) else mqc.MQENC_REVERSED), ccsid
+
+    # --- queues ------------------------------------------------------------------------
+
+    def _queue(self, qmgr: str, name: str) -> deque[Stored]:
+        return self.queues.setdefault((qmgr, name), deque())
+
+    def depth(self, qmgr: str, queue: str) -> int:
+        """How many messages are on a queue."""
+        return len(self.queues.get((qmgr, queue), ()))
+
+    def browse(self, qmgr: str, queue: str) -> list[tuple[MQMD, bytes]]:
+        """The messages on a queue, oldest first, left in place."""
+        return [(s.md, s.data) for s in self.queues.get((qmgr, queue), ())]
+
+    def _expired(self, s: Stored) -> bool:
+        return s.md.expiry > 0 and self.now - s.put_at > s.md.expiry / 10
+
+    def get(self, qmgr: str, queue: str, *, correl_id: bytes | None = None,
+            msg_id: bytes | None = None, browse: bool = False,
+            appl_name: str = "amqsget") -> tuple[MQMD, bytes] | None:
+        """Get (or browse) the first message matching the ids; expired ones are removed."""
+        q = self._queue(qmgr, queue)
+        qm = self.network.qmgrs[qmgr]
+        for s in list(q):
+            if self._expired(s):
+                q.remove(s)
+                self._expire(qm, s)
+                continue
+            if (correl_id is None or s.md.correl_id == correl_id) and \
+                    (msg_id is None or s.md.msg_id == msg_id):
+                if not browse:
+                    q.remove(s)
+                    if s.md.report & mqc.MQRO_COD == mqc.MQRO_COD:
+                        self._report(qm, s.md, s.data, mqc.MQFB_COD, mqc.MQRO_COD)
+                return s.md, s.data
+        return None
+
+    def restore(self, qmgr: str, queue: str, md: MQMD, data: bytes) -> None:
+        """Put a message got under syncpoint back at the head of its queue (backout)."""
+        self._queue(qmgr, queue).appendleft(Stored(md, data, self.now))
+
+    def _store(self, qm: QueueManager, queue: str, md: MQMD, data: bytes,
+               original: MQMD | None = None, put_at: float | None = None) -> None:
+        self._queue(qm.name, queue).append(Stored(md, data, self.now if put_at is None
+                                                  else put_at, original))
+
+    # --- channels ----------------------------------------------------------------------
+
+    def stop_channel(self, qmgr: str, channel: str) -> None:
+        """STOP CHANNEL: messages for it wait on its transmission queue."""
+        self.network.qmgrs[qmgr].stopped.add(channel)
+
+    def start_channel(self, qmgr: str, channel: str) -> None:
+        """START CHANNEL: what waits on its transmission queue moves on."""
+        qm = self.network.qmgrs[qmgr]
+        qm.stopped.discard(channel)
+        xmitq = qm.channels[channel].get("XMITQ") if channel in qm.channels else ""
+        for (owner, name) in list(self.queues):
+            if owner == qmgr and (name == xmitq or name == "SYSTEM.CLUSTER.TRANSMIT.QUEUE"):
+                self._at(self.latency, lambda n=name: self._drain(qm, n))
+
+    def _drain(self, qm: QueueManager, xmitq: str) -> None:
+        """The sending MCAs of one xmitq move every message whose channel is running."""
+        q = self._queue(qm.name, xmitq)
+        for s in list(q):
+            xqh = unpack_xqh(s.data)
+            r = Resolution(qm.name, xmitq, xmitq, xqh.remote_q_name, xqh.remote_q_mgr_name)
+            if xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
+                r = replace(r, channel=self._cluster_channel(qm, xqh.remote_q_mgr_name))
+            channel = sending_channel(self.network, qm, r)
+            if channel is None or not qm.channel_running(channel.name):
+                continue
+            other = receiving_end(self.network, channel, qm, xqh.remote_q_mgr_name)
+            if other is None:
+                continue  # the channel cannot start: the message waits
+            q.remove(s)
+            if self._expired(s):
+                self._discard_expired(qm, s, xqh, xmitq)
+                continue
+            self._send(qm, other, channel, s, xqh, xmitq)
+
+    def _cluster_channel(self, qm: QueueManager, remote: str) -> str:
+        from traceroute.sim.resolve import cluster_receiver, clusters_of
+
+        ch = cluster_receiver(self.network, remote, clusters_of(qm))
+        return ch.name if ch else ""
+
+    # --- applications ------------------------------------------------------------------
+
+    def open(self, qmgr: str, queue: str, *, target_qmgr: str = "",
+             bind_not_fixed: bool | None = None, appl_name: str = "amqsput",
+             appl_type: int = mqc.MQAT_UNIX) -> Opened:
+        """MQOPEN for output. A cluster queue is bound to one instance at open unless
+        `bind_not_fixed` (MQOO_BIND_NOT_FIXED; None = the queue's DEFBIND)."""
+        if bind_not_fixed is None:
+            bind_not_fixed = self._defbind_not_fixed(qmgr, queue)
+        r = resolve(self.network, qmgr, queue, target_qmgr, choose=self._choose)
+        return Opened(self, qmgr, queue, target_qmgr, r, bind_not_fixed, appl_name,
+                      appl_type)
+
+    def put(self, qmgr: str, queue: str, md: MQMD, data: bytes, *, target_qmgr: str = "",
+            appl_name: str = "amqsput", appl_type: int = mqc.MQAT_UNIX) -> PutResult:
+        """MQPUT1: open, put (md, data) once, close."""
+        return self.open(qmgr, queue, target_qmgr=target_qmgr, appl_name=appl_name,
+                         appl_type=appl_type).put(md, data)
+
+    def _defbind_not_fixed(self, qmgr: str, queue: str) -> bool:
+        """DEFBIND of the queue as the opening queue manager sees it (default OPEN)."""
+        local = self.network.qmgrs[qmgr].queues.get(queue)
+        if local is not None:
+            return local.get("DEFBIND") == "NOTFIXED"
+        instances = self.network.cluster_queues("", queue)
+        return bool(instances) and instances[0][1].get("DEFBIND") == "NOTFIXED"
+
+    def _app_put(self, handle: Opened, md: MQMD, data: bytes, r: Resolution) -> PutResult:
+        """An application's put through an open handle (trace-route enabled, detail LOW)."""
+        qm = self.network.qmgrs[handle.qmgr]
+        if not r.ok:
+            return PutResult(r.reason, resolution=r)
+        if not any(md.msg_id):
+            md = replace(md, msg_id=self.new_msg_id(qm.name))
+        date, time = self._put_stamp(qm)
+        md = replace(md, put_date=date, put_time=time, put_appl_name=handle.appl_name[-28:],
+                     put_appl_type=handle.appl_type,
+                     reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q else ""))
+        act = _Activity(qm, handle.appl_name, handle.appl_type, "Application put", ts.LOW)
+        trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        self._perform(act, md, data, trace,
+                      lambda: self._put_action(act, md, data, r, trace, handle.queue))
+        return PutResult(0, md.msg_id, r)
+
+    def _choose(self, qmgr: str, queue: str, candidates: list[str]) -> int:
+        """Cluster workload balancing: a local instance first, else round-robin."""
+        if qmgr in candidates:
+            return candidates.index(qmgr)
+        key = (qmgr, queue)
+        n = self._round_robin.get(key, 0)
+        self._round_robin[key] = n + 1
+        return n % len(candidates)
+
+    # --- the heart: one activity on one message (trace-route.md §5.1) -------------------
+
+    def _perform(self, act: _Activity, md: MQMD, data: bytes,
+                 trace: ts.TraceMessage | None, choose: Callable[[], _Action]) -> None:
+        """Count (step 2), check the loop (3), act, accumulate (4), reply (6), report (7)."""
+        qm = act.qm
+        if trace is not None:
+            recorded = ts.records(trace.state, act.level, md.report, qm.activrec, qm.routerec)
+            trace.count(recorded)
+        else:
+            recorded = bool(md.report & mqc.MQRO_ACTIVITY) and qm.activrec in ts.ENABLED \
+                and qm.supports_trace_route
+        if trace is not None and ts.too_many(trace.state):
+            action = self._rejection(qm, md, data, mqc.MQFB_MAX_ACTIVITIES)
+        else:
+            action = choose()
+        act.operations.append(action.operation)
+        group = None
+        if recorded:
+            group = activity_group(appl_name=act.appl_name, appl_type=act.appl_type,
+                                   description=act.description, operations=act.operations,
+                                   trace_route=trace.snapshot() if trace else None)
+            if trace is not None and ts.accumulates(trace.state, qm.routerec):
+                trace.append(group)
+        if trace is not None:
+            data = trace.encode(md)
+        action.run(data)
+        if trace is not None and (action.rejected or action.local) and \
+                ts.replies(trace.state, qm.routerec):
+            self._reply(qm, md, trace)
+        if group is not None and md.report & mqc.MQRO_ACTIVITY:
+            self._activity_report(qm, md, group)
+
+    def _now(self, qm: QueueManager) -> dict[str, str]:
+        date, time = self._date_time(qm)
+        return {"date": date, "time": time}
+
+    def _put_action(self, act: _Activity, md: MQMD, data: bytes, r: Resolution,
+                    trace: ts.TraceMessage | None, opened: str,
+                    original: MQMD | None = None) -> _Action:
+        """Put where `r` says; at the target, a trace-route message needs Deliver=YES."""
+        qm = act.qm
+        if not r.ok:
+            return self._rejection(qm, md, data, r.reason, queue=opened)
+        if r.local and trace is not None and not ts.delivers(trace.state):
+            return self._rejection(qm, md, data, mqc.MQFB_NOT_DELIVERED, queue=opened)
+        details: list[Parameter] = [_s(mqc.MQCA_Q_NAME, opened),
+                                    _s(mqc.MQCACF_RESOLVED_Q_NAME, r.queue)]
+        if r.xmitq:
+            details += [_s(mqc.MQCA_REMOTE_Q_NAME, r.remote_q),
+                        _s(mqc.MQCA_REMOTE_Q_MGR_NAME, r.remote_qmgr)]
+        op = operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name, md=md,
+                             msg_length=len(data), details=details)
+        return _Action(op, lambda d: self._deliver(qm, md, d, r, original), local=r.local)
+
+    def _rejection(self, qm: QueueManager, md: MQMD, data: bytes, feedback: int, *,
+                   queue: str = "", remote_qmgr: str = "") -> _Action:
+        """Reject with feedback: a Discard (MQRO_DISCARD_MSG, or no DLQ) or a Put to the DLQ."""
+        when = self._now(qm)
+        if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
+            details: list[Parameter] = [Integer(mqc.MQIACF_FEEDBACK, feedback)]
+            if queue:
+                details.insert(0, _s(mqc.MQCA_Q_NAME, queue))
+            if remote_qmgr:
+                details.append(_s(mqc.MQCA_REMOTE_Q_MGR_NAME, remote_qmgr))
+            op = operation_group(mqc.MQOPER_DISCARD, **when, qmgr=qm.name, md=md,
+                                 msg_length=len(data), details=details)
+        else:
+            op = operation_group(mqc.MQOPER_PUT, **when, qmgr=qm.name, md=md,
+                                 msg_length=len(data), details=[
+                                     _s(mqc.MQCA_Q_NAME, qm.deadq),
+                                     _s(mqc.MQCACF_RESOLVED_Q_NAME, qm.deadq),
+                                     Integer(mqc.MQIACF_FEEDBACK, feedback)])
+        return _Action(op, lambda d: self._reject(qm, md, d, feedback, queue), rejected=True)
+
+    def _deliver(self, qm: QueueManager, md: MQMD, data: bytes, r: Resolution,
+                 original: MQMD | None = None) -> None:
+        """Put on the resolved queue: a local queue, or an xmitq (then the channel moves it)."""
+        if r.local:
+            q = qm.queues.get(r.queue)
+            if q is not None and q.get("PUT") == "DISABLED":
+                self._reject(qm, md, data, mqc.MQRC_PUT_INHIBITED, r.queue)
+                return
+            self._store(qm, r.queue, md, data)
+            if md.report & mqc.MQRO_COA == mqc.MQRO_COA and md.msg_type != mqc.MQMT_REPORT:
+                self._report(qm, md, data, mqc.MQFB_COA, mqc.MQRO_COA)
+            return
+        enc, ccsid = self._encoding(qm)
+        xqh = MQXQH(r.remote_q, r.remote_qmgr, replace(md, version=1))
+        xmit_md = replace(md, msg_id=self.new_msg_id(qm.name), correl_id=md.msg_id,
+                          format="MQXMIT", encoding=enc, coded_char_set_id=ccsid)
+        self._store(qm, r.xmitq, xmit_md, pack_xqh(xqh, encoding=enc, ccsid=ccsid) + data,
+                    original or md)
+        self._at(self.latency, lambda: self._drain(qm, r.xmitq))
+
+    def _reject(self, qm: QueueManager, md: MQMD, data: bytes, reason: int,
+                queue: str = "") -> None:
+        """Discard (MQRO_DISCARD_MSG, or no DLQ) or dead-letter a message; exception report."""
+        if md.report & mqc.MQRO_EXCEPTION == mqc.MQRO_EXCEPTION:
+            self._report(qm, md, data, reason, mqc.MQRO_EXCEPTION)
+        if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
+            return
+        dlq = qm.queues.get(qm.deadq)
+        if dlq is None or dlq.kind != "QLOCAL":
+            return
+        enc, ccsid = self._encoding(qm)
+        date, time = self._put_stamp(qm)
+        dlh = MQDLH(reason, queue, qm.name, md.encoding, md.coded_char_set_id, md.format,
+                    mqc.MQAT_QMGR, qm.name, date, time)
+        self._store(qm, qm.deadq, replace(md, format="MQDEAD", encoding=enc,
+                                          coded_char_set_id=ccsid),
+                    pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
+
+    def _sending_mca(self, qm: QueueManager, s: Stored, md: MQMD, data: bytes,
+                     xmitq: str) -> tuple[_Activity, ts.TraceMessage | None]:
+        """The sending MCA's activity, begun with its Get of `s` from the xmitq."""
+        get = operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qm.name, md=s.md,
+                              embedded=md, msg_length=len(s.data), details=[
+                                  _s(mqc.MQCA_Q_NAME, xmitq),
+                                  _s(mqc.MQCACF_RESOLVED_Q_NAME, xmitq)])
+        act = _Activity(qm, self.sending_mca, mqc.MQAT_QMGR, "Sending Message Channel Agent",
+                        ts.MEDIUM, [get])
+        trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        return act, trace
+
+    def _discard_expired(self, qm: QueueManager, s: Stored, xqh: MQXQH, xmitq: str) -> None:
+        """The sending MCA finds the message expired: Get, then Discard (MQFB_EXPIRATION)."""
+        md = s.original or xqh.msg_desc
+        data = s.data[XQH_LENGTH:]
+        act, trace = self._sending_mca(qm, s, md, data, xmitq)
+        discard = operation_group(mqc.MQOPER_DISCARD, **self._now(qm), qmgr=qm.name, md=md,
+                                  msg_length=len(data), details=[
+                                      _s(mqc.MQCA_Q_NAME, xmitq),
+                                      Integer(mqc.MQIACF_FEEDBACK, mqc.MQFB_EXPIRATION)])
+        self._perform(act, md, data, trace, lambda: _Action(
+            discard, lambda _d: self._expire(qm, s), rejected=True))
+
+    def _expire(self, qm: QueueManager, s: Stored) -> None:
+        md = s.original or s.md
+        if md.report & mqc.MQRO_EXPIRATION == mqc.MQRO_EXPIRATION:
+            self._report(qm, md, s.data, mqc.MQFB_EXPIRATION, mqc.MQRO_EXPIRATION)
+
+    # --- channels: the sending and the receiving MCA ----------------------------------
+
+    def _send(self, qm: QueueManager, other: QueueManager, channel: MQObject, s: Stored,
+              xqh: MQXQH, xmitq: str) -> None:
+        """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
+        md = replace(s.original or xqh.msg_desc, expiry=self._remaining(s))
+        data = s.data[XQH_LENGTH:]
+        act, trace = self._sending_mca(qm, s, md, data, xmitq)
+
+        def choose() -> _Action:
+            if trace is not None:
+                feedback = ts.forwarding_feedback(trace.state, other.supports_trace_route)
+                if feedback is not None:
+                    return self._rejection(qm, md, data, feedback,
+                                           remote_qmgr=xqh.remote_q_mgr_name)
+            op = operation_group(mqc.MQOPER_SEND, **self._now(qm), qmgr=qm.name, md=md,
+                                 msg_length=len(data), details=[
+                                     _s(mqc.MQCA_REMOTE_Q_MGR_NAME, other.name),
+                                     _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
+                                     Integer(mqc.MQIACH_CHANNEL_TYPE, _sender_type(channel)),
+                                     _s(mqc.MQCACH_XMIT_Q_NAME, xmitq)])
+            return _Action(op, lambda d: self._at(
+                self.latency, lambda: self._receive(other, qm, channel, md, d, xqh)))
+
+        self._perform(act, md, data, trace, choose)
+
+    def _remaining(self, s: Stored) -> int:
+        md = s.original or s.md
+        if md.expiry <= 0:
+            return md.expiry
+        return max(1, md.expiry - int((self.now - s.put_at) * 10))
+
+    def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
+                 data: bytes, xqh: MQXQH) -> None:
+        """The receiving MCA's activity: Receive, then the put onwards (or a rejection)."""
+        receive = operation_group(mqc.MQOPER_RECEIVE, **self._now(qm), qmgr=qm.name, md=md,
+                                  msg_length=len(data), details=[
+                                      _s(mqc.MQCA_REMOTE_Q_MGR_NAME, sender.name),
+                                      _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
+                                      Integer(mqc.MQIACH_CHANNEL_TYPE,
+                                              _receiver_type(channel))])
+        act = _Activity(qm, self.receiving_mca, mqc.MQAT_QMGR, "Receiving Message Channel Agent",
+                        ts.MEDIUM, [receive])
+        trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        if trace is not None and not sender.supports_trace_route:
+            trace.discontinuity()
+        r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
+                    choose=self._choose)
+        if not qm.supports_trace_route and r.ok:
+            self._deliver(qm, md, data, r)  # no trace-route support: Deliver is not honoured
+            return
+        self._perform(act, md, data, trace, lambda: self._put_action(
+            act, md, data, r, trace, xqh.remote_q_name))
+
+    # --- what the queue manager sends back ---------------------------------------------
+
+    def _send_back(self, qm: QueueManager, md: MQMD, data: bytes, queue: str,
+                   target_qmgr: str) -> None:
+        """Put a report or reply; if it cannot go, dead-letter it (unless it may be discarded)."""
+        r = resolve(self.network, qm.name, queue, target_qmgr, choose=self._choose)
+        if not r.ok:
+            self._reject(qm, md, data, r.reason, queue)
+            return
+        self._deliver(qm, md, data, r)
+
+    def _respond_md(self, qm: QueueManager, original: MQMD) -> MQMD:
+        enc, ccsid = self._encoding(qm)
+        date, time = self._put_stamp(qm)
+        md = report_descriptor(original, qmgr=qm.name, msg_id=self.new_msg_id(qm.name),
+                               put_date=date, put_time=time, encoding=enc)
+        return replace(md, coded_char_set_id=ccsid)
+
+    def _activity_report(self, qm: QueueManager, original: MQMD, activity: Group) -> None:
+        md = self._respond_md(qm, original)
+        data = encode_report(md, activity_report(activity))
+        if qm.activrec == mqc.MQRECORDING_Q:
+            self._send_back(qm, md, data, ACTIVITY_QUEUE, "")
+        else:
+            self._send_back(qm, md, data, original.reply_to_q, original.reply_to_q_mgr)
+
+    def _reply(self, qm: QueueManager, original: MQMD, trace: ts.TraceMessage) -> None:
+        """A trace-route reply: the accumulated data, MQADMIN, MsgType REPLY."""
+        md = replace(self._respond_md(qm, original), msg_type=mqc.MQMT_REPLY,
+                     feedback=mqc.MQFB_NONE, format="MQADMIN", encoding=original.encoding,
+                     coded_char_set_id=original.coded_char_set_id)
+        msg = Message(Header(mqc.MQCFT_TRACE_ROUTE, mqc.MQCMD_TRACE_ROUTE),
+                      list(trace.message.parameters))
+        data = encode_report(md, msg)
+        if qm.routerec == mqc.MQRECORDING_Q:
+            self._send_back(qm, md, data, TRACE_ROUTE_QUEUE, "")
+        else:
+            self._send_back(qm, md, data, original.reply_to_q, original.reply_to_q_mgr)
+
+    def _report(self, qm: QueueManager, original: MQMD, data: bytes, feedback: int,
+                option: int) -> None:
+        """A COA/COD/exception/expiration report, with as much data as was asked for."""
+        if not original.reply_to_q:
+            return
+        asked = original.report & (option * 7)
+        md = replace(self._respond_md(qm, original), feedback=feedback)
+        if asked == option * 7:
+            body, fmt = data, original.format
+        elif asked == option * 3:
+            body, fmt = data[:100], original.format
+        else:
+            body, fmt = b"", ""
+        self._send_back(qm, replace(md, format=fmt), body, original.reply_to_q,
+                        original.reply_to_q_mgr)
+
+
+def _s(pid: int, value: str, width: int = 48) -> String:
+    return String(pid, value, _CCSID, width)
+
+
+def _sender_type(channel: MQObject) -> int:
+    kind = channel.get("CHLTYPE")
+    return {"SVR": mqc.MQCHT_SERVER, "CLUSRCVR": mqc.MQCHT_CLUSSDR}.get(kind,
+                                                                       mqc.MQCHT_SENDER)
+
+
+def _receiver_type(channel: MQObject) -> int:
+    kind = channel.get("CHLTYPE")
+    return {"CLUSRCVR": mqc.MQCHT_CLUSRCVR, "SVR": mqc.MQCHT_REQUESTER,
+            "RQSTR": mqc.MQCHT_REQUESTER}.get(kind, mqc.MQCHT_RECEIVER)

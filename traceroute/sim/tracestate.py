@@ -1,0 +1,128 @@
+"""The MCA's view of a trace-route message: its TraceRoute counters and the decisions of
+trace-route.md §5 (record or not, loop check, forwarding, delivery). Pure functions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pcf
+from pcf import mqc
+from pcf.model import Group, Integer, Message
+from pcf.mqmd import MQMD
+from traceroute.records.model import TRACE_ROUTE_MEMBERS, TraceRoute
+from traceroute.records.parse import parse_trace_route
+
+LOW, MEDIUM, HIGH = (mqc.MQROUTE_DETAIL_LOW, mqc.MQROUTE_DETAIL_MEDIUM,
+                     mqc.MQROUTE_DETAIL_HIGH)
+ENABLED = (mqc.MQRECORDING_MSG, mqc.MQRECORDING_Q)
+_ACCUMULATING = (mqc.MQROUTE_ACCUMULATE_IN_MSG, mqc.MQROUTE_ACCUMULATE_AND_REPLY)
+_REJ_UNSUP = 0xFFFF0000
+
+
+@dataclass
+class TraceMessage:
+    """A decoded trace-route message whose TraceRoute group an MCA updates in place."""
+
+    message: Message
+    group: Group
+
+    @classmethod
+    def recognise(cls, md: MQMD, data: bytes) -> TraceMessage | None:
+        """The trace-route message in (md, data), or None for any other message (step 1)."""
+        if md.format.rstrip() not in ("MQADMIN", "MQHEPCF") or md.msg_type == mqc.MQMT_REPLY:
+            return None  # a trace-route reply carries the same PCF but is not one
+        try:
+            message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
+                                 fmt=md.format)
+        except pcf.PCFError:
+            return None
+        h = message.header
+        if h.type != mqc.MQCFT_TRACE_ROUTE or h.command != mqc.MQCMD_TRACE_ROUTE:
+            return None
+        group = message.find(mqc.MQGACF_TRACE_ROUTE)
+        return cls(message, group) if isinstance(group, Group) else None
+
+    @property
+    def state(self) -> TraceRoute:
+        """The TraceRoute values now."""
+        return parse_trace_route(self.group)
+
+    def _set(self, pid: int, value: int) -> None:
+        member = self.group.find(pid)
+        if isinstance(member, Integer):
+            member.value = value
+        else:
+            self.group.parameters.append(Integer(pid, value))
+
+    def count(self, recorded: bool) -> None:
+        """Step 2: RecordedActivities or UnrecordedActivities + 1."""
+        s = self.state
+        if recorded:
+            self._set(mqc.MQIACF_RECORDED_ACTIVITIES, (s.recorded_activities or 0) + 1)
+        else:
+            self._set(mqc.MQIACF_UNRECORDED_ACTIVITIES, (s.unrecorded_activities or 0) + 1)
+
+    def discontinuity(self) -> None:
+        """A hop through a queue manager without trace-route support: DiscontinuityCount + 1."""
+        self._set(mqc.MQIACF_DISCONTINUITY_COUNT, (self.state.discontinuity_count or 0) + 1)
+
+    def snapshot(self) -> Group:
+        """A copy of the TraceRoute group as it is now (for a report or an Activity)."""
+        members = [Integer(pid, v) for name, pid, _ in TRACE_ROUTE_MEMBERS
+                   if (v := getattr(self.state, name)) is not None]
+        return Group(mqc.MQGACF_TRACE_ROUTE, members)
+
+    def append(self, activity: Group) -> None:
+        """Step 4: add an Activity group at the end of the PCF block."""
+        self.message.parameters.append(activity)
+
+    def encode(self, md: MQMD) -> bytes:
+        """The message data again, in the encoding and CCSID its MQMD announces."""
+        return pcf.encode(self.message, encoding=md.encoding, ccsid=md.coded_char_set_id)
+
+
+def records(tr: TraceRoute, level: int, report: int, activrec: int, routerec: int) -> bool:
+    """Step 2: is an activity of detail `level` recorded (in the message or a report)?"""
+    if level > (tr.detail if tr.detail is not None else MEDIUM):
+        return False
+    accumulates = tr.accumulate in _ACCUMULATING and routerec in ENABLED
+    reports = bool(report & mqc.MQRO_ACTIVITY) and activrec in ENABLED
+    return accumulates or reports
+
+
+def too_many(tr: TraceRoute) -> bool:
+    """Step 3: total activities above a MaxActivities limit."""
+    limit = tr.max_activities or mqc.MQROUTE_UNLIMITED_ACTIVITIES
+    return limit != mqc.MQROUTE_UNLIMITED_ACTIVITIES and tr.total_activities > limit
+
+
+def accumulates(tr: TraceRoute, routerec: int) -> bool:
+    """Step 4: is the activity written into the message?"""
+    return tr.accumulate in _ACCUMULATING and routerec in ENABLED
+
+
+def replies(tr: TraceRoute, routerec: int) -> bool:
+    """Step 6 (given a put to a local queue or a rejection): is a reply generated?"""
+    return tr.accumulate == mqc.MQROUTE_ACCUMULATE_AND_REPLY and routerec in ENABLED
+
+
+def forwarding_feedback(tr: TraceRoute, remote_supports: bool) -> int | None:
+    """§5.2 (reconciled table): None to forward, else the MQFB_* to reject with."""
+    forward = (tr.forward or 0) & 0xFFFFFFFF
+    deliver = (tr.deliver or 0) & 0xFFFFFFFF
+    if remote_supports:
+        return mqc.MQFB_UNSUPPORTED_FORWARDING if forward & _REJ_UNSUP else None
+    if deliver & _REJ_UNSUP:
+        return mqc.MQFB_UNSUPPORTED_DELIVERY
+    if deliver == mqc.MQROUTE_DELIVER_YES:
+        return None
+    if forward & _REJ_UNSUP:
+        return mqc.MQFB_UNSUPPORTED_FORWARDING
+    if forward == mqc.MQROUTE_FORWARD_ALL:
+        return None
+    return mqc.MQFB_NOT_FORWARDED
+
+
+def delivers(tr: TraceRoute) -> bool:
+    """Step 5: may the message be put on its (local) target queue?"""
+    return ((tr.deliver or 0) & 0xFFFF) == mqc.MQROUTE_DELIVER_YES
