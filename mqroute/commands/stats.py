@@ -8,9 +8,9 @@ import sys
 from collections.abc import Iterator
 
 from pcf.errors import DumpFormatError, PCFError
+from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.readers import read_messages
 from traceroute.stats import Kind, NotStatistics, StatsMessage, decode_stats, join_sequences
-from traceroute.stats.amqsmon import record_to_json, render_amqsmon
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from tests.traceroute.stats.stats_pcf import CFT_ACCOUNTING, CFT_STATISTICS, Builder
+from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.stats import decode_stats, join_sequences
-from traceroute.stats.amqsmon import record_to_json, render_amqsmon
 
 # Seed 002, amqsmon example 1 (MQI statistics), verbatim.
 SEED_EXAMPLE_1 = """\
