@@ -139,7 +139,8 @@ class Estate:
         return engine.reset_stats(op.time_ms, op.queue)
 
 
-def replay(estate: Estate, ops: Iterable[Op]) -> Iterator[Outcome]:
-    """Every event and failure of the operations, in time order (ties in file order)."""
+def replay(estate: Estate, ops: Iterable[Op]) -> Iterator[tuple[Op, Outcome]]:
+    """Every event and failure with its operation, in time order (ties in file order)."""
     for op in sorted(ops, key=lambda o: o.time_ms):
-        yield from estate.apply(op)
+        for outcome in estate.apply(op):
+            yield op, outcome

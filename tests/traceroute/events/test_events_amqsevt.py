@@ -11,8 +11,8 @@ import pcf
 from pcf import mqc
 from pcf.mqmd import unpack
 from tests.traceroute.events.events_spec import cfgr, cfh, cfin, cfst, mqmd
+from traceroute.display.amqsevt import dumps, from_json, iter_json, reason_from_name, to_json
 from traceroute.events import Event, NotEventData, Unnamed, decode_event, pair_changes
-from traceroute.events.amqsevt import dumps, from_json, iter_json, reason_from_name, to_json
 
 CAPTURES = "amqsevt-json"
 

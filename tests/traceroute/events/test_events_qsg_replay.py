@@ -5,8 +5,8 @@ from __future__ import annotations
 from pcf import mqc
 from pcf.mqmd import MQMD
 from tests.traceroute.events.events_spec import cfh, cfin, cfst
+from traceroute.display.amqsevt import to_json
 from traceroute.events import decode_event
-from traceroute.events.amqsevt import to_json
 from traceroute.events.build import event_message, perf_event
 from traceroute.events.engine import Failure, PerfEvent, QueueAttrs, QueueManagerEngine
 from traceroute.events.qsg import SharedQueue
@@ -89,7 +89,9 @@ def test_replay_from_mqsc() -> None:
         "1000,QM1,APP.IN,PUT,5", "2000,QM1,APP.IN,PUT,6", "3000,QM1,APP.IN,GET,10",
         "3500,QM1,APP.IN,GET", "0,QM1,APP.SLOW,PUT", "4000,QM1,APP.SLOW,GET",
         "5000,QM1,,RESTART"]) if isinstance(o, Op)]
-    out = list(replay(estate, ops))
+    pairs = list(replay(estate, ops))
+    out = [o for _, o in pairs]
+    assert [op.line for op, o in pairs if isinstance(o, Failure)] == [3, 5]
     events = [(o.time_ms, o.queue, o.reason, o.time_since_reset, o.high_q_depth,
                o.msg_enq_count, o.msg_deq_count) for o in out if isinstance(o, PerfEvent)]
     assert events == [
