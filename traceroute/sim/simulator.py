@@ -6,6 +6,17 @@ network like any message. Time is virtual: each channel hop takes `latency` seco
 run is deterministic for a given seed. Follows trace-route.md §5 (MCA algorithm), §9
 (destinations) and activity-report.md.
 
+Observers: `sim.add_observer(fn)` calls `fn(call)` with a `traceroute.sim.mqi.SimCall` for
+every MQI call the network makes (virtual time, connection with appl name/type, MCA flag
+and channel, verb MQCONN/MQOPEN/MQPUT/MQPUT1/MQGET/MQCLOSE/MQDISC, object name, resolved
+queue and queue manager, the local queue really used, MQMD, data length, CompCode/Reason,
+options, and for a sending MCA's get the MQXQH's original MsgId and destination).
+Applications connect on first use (one connection per queue manager and application
+name; `connection()`), channel agents when their channel first moves a message; `disconnect`
+/ `disconnect_all()` end them (MQDISC), and STOP CHANNEL ends the sending MCA's connection.
+The receiving MCA puts with MQPUT1 (a failed put, then the put to the dead-letter queue).
+Reports and replies the queue manager itself writes are not MQI calls of a connection.
+
 Deliberate simplifications, each documented where it applies: a put that fails on a queue
 manager with no dead-letter queue discards the message (a real MCA would stop its
 channel); publish/subscribe is not simulated; a channel's other end is the queue manager
@@ -34,6 +45,17 @@ from traceroute.records.build import (
     report_descriptor,
 )
 from traceroute.sim import tracestate as ts
+from traceroute.sim.mqi import (
+    MQCLOSE,
+    MQCONN,
+    MQDISC,
+    MQGET,
+    MQOPEN,
+    MQPUT,
+    MQPUT1,
+    SimCall,
+    SimConnection,
+)
 from traceroute.sim.network import MQObject, Network, QueueManager
 from traceroute.sim.resolve import Resolution, receiving_end, resolve, sending_channel
 
@@ -85,6 +107,8 @@ class Opened:
     bind_not_fixed: bool
     appl_name: str
     appl_type: int
+    hobj: int = 0
+    put1: bool = False  # opened by Simulator.put: one MQPUT1, no MQOPEN/MQCLOSE
 
     @property
     def reason(self) -> int:
@@ -103,6 +127,12 @@ class Opened:
             r = resolve(self.sim.network, self.qmgr, self.queue, self.target_qmgr,
                         choose=self.sim._choose)
         return self.sim._app_put(self, md, data, r)
+
+    def close(self) -> None:
+        """MQCLOSE (only observers see it; the handle needs no cleanup)."""
+        if not self.put1:
+            conn = self.sim.connection(self.qmgr, self.appl_name, self.appl_type)
+            self.sim._notify(conn, MQCLOSE, object_name=self.queue, hobj=self.hobj)
 
 
 @dataclass
@@ -147,9 +177,89 @@ class Simulator:
         self._seq = 0
         self._counters: dict[str, int] = {}
         self._round_robin: dict[tuple[str, str], int] = {}
+        self._observers: list[Callable[[SimCall], None]] = []
+        self._conns: dict[tuple[str, str, str], SimConnection] = {}
+        self._conn_serial = 0
+        self._hobj = 0
+        self._input_handles: dict[tuple[bytes, str], int] = {}
+        self._actor: _Actor | None = None  # whose put the next _deliver/_reject is
         for qm in self.network.qmgrs.values():
             for name, (kind, attrs) in SYSTEM_QUEUES.items():
                 qm.queues.setdefault(name, MQObject(kind, name, dict(attrs)))
+
+    # --- MQI calls and connections, for observers (traceroute.sim.mqi) ----------------
+
+    def add_observer(self, fn: Callable[[SimCall], None]) -> None:
+        """Call `fn(call)` with a SimCall for every MQI call from now on."""
+        self._observers.append(fn)
+
+    def remove_observer(self, fn: Callable[[SimCall], None]) -> None:
+        """Stop calling `fn`."""
+        self._observers.remove(fn)
+
+    def _notify(self, conn: SimConnection, verb: str, **fields: object) -> None:
+        if self._observers:
+            call = SimCall(self.now, conn, verb, **fields)  # type: ignore[arg-type]
+            for fn in list(self._observers):
+                fn(call)
+
+    def connection(self, qmgr: str, appl_name: str,
+                   appl_type: int = mqc.MQAT_UNIX) -> SimConnection:
+        """The application's connection to `qmgr` (MQCONN on first use)."""
+        return self._connect(qmgr, "app", appl_name, appl_name, appl_type)
+
+    def _connect(self, qmgr: str, kind: str, name: str, appl_name: str, appl_type: int,
+                 **mca: object) -> SimConnection:
+        key = (qmgr, kind, name)
+        conn = self._conns.get(key)
+        if conn is None:
+            self._conn_serial += 1
+            n = self._conn_serial
+            conn_id = (b"AMQC" + qmgr.ljust(12)[:12].encode("latin-1") + self._stamp
+                       + n.to_bytes(4, "big"))
+            conn = SimConnection(qmgr, appl_name, appl_type, conn_id, 1000 + n,
+                                 **mca)  # type: ignore[arg-type]
+            self._conns[key] = conn
+            self._notify(conn, MQCONN, object_qmgr=qmgr)
+        return conn
+
+    def disconnect(self, conn: SimConnection) -> None:
+        """MQDISC: the connection ends (its next call connects anew)."""
+        for key, c in list(self._conns.items()):
+            if c is conn:
+                del self._conns[key]
+                self._input_handles = {k: v for k, v in self._input_handles.items()
+                                       if k[0] != conn.conn_id}
+                self._notify(conn, MQDISC)
+
+    def disconnect_all(self) -> None:
+        """Every connection ends: applications and channel agents (the end of a run)."""
+        for conn in list(self._conns.values()):
+            self.disconnect(conn)
+
+    def connections(self) -> list[SimConnection]:
+        """The connections open now."""
+        return list(self._conns.values())
+
+    def _next_hobj(self) -> int:
+        self._hobj += 1
+        return self._hobj
+
+    def _put_call(self, actor: _Actor, qm: QueueManager, md: MQMD, data: bytes, *,
+                  r: Resolution | None = None, queue: str = "", reason: int = 0) -> None:
+        """Tell observers about the put `actor` made (to `r`, or to `queue`)."""
+        fields: dict[str, object] = {}
+        if r is not None:
+            fields = {"resolved_queue": r.remote_q if r.xmitq else r.queue,
+                      "resolved_qmgr": r.remote_qmgr if r.xmitq else qm.name,
+                      "local_queue": r.xmitq or r.queue}
+        elif queue:
+            fields = {"resolved_queue": queue, "resolved_qmgr": qm.name, "local_queue": queue}
+        self._notify(actor.conn, actor.verb, object_name=queue or actor.object_name,
+                     object_qmgr="" if queue else actor.object_qmgr, md=md,
+                     data_length=len(data), data=data, hobj=actor.hobj,
+                     comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK, reason=reason,
+                     **fields)
 
     # --- time and identity -------------------------------------------------------------
 
@@ -226,6 +336,8 @@ class Simulator:
         """Get (or browse) the first message matching the ids; expired ones are removed."""
         q = self._queue(qmgr, queue)
         qm = self.network.qmgrs[qmgr]
+        hobj = self._input_handle(qmgr, queue, appl_name, browse) if self._observers else 0
+        options = (mqc.MQGMO_BROWSE_NEXT if browse else 0) | mqc.MQGMO_NO_WAIT
         for s in list(q):
             if self._expired(s):
                 q.remove(s)
@@ -237,8 +349,30 @@ class Simulator:
                     q.remove(s)
                     if s.md.report & mqc.MQRO_COD == mqc.MQRO_COD:
                         self._report(qm, s.md, s.data, mqc.MQFB_COD, mqc.MQRO_COD)
+                if self._observers:
+                    self._notify(self.connection(qmgr, appl_name), MQGET, object_name=queue,
+                                 resolved_queue=queue, resolved_qmgr=qmgr, local_queue=queue,
+                                 md=s.md, data_length=len(s.data), data=s.data,
+                                 options=options, hobj=hobj)
                 return s.md, s.data
+        if self._observers:
+            self._notify(self.connection(qmgr, appl_name), MQGET, object_name=queue,
+                         resolved_queue=queue, resolved_qmgr=qmgr, local_queue=queue,
+                         options=options, hobj=hobj, comp_code=mqc.MQCC_FAILED,
+                         reason=mqc.MQRC_NO_MSG_AVAILABLE)
         return None
+
+    def _input_handle(self, qmgr: str, queue: str, appl_name: str, browse: bool) -> int:
+        """The application's input handle on `queue` (MQOPEN on first use)."""
+        conn = self.connection(qmgr, appl_name)
+        key = (conn.conn_id, queue)
+        hobj = self._input_handles.get(key)
+        if hobj is None:
+            hobj = self._input_handles[key] = self._next_hobj()
+            self._notify(conn, MQOPEN, object_name=queue, resolved_queue=queue,
+                         resolved_qmgr=qmgr, local_queue=queue, hobj=hobj,
+                         options=mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE)
+        return hobj
 
     def restore(self, qmgr: str, queue: str, md: MQMD, data: bytes) -> None:
         """Put a message got under syncpoint back at the head of its queue (backout)."""
@@ -252,8 +386,11 @@ class Simulator:
     # --- channels ----------------------------------------------------------------------
 
     def stop_channel(self, qmgr: str, channel: str) -> None:
-        """STOP CHANNEL: messages for it wait on its transmission queue."""
+        """STOP CHANNEL: messages for it wait on its transmission queue (its MCA ends)."""
         self.network.qmgrs[qmgr].stopped.add(channel)
+        mca = self._conns.get((qmgr, "sender", channel))
+        if mca is not None:
+            self.disconnect(mca)
 
     def start_channel(self, qmgr: str, channel: str) -> None:
         """START CHANNEL: what waits on its transmission queue moves on."""
@@ -279,10 +416,26 @@ class Simulator:
             if other is None:
                 continue  # the channel cannot start: the message waits
             q.remove(s)
+            if self._observers:
+                self._mca_get(qm, other, channel, s, xqh, xmitq)
             if self._expired(s):
                 self._discard_expired(qm, s, xqh, xmitq)
                 continue
             self._send(qm, other, channel, s, xqh, xmitq)
+
+    def _mca_get(self, qm: QueueManager, other: QueueManager, channel: MQObject, s: Stored,
+                 xqh: MQXQH, xmitq: str) -> None:
+        """The sending MCA's MQGET of `s` from the transmission queue, for observers."""
+        conn = self._connect(qm.name, "sender", channel.name, self.sending_mca, mqc.MQAT_QMGR,
+                             mca=True, channel=channel.name,
+                             channel_type=_sender_type(channel), partner=other.name)
+        original = s.original or xqh.msg_desc
+        self._notify(conn, MQGET, object_name=xmitq, resolved_queue=xmitq,
+                     resolved_qmgr=qm.name, local_queue=xmitq, md=s.md,
+                     data_length=len(s.data), data=s.data[XQH_LENGTH:],
+                     options=mqc.MQGMO_SYNCPOINT, xmit_msg_id=original.msg_id,
+                     xmit_correl_id=original.correl_id, xmit_remote_q=xqh.remote_q_name,
+                     xmit_remote_qmgr=xqh.remote_q_mgr_name)
 
     def _cluster_channel(self, qm: QueueManager, remote: str) -> str:
         from traceroute.sim.resolve import cluster_receiver, clusters_of
@@ -297,17 +450,31 @@ class Simulator:
              appl_type: int = mqc.MQAT_UNIX) -> Opened:
         """MQOPEN for output. A cluster queue is bound to one instance at open unless
         `bind_not_fixed` (MQOO_BIND_NOT_FIXED; None = the queue's DEFBIND)."""
+        handle = self._open(qmgr, queue, target_qmgr, bind_not_fixed, appl_name, appl_type)
+        if self._observers:
+            r = handle.resolution
+            fields = {"resolved_queue": r.remote_q if r.xmitq else r.queue,
+                      "resolved_qmgr": r.remote_qmgr if r.xmitq else qmgr,
+                      "local_queue": r.xmitq or r.queue} if r.ok else {}
+            self._notify(self.connection(qmgr, appl_name, appl_type), MQOPEN,
+                         object_name=queue, object_qmgr=target_qmgr, hobj=handle.hobj,
+                         options=mqc.MQOO_OUTPUT, reason=r.reason,
+                         comp_code=mqc.MQCC_FAILED if r.reason else mqc.MQCC_OK, **fields)
+        return handle
+
+    def _open(self, qmgr: str, queue: str, target_qmgr: str, bind_not_fixed: bool | None,
+              appl_name: str, appl_type: int, put1: bool = False) -> Opened:
         if bind_not_fixed is None:
             bind_not_fixed = self._defbind_not_fixed(qmgr, queue)
         r = resolve(self.network, qmgr, queue, target_qmgr, choose=self._choose)
         return Opened(self, qmgr, queue, target_qmgr, r, bind_not_fixed, appl_name,
-                      appl_type)
+                      appl_type, 0 if put1 else self._next_hobj(), put1)
 
     def put(self, qmgr: str, queue: str, md: MQMD, data: bytes, *, target_qmgr: str = "",
             appl_name: str = "amqsput", appl_type: int = mqc.MQAT_UNIX) -> PutResult:
         """MQPUT1: open, put (md, data) once, close."""
-        return self.open(qmgr, queue, target_qmgr=target_qmgr, appl_name=appl_name,
-                         appl_type=appl_type).put(md, data)
+        return self._open(qmgr, queue, target_qmgr, None, appl_name, appl_type,
+                          put1=True).put(md, data)
 
     def _defbind_not_fixed(self, qmgr: str, queue: str) -> bool:
         """DEFBIND of the queue as the opening queue manager sees it (default OPEN)."""
@@ -320,7 +487,14 @@ class Simulator:
     def _app_put(self, handle: Opened, md: MQMD, data: bytes, r: Resolution) -> PutResult:
         """An application's put through an open handle (trace-route enabled, detail LOW)."""
         qm = self.network.qmgrs[handle.qmgr]
+        actor = None
+        if self._observers:
+            actor = _Actor(self.connection(qm.name, handle.appl_name, handle.appl_type),
+                           MQPUT1 if handle.put1 else MQPUT, handle.queue,
+                           handle.target_qmgr, None if handle.put1 else handle.hobj)
         if not r.ok:
+            if actor is not None:
+                self._put_call(actor, qm, md, data, reason=r.reason)
             return PutResult(r.reason, resolution=r)
         if not any(md.msg_id):
             md = replace(md, msg_id=self.new_msg_id(qm.name))
@@ -330,8 +504,12 @@ class Simulator:
                      reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q else ""))
         act = _Activity(qm, handle.appl_name, handle.appl_type, "Application put", ts.LOW)
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
-        self._perform(act, md, data, trace,
-                      lambda: self._put_action(act, md, data, r, trace, handle.queue))
+        self._actor = actor
+        try:
+            self._perform(act, md, data, trace,
+                          lambda: self._put_action(act, md, data, r, trace, handle.queue))
+        finally:
+            self._actor = None
         return PutResult(0, md.msg_id, r)
 
     def _choose(self, qmgr: str, queue: str, candidates: list[str]) -> int:
@@ -421,11 +599,16 @@ class Simulator:
     def _deliver(self, qm: QueueManager, md: MQMD, data: bytes, r: Resolution,
                  original: MQMD | None = None) -> None:
         """Put on the resolved queue: a local queue, or an xmitq (then the channel moves it)."""
+        actor, self._actor = self._actor, None
         if r.local:
             q = qm.queues.get(r.queue)
             if q is not None and q.get("PUT") == "DISABLED":
+                self._actor = actor
                 self._reject(qm, md, data, mqc.MQRC_PUT_INHIBITED, r.queue)
                 return
+        if actor is not None:
+            self._put_call(actor, qm, md, data, r=r)
+        if r.local:
             self._store(qm, r.queue, md, data)
             if md.report & mqc.MQRO_COA == mqc.MQRO_COA and md.msg_type != mqc.MQMT_REPORT:
                 self._report(qm, md, data, mqc.MQFB_COA, mqc.MQRO_COA)
@@ -441,6 +624,11 @@ class Simulator:
     def _reject(self, qm: QueueManager, md: MQMD, data: bytes, reason: int,
                 queue: str = "") -> None:
         """Discard (MQRO_DISCARD_MSG, or no DLQ) or dead-letter a message; exception report."""
+        actor, self._actor = self._actor, None
+        if actor is not None and reason > 2000:  # an MQRC_*, not an MQFB_*
+            self._put_call(actor, qm, md, data, reason=reason)  # the put that failed
+        if actor is not None and not actor.conn.mca:
+            actor = None  # an application's failed put is all it sees
         if md.report & mqc.MQRO_EXCEPTION == mqc.MQRO_EXCEPTION:
             self._report(qm, md, data, reason, mqc.MQRO_EXCEPTION)
         if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
@@ -452,9 +640,10 @@ class Simulator:
         date, time = self._put_stamp(qm)
         dlh = MQDLH(reason, queue, qm.name, md.encoding, md.coded_char_set_id, md.format,
                     mqc.MQAT_QMGR, qm.name, date, time)
-        self._store(qm, qm.deadq, replace(md, format="MQDEAD", encoding=enc,
-                                          coded_char_set_id=ccsid),
-                    pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
+        dead_md = replace(md, format="MQDEAD", encoding=enc, coded_char_set_id=ccsid)
+        if actor is not None:
+            self._put_call(actor, qm, dead_md, data, queue=qm.deadq)
+        self._store(qm, qm.deadq, dead_md, pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
 
     def _sending_mca(self, qm: QueueManager, s: Stored, md: MQMD, data: bytes,
                      xmitq: str) -> tuple[_Activity, ts.TraceMessage | None]:
@@ -533,11 +722,20 @@ class Simulator:
             trace.discontinuity()
         r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
                     choose=self._choose)
-        if not qm.supports_trace_route and r.ok:
-            self._deliver(qm, md, data, r)  # no trace-route support: Deliver is not honoured
-            return
-        self._perform(act, md, data, trace, lambda: self._put_action(
-            act, md, data, r, trace, xqh.remote_q_name))
+        if self._observers:
+            self._actor = _Actor(
+                self._connect(qm.name, "receiver", channel.name, self.receiving_mca,
+                              mqc.MQAT_QMGR, mca=True, channel=channel.name,
+                              channel_type=_receiver_type(channel), partner=sender.name),
+                MQPUT1, xqh.remote_q_name, xqh.remote_q_mgr_name, None)
+        try:
+            if not qm.supports_trace_route and r.ok:
+                self._deliver(qm, md, data, r)  # no trace-route support: Deliver not honoured
+                return
+            self._perform(act, md, data, trace, lambda: self._put_action(
+                act, md, data, r, trace, xqh.remote_q_name))
+        finally:
+            self._actor = None
 
     # --- what the queue manager sends back ---------------------------------------------
 
@@ -593,6 +791,17 @@ class Simulator:
             body, fmt = b"", ""
         self._send_back(qm, replace(md, format=fmt), body, original.reply_to_q,
                         original.reply_to_q_mgr)
+
+
+@dataclass(frozen=True, slots=True)
+class _Actor:
+    """Who makes the put that `_deliver` or `_reject` is about to do (for observers)."""
+
+    conn: SimConnection
+    verb: str
+    object_name: str
+    object_qmgr: str
+    hobj: int | None
 
 
 def _s(pid: int, value: str, width: int = 48) -> String:
