@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pcf.errors import DumpFormatError, PCFError
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
-COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats")
+COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct")
 
 
 def build_parser() -> argparse.ArgumentParser:

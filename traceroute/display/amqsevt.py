@@ -361,3 +361,27 @@ def reason_from_name(name: str) -> int | None:
     if isinstance(value, int) and name.upper().startswith("MQRC_"):
         return value
     return family_value("MQRC_", name) or family_value("MQRC_", name.title())
+
+
+def _short(value: object) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}={_short(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    if isinstance(value, str):
+        return value if value and " " not in value else json.dumps(value)
+    return str(value)
+
+
+def event_line(event: Event, *, limit: int = 12) -> str:
+    """One line for people: time, queue manager, type, reason, object, the first data items."""
+    when = event.time.strftime("%Y-%m-%dT%H:%M:%SZ") if event.time else "-"
+    data = to_json(event)["eventData"]
+    items = [f"{k}={_short(v)}" for k, v in list(data.items())[:limit]]  # type: ignore[union-attr]
+    more = len(data) - limit  # type: ignore[arg-type]
+    if more > 0:
+        items.append(f"(+{more} more)")
+    state = f" [{event.object_state}]" if event.object_state else ""
+    obj = f" {event.object_name}" if event.object_name else ""
+    return (f"{when} {event.qmgr or '-'} {event_type_name(event.type)}: "
+            f"{reason_name(event.reason)} ({event.reason}){state}{obj}  " + " ".join(items))

@@ -1,0 +1,111 @@
+"""`mqroute cfstruct`: z/OS CF-structure offload rules evaluated, and sizing for a backlog.
+
+    mqroute cfstruct [--mqsc FILE --name STRUCT] [--offload N TH SZ]... \
+                     [--size 4G --backlog 1M [--usable 90]] [--message SIZE --usage PCT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from traceroute.events.offload import (
+    KB,
+    OffloadRules,
+    backlog_bytes,
+    backlog_percent,
+    offload_all_limit,
+    parse_size,
+    show_size,
+    suggest_rules,
+)
+from traceroute.sim.mqsc import MQSCError, read_mqsc
+
+SIZES = ("0K", "1K", "4K", "6K", "16K", "32K", "48K", "63K", "64K")
+USAGES = (0, 50, 70, 75, 80, 85, 90, 95)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute cfstruct`."""
+    p = sub.add_parser("cfstruct", help="z/OS shared-queue offload rules (OFFLOAD, "
+                       "OFFLDnTH/OFFLDnSZ): what is offloaded when, CF storage for a backlog")
+    p.add_argument("--mqsc", metavar="FILE", help="read DEFINE CFSTRUCT from this MQSC")
+    p.add_argument("--name", metavar="STRUCT", help="the CFSTRUCT to use from --mqsc")
+    p.add_argument("--offload", nargs=3, action="append", default=[],
+                   metavar=("N", "TH", "SZ"), help="rule N (1-3): OFFLDnTH %% and OFFLDnSZ")
+    p.add_argument("--size", help="structure size (e.g. 4G)")
+    p.add_argument("--backlog", help="messages the structure must hold (e.g. 1M = 2^20)")
+    p.add_argument("--usable", type=float, default=100.0,
+                   help="%% of the structure to plan with (the seed advises 90)")
+    p.add_argument("--message", help="one message size to evaluate (e.g. 16K)")
+    p.add_argument("--usage", type=float, help="with --message: structure usage %%")
+    p.set_defaults(func=run)
+
+
+def _count(text: str) -> int:
+    return parse_size(text)  # 1M = 2^20 messages, as MQ's sizing examples count
+
+
+def _rules(args: argparse.Namespace) -> OffloadRules:
+    rules = OffloadRules()
+    if args.mqsc:
+        network = read_mqsc([args.mqsc])
+        found = [obj for qm in network.qmgrs.values() for (kind, name), obj in qm.others.items()
+                 if kind == "CFSTRUCT" and (args.name is None or name == args.name.upper())]
+        if not found:
+            raise ValueError(f"{args.mqsc}: no DEFINE CFSTRUCT"
+                             + (f"({args.name})" if args.name else ""))
+        rules = OffloadRules.from_mqsc(found[0].attrs)
+    table = list(rules.rules)
+    for n, th, sz in args.offload:
+        if n not in ("1", "2", "3"):
+            raise ValueError(f"--offload {n}: the rule number is 1, 2 or 3")
+        threshold = int(th)
+        if not 0 <= threshold <= 100:
+            raise ValueError(f"--offload {n} {th}: OFFLD{n}TH is 0..100")
+        table[int(n) - 1] = (threshold, parse_size(sz))
+    return OffloadRules(tuple(table), rules.offload)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the evaluation; 0 ok, 2 usage."""
+    try:
+        rules = _rules(args)
+        message = parse_size(args.message) if args.message else None
+        size = parse_size(args.size) if args.size else None
+        backlog = _count(args.backlog) if args.backlog else None
+    except MQSCError as e:
+        print(f"mqroute: {e.source}:{e.line}: {e.reason}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as e:
+        print(f"mqroute: cfstruct: {e}", file=sys.stderr)
+        return 2
+    print(f"rules: {rules.mqsc()}")
+    print("offloaded (rule that offloads; 'a' = always, over 63.75 KB) by message size and "
+          "structure usage:")
+    print(f"{'size':>6} " + " ".join(f"{f'>{u}%':>5}" for u in USAGES))
+    for text in SIZES:
+        n = parse_size(text) + (1 if text != "0K" else 0)
+        cells = []
+        for u in USAGES:
+            rule = rules.rule_applied(n, u + 0.5)
+            cells.append({None: "-", 0: "a"}.get(rule, str(rule)))
+        print(f"{text + ('+' if text != '0K' else ''):>6} " + " ".join(f"{c:>5}" for c in cells))
+    if message is not None:
+        usage = args.usage if args.usage is not None else 0.0
+        where = "offloaded" if rules.offloaded(message, usage) else "kept in the CF"
+        print(f"a {show_size(message)} message at {usage:g}% usage: {where}; CF storage "
+              f"{show_size(rules.cf_bytes(message, usage))}")
+    if backlog is not None:
+        need = backlog_bytes(backlog)
+        print(f"backlog {backlog} messages: {show_size(need)} of CF storage (0.75 KB each)")
+        if size is not None:
+            limit = offload_all_limit(backlog, size, args.usable)
+            print(f"structure {show_size(size)}: backlog is {backlog_percent(backlog, size):g}%;"
+                  f" offload-all threshold must be <= {limit:g}% (planning with "
+                  f"{args.usable:g}% of the structure)")
+            print(f"suggested: {suggest_rules(backlog, size, args.usable, rules).mqsc()}")
+    elif size is not None:
+        print(f"structure {show_size(size)} holds about {size // (3 * KB // 4)} offloaded "
+              "messages")
+    return 0

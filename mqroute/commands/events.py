@@ -1,0 +1,198 @@
+"""`mqroute events`: MQ event messages decoded, amqsevt JSON read back, what-if replay.
+
+    mqroute events FILE... [--json] [--reason NAME]...     event queues (dumps, raw files)
+    mqroute events --from-json FILE... [--json]              amqsevt -o json / json_compact
+    mqroute events replay --mqsc F.mqsc... --ops OPS.csv [--json]
+
+Exit status: 0 ok, 1 some input unreadable (the rest still processed), 2 usage or fatal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from pcf import mqc
+from pcf.errors import DumpFormatError, PCFError
+from traceroute.display.amqsevt import dumps, event_line, iter_json, reason_from_name, to_json
+from traceroute.events import Event, NotEventData, decode_event
+from traceroute.events.build import perf_event
+from traceroute.events.engine import Failure, PerfEvent
+from traceroute.events.replay import Estate, OpError, parse_ops, replay
+from traceroute.readers import read_messages
+from traceroute.sim.mqsc import MQSCError, read_mqsc
+
+#: MQRC names of the failures replay reports.
+FAILURE_NAMES = {mqc.MQRC_Q_FULL: "MQRC_Q_FULL",
+                 mqc.MQRC_NO_MSG_AVAILABLE: "MQRC_NO_MSG_AVAILABLE",
+                 mqc.MQRC_UNKNOWN_OBJECT_NAME: "MQRC_UNKNOWN_OBJECT_NAME"}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute events`."""
+    p = sub.add_parser(
+        "events", help="MQ event messages (queue manager, channel, performance, "
+        "configuration, command, logger) as lines or amqsevt JSON; `events replay` "
+        "simulates performance events",
+        description="Read event queues (dmpmqmsg dumps or raw files), amqsevt JSON "
+        "(--from-json), or replay operations: `mqroute events replay --mqsc F.mqsc... "
+        "--ops OPS.csv [--json]` (OPS.csv: time_ms,qmgr,queue,op[,count]; op PUT, GET, "
+        "RESET_STATS, RESTART).")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="dmpmqmsg dumps or raw event messages; or the word `replay`")
+    p.add_argument("--json", action="store_true",
+                   help="one amqsevt-shaped JSON object per event (JSON Lines)")
+    p.add_argument("--pretty", action="store_true",
+                   help="with --json: amqsevt -o json's indented layout")
+    p.add_argument("--reason", action="append", default=[], metavar="NAME",
+                   help="only events with this reason (MQRC_Q_FULL, 2053, 'Queue Full'); "
+                        "repeatable")
+    p.add_argument("--from-json", action="append", default=[], metavar="FILE",
+                   help="read amqsevt -o json / json_compact output")
+    p.add_argument("--mqsc", nargs="+", default=[], metavar="FILE",
+                   help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
+    p.add_argument("--ops", metavar="FILE", help="replay: OPS.csv")
+    p.set_defaults(func=run)
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, where: str, what: str) -> None:
+        self.count += 1
+        print(f"mqroute: {where}: {what}", file=sys.stderr)
+
+
+def _read_files(files: list[str], problem: _Problems, skipped: list[int]) -> Iterator[Event]:
+    for path in files:
+        def dump_error(e: DumpFormatError) -> None:
+            problem(f"{e.source}:{e.line}", e.reason)
+
+        try:
+            for item in read_messages(path, on_error=dump_error):
+                where = f"{item.source}:{item.line}" if item.line else item.source
+                try:
+                    yield decode_event(item.data, item.md, where=where)
+                except NotEventData:
+                    skipped[0] += 1
+                except PCFError as e:
+                    at = f"{where}:{e.offset}" if e.offset is not None and not item.line \
+                        else where
+                    problem(at, e.reason if e.offset is None or not item.line
+                            else f"offset {e.offset}: {e.reason}")
+        except OSError as e:
+            problem(path, e.strerror or str(e))
+
+
+def _read_json(files: list[str], problem: _Problems) -> Iterator[Event]:
+    for path in files:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            problem(path, getattr(e, "strerror", None) or str(e))
+            continue
+        for item in iter_json(text, source=path):
+            if item.event is None:
+                problem(f"{path}:{item.line}", item.error or "unreadable")
+            else:
+                yield item.event
+
+
+def _print(event: Event, args: argparse.Namespace) -> None:
+    if args.json:
+        print(dumps(event) if args.pretty else json.dumps(to_json(event), ensure_ascii=False))
+    else:
+        print(event_line(event))
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute events`: 0 ok, 1 some input unreadable, 2 usage."""
+    if args.files[:1] == ["replay"]:
+        return run_replay(args)
+    if args.mqsc or args.ops:
+        return _usage("--mqsc and --ops go with `mqroute events replay`")
+    if not args.files and not args.from_json:
+        return _usage("give event files (dumps, raw messages) or --from-json FILE")
+    reasons = set()
+    for name in args.reason:
+        value = reason_from_name(name)
+        if value is None:
+            return _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
+        reasons.add(value)
+    problem, skipped, shown = _Problems(), [0], 0
+    sources = [_read_files(args.files, problem, skipped), _read_json(args.from_json, problem)]
+    for events in sources:
+        for event in events:
+            if reasons and event.reason not in reasons:
+                continue
+            shown += 1
+            _print(event, args)
+    note = f"mqroute: {shown} events"
+    if skipped[0]:
+        note += f"; {skipped[0]} other messages skipped"
+    print(note, file=sys.stderr)
+    return 1 if problem.count else 0
+
+
+def _usage(text: str) -> int:
+    print(f"mqroute: events: {text}", file=sys.stderr)
+    return 2
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """`mqroute events replay`: the performance events the queue managers would raise."""
+    if len(args.files) > 1 or args.from_json or args.reason:
+        return _usage("replay takes only --mqsc FILE... --ops OPS.csv [--json]")
+    if not args.mqsc or not args.ops:
+        return _usage("replay needs --mqsc FILE.mqsc... and --ops OPS.csv")
+    try:
+        network = read_mqsc(args.mqsc)
+    except MQSCError as e:
+        print(f"mqroute: {e.source}:{e.line}: {e.reason}", file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"mqroute: {getattr(e, 'filename', '') or args.mqsc[0]}: "
+              f"{getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return 2
+    problem = _Problems()
+    try:
+        with open(args.ops, encoding="utf-8", newline="") as f:
+            parsed = list(parse_ops(f))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"mqroute: {args.ops}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return 2
+    ops = []
+    for item in parsed:
+        if isinstance(item, OpError):
+            if item.line == 1:
+                print(f"mqroute: {args.ops}:1: {item.reason}", file=sys.stderr)
+                return 2
+            problem(f"{args.ops}:{item.line}", item.reason)
+        else:
+            ops.append(item)
+    estate = Estate.from_network(network)
+    events = 0
+    for op, outcome in replay(estate, ops):
+        if isinstance(outcome, Failure):
+            name = FAILURE_NAMES.get(outcome.reason, str(outcome.reason))
+            print(f"mqroute: {args.ops}:{op.line}: {op.op} {outcome.qmgr} {outcome.queue} "
+                  f"at {outcome.time_ms} ms failed: {name}", file=sys.stderr)
+            continue
+        assert isinstance(outcome, PerfEvent)
+        events += 1
+        event = perf_event(outcome)
+        if args.json:
+            print(json.dumps(to_json(event)))
+        else:
+            lost = " (lost: event queue unavailable)" if outcome.lost else ""
+            print(f"{outcome.time_ms:>10} ms  {outcome.qmgr} {outcome.queue}: "
+                  f"{outcome.name}{lost}  timeSinceReset={outcome.time_since_reset} "
+                  f"highQueueDepth={outcome.high_q_depth} msgEnqCount={outcome.msg_enq_count} "
+                  f"msgDeqCount={outcome.msg_deq_count}")
+    print(f"mqroute: {events} performance events from {len(ops)} operations",
+          file=sys.stderr)
+    return 1 if problem.count else 0
