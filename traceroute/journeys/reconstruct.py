@@ -340,7 +340,7 @@ class _Walk:
 
 def _journey(index: _Index, msg_id: bytes, first: MQICall, used: set[int]) -> Journey:
     w = _Walk(index, msg_id, used)
-    if first.conn.is_mca:  # the original put was not traced: start at the first MCA record
+    if first.conn.is_mca and first.is_put:  # the original put was not traced
         w.gap = True
         w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
         w.take(first, "dlq_put" if first.is_dead_letter else "mca_put",
@@ -349,6 +349,16 @@ def _journey(index: _Index, msg_id: bytes, first: MQICall, used: set[int]) -> Jo
             verdict, where = V.DEAD_LETTERED, Location(first.qmgr, index.queue(first))
         else:
             verdict, where = w.after_put(first)
+    elif first.is_get and first.conn.is_mca:  # a sending MCA's get: the put was not traced
+        w.gap = True
+        w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
+        result = w.on_xmitq(first.qmgr, index.queue(first), first)
+        if isinstance(result, tuple):
+            verdict, where = result
+        elif result.is_dead_letter:
+            verdict, where = V.DEAD_LETTERED, Location(result.qmgr, index.queue(result))
+        else:
+            verdict, where = w.after_put(result)
     elif first.is_get:
         w.gap = True
         w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
@@ -398,7 +408,7 @@ def _reconstruct(traces: Iterable[ActivityTrace]) -> Reconstruction:
                     Location(put.qmgr, index.queue(put) or put.object_name or None))
         journeys.append(j)
     # records of messages whose original put was not traced
-    for table in (index.mca_puts, index.gets):
+    for table in (index.mca_gets, index.mca_puts, index.gets):
         for msg_id, found in table.items():
             for c in found:
                 if id(c) not in used and msg_id not in by_id:

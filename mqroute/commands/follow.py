@@ -1,0 +1,114 @@
+"""`mqroute follow`: where real messages went, from application activity trace."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+
+from pcf.errors import DumpFormatError, PCFError
+from traceroute.display.amqsact import render_journey
+from traceroute.journeys import ActivityTrace, NotActivityTrace, exit_status, reconstruct
+from traceroute.journeys.join import join_records
+from traceroute.journeys.parse import parse_activity_trace
+from traceroute.readers import read_messages
+from traceroute.records import NotActivityData, Record, parse_message
+
+Problem = Callable[[str, str], None]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute follow`."""
+    p = sub.add_parser(
+        "follow", help="follow real messages through activity trace (MQCMD_ACTIVITY_TRACE): "
+                       "where each went and where it stopped",
+        description="Reads activity-trace messages (dmpmqmsg dumps of "
+                    "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE or raw files, any mix of queue "
+                    "managers, any order) and prints one journey per original message. Exit "
+                    "status: 1 input unreadable, 6 a put failed, 5 dead-lettered, 4 waiting "
+                    "on a transmission queue, 3 in transit or incomplete, else 0.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="dmpmqmsg dumps or raw messages")
+    p.add_argument("--msg-id", action="append", default=[], metavar="HEX",
+                   help="only this original MsgId (48 hex digits, either case; repeatable)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per original message (JSON Lines)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="each call's trace record as amqsact -v prints it")
+    p.set_defaults(func=run)
+
+
+def msg_id_arg(text: str) -> bytes:
+    """A MsgId from hex in either case (spaces and a 0x prefix allowed); ValueError if not."""
+    clean = text.strip().replace(" ", "")
+    clean = clean[2:] if clean.lower().startswith("0x") else clean
+    raw = bytes.fromhex(clean)
+    if not raw or len(raw) > 24:
+        raise ValueError(f"{text!r} is not a MsgId of 1 to 24 bytes")
+    return raw.ljust(24, b"\x00")
+
+
+def read_traces(files: list[str], problem: Problem, skipped: list[int],
+                records: list[Record]) -> Iterator[ActivityTrace]:
+    """Every activity-trace message of the files; activity reports and trace-route messages
+    go to `records`, anything else is counted in skipped[0]; unreadable input to `problem`."""
+    for path in files:
+        def dump_error(e: DumpFormatError) -> None:
+            problem(f"{e.source}:{e.line}", e.reason)
+
+        try:
+            for item in read_messages(path, on_error=dump_error):
+                where = f"{item.source}:{item.line}" if item.line else item.source
+                try:
+                    yield parse_activity_trace(item.md, item.data, source=item.source,
+                                               line=item.line)
+                except NotActivityTrace:
+                    try:
+                        records.append(parse_message(item.md, item.data, source=where,
+                                                     line=item.line))
+                    except (NotActivityData, PCFError):
+                        skipped[0] += 1
+                except PCFError as e:
+                    problem(where, str(e))
+        except OSError as e:
+            problem(path, e.strerror or str(e))
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute follow`: print the journeys; the exit status of the contract."""
+    try:
+        wanted = {msg_id_arg(h) for h in args.msg_id}
+    except ValueError as e:
+        print(f"mqroute: --msg-id: {e}", file=sys.stderr)
+        return 2
+    problems = 0
+
+    def problem(where: str, what: str) -> None:
+        nonlocal problems
+        problems += 1
+        print(f"mqroute: {where}: {what}", file=sys.stderr)
+
+    skipped = [0]
+    records: list[Record] = []
+    result = reconstruct(read_traces(args.files, problem, skipped, records))
+    journeys = [j for j in result.journeys if not wanted or j.msg_id in wanted]
+    join_records(journeys, records)
+    for n, j in enumerate(journeys):
+        if args.json:
+            print(json.dumps(j.to_dict()))
+        else:
+            if n:
+                print()
+            print("\n".join(render_journey(j, verbose=args.verbose)))
+    for missing in sorted(wanted - {j.msg_id for j in journeys}):
+        print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
+              file=sys.stderr)
+    summary = f"mqroute: {len(journeys)} journeys from {result.calls} MQI calls"
+    if skipped[0]:
+        summary += f"; {skipped[0]} other messages skipped"
+    if records:
+        summary += f"; {len(records)} activity reports/trace-route messages read"
+    print(summary, file=sys.stderr)
+    for note in result.notes():
+        print(f"mqroute: note: {note}", file=sys.stderr)
+    return exit_status((j.verdict for j in journeys), unreadable=problems > 0)
