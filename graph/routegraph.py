@@ -29,8 +29,6 @@ VERDICT_COLOURS = {
 KIND_COLOURS = {"queue_manager": "#90caf9", "queue": "#fff59d", "xmitq": "#ffcc80",
                 "channel": "#ce93d8", "application": "#a5d6a7", "discard": "#ef9a9a",
                 "unknown": "#eeeeee"}
-LANES = {"application": 0, "queue": 1, "xmitq": 1, "channel": 2, "queue_manager": 3,
-         "discard": 1, "unknown": 2}
 
 
 def _queue(qm: str, name: str, g: nx.MultiDiGraph, *, xmitq: bool = False) -> str:
@@ -91,6 +89,13 @@ def route_graph(route: Route, graph: nx.MultiDiGraph | None = None) -> nx.MultiD
     """The route as a directed multigraph: typed nodes, ordered hop edges, dashed gaps."""
     g = graph if graph is not None else nx.MultiDiGraph()
     key = route.correl_id.hex()
+    loc = route.location
+    g.graph.setdefault("routes", []).append({
+        "correl_id": key, "verdict": route.verdict.value,
+        "feedback": feedback_name(route.outcome.feedback)
+        if getattr(route.outcome, "feedback", None) is not None else None,
+        "location": {"queue_manager": loc.queue_manager, "queue": loc.queue,
+                     "channel": loc.channel, "remote_queue_manager": loc.remote_queue_manager}})
     colour = VERDICT_COLOURS[route.verdict]
     seq = 0
     last: str | None = None
@@ -139,59 +144,15 @@ def network_graph(routes: Iterable[Route]) -> nx.MultiDiGraph:
     return g
 
 
-def _positions(g: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
-    """Left to right by the first hop that reaches a node; lanes by node kind."""
-    first: dict[str, int] = {}
-    for u, v, data in sorted(g.edges(data=True), key=lambda e: (e[2].get("seq", 0))):
-        for node, offset in ((u, 0), (v, 1)):
-            first.setdefault(node, 2 * data.get("seq", 0) + offset)
-    taken: dict[tuple[int, int], int] = {}
-    pos = {}
-    for node in sorted(g.nodes, key=lambda n: (first.get(n, 0), str(n))):
-        x = first.get(node, 0)
-        lane = LANES.get(g.nodes[node].get("kind", "unknown"), 2)
-        n = taken.get((x, lane), 0)
-        taken[(x, lane)] = n + 1
-        pos[node] = (float(x), -float(lane) - 0.35 * n)
-    return pos
-
-
 def draw(g: nx.MultiDiGraph, path: str | Path, *, title: str = "") -> Path:
-    """A picture of the graph (PNG or SVG by the file's suffix), left to right by hop."""
-    import matplotlib
+    """A picture of the graph (.png, .svg or .pdf by the suffix): queue managers as boxes
+    holding their objects, hops numbered left to right (drawn by `graph.draw`)."""
+    from graph.draw.route import draw_route
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    pos = _positions(g)
-    width = max(6.0, 1.1 * (max((x for x, _ in pos.values()), default=0) + 2))
-    fig, ax = plt.subplots(figsize=(min(width, 40), 4.5))
-    kinds = [g.nodes[n].get("kind", "unknown") for n in g.nodes]
-    nx.draw_networkx_nodes(g, pos, ax=ax, node_color=[KIND_COLOURS[k] for k in kinds],
-                           node_size=900, edgecolors="#455a64")
-    nx.draw_networkx_labels(g, pos, ax=ax, font_size=7,
-                            labels={n: g.nodes[n].get("label", n) for n in g.nodes})
-    for style in ("solid", "dashed"):
-        edges = [(u, v) for u, v, d in g.edges(data=True) if d.get("style") == style]
-        colours = [d.get("colour", "#000") for _, _, d in g.edges(data=True)
-                   if d.get("style") == style]
-        nx.draw_networkx_edges(g, pos, ax=ax, edgelist=edges, edge_color=colours,
-                               style=style, arrows=True, arrowsize=14, node_size=900,
-                               connectionstyle="arc3,rad=0.08")
-    labels = {(u, v): d.get("operation", "") for u, v, d in g.edges(data=True)}
-    nx.draw_networkx_edge_labels(g, pos, ax=ax, edge_labels=labels, font_size=6)
-    from matplotlib.patches import Patch
-
-    present = sorted(set(kinds))
-    ax.legend(handles=[Patch(color=KIND_COLOURS[k], label=k.replace("_", " ")) for k in present],
-              loc="lower right", fontsize=7, frameon=False)
-    ax.set_title(title, fontsize=9)
-    ax.axis("off")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    if title:
+        g = g.copy()
+        g.graph["title"] = title
+    return draw_route(g, path)
 
 
 def _plain(value: object) -> object:
