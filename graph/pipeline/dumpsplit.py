@@ -3,16 +3,18 @@
 Messages in a dump are separated by blank lines. A range [start, end) owns the messages that
 begin after a blank line whose last newline lies in the range (and, for start 0, the first
 message of the file); it reads on past `end` to finish its last message. Every message is
-owned by exactly one range, whatever the cut points. No Spark here.
+owned by exactly one range, whatever the cut points. Files are plain paths or URIs, read
+through `graph.pipeline.storage`; a file that cannot be read, or that changed since it was
+listed, gives one entry with the error instead of messages. No Spark here.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from graph.pipeline import storage
 from pcf import dmpmqmsg
 from pcf.errors import DumpFormatError
 from pcf.mqmd import MQMD
@@ -28,6 +30,8 @@ class Split:
     path: str
     start: int
     end: int
+    size: int | None = None  # the file's size and time when listed (None: not checked)
+    mtime_ns: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +45,20 @@ class DumpEntry:
     error: str | None = None
 
 
-def splits(paths: list[str], size: int) -> list[Split]:
-    """Cut files into ranges of about `size` bytes."""
+def splits(files: list[str | storage.Entry], size: int) -> list[Split]:
+    """Cut files (paths, URIs, or listed entries) into ranges of about `size` bytes."""
     out = []
-    for path in paths:
-        total = os.path.getsize(path)
-        out.extend(Split(path, s, min(s + size, total)) for s in range(0, max(total, 1), size))
+    for item in files:
+        entry = item if isinstance(item, storage.Entry) else storage.stat(item)
+        total = entry.size
+        out.extend(Split(entry.uri, s, min(s + size, total), entry.size, entry.mtime_ns)
+                   for s in range(0, max(total, 1), size))
     return out
 
 
 def _records(path: str, start: int, end: int) -> Iterator[tuple[int, bytes]]:
     """(offset, bytes) of each blank-line-separated record this range owns."""
-    with open(path, "rb") as f:
+    with storage.open_input(path) as f:
         base = max(0, start - 2)
         f.seek(base)
         buf = f.read(max(end - base, 0) + 2)
@@ -83,14 +89,44 @@ def _records(path: str, start: int, end: int) -> Iterator[tuple[int, bytes]]:
             yield b, region[lo:hi]
 
 
+def _changed(split: Split) -> str | None:
+    """Why the file is not the one that was listed (or cannot be found now), or None."""
+    if split.size is None:
+        return None
+    now = storage.stat(split.path)
+    if now.size != split.size:
+        return f"changed since it was listed (size {split.size} -> {now.size} bytes)"
+    if split.mtime_ns is not None and now.mtime_ns is not None and now.mtime_ns != split.mtime_ns:
+        return "changed since it was listed (modification time differs)"
+    return None
+
+
 def read_range(split: Split) -> Iterator[DumpEntry]:
     """The messages of one range of a dump, or an entry with the error that spoiled one."""
-    for offset, raw in _records(split.path, split.start, split.end):
-        lines = raw.decode("latin-1").split("\n")
-        errors: list[DumpFormatError] = []
-        messages = list(dmpmqmsg.iter_messages(lines, source=split.path, on_error=errors.append))
-        for e in errors:
-            yield DumpEntry(split.path, offset, None, None,
-                            f"line {e.line} of the message at byte {offset}: {e.reason}")
-        for m in messages:
-            yield DumpEntry(split.path, offset, m.md, m.data)
+    offset = split.start
+    try:
+        changed = _changed(split)
+        if changed is not None:
+            if split.start == 0:  # one error per file, from its first range
+                yield DumpEntry(split.path, 0, None, None, f"{split.path}: {changed}")
+            return
+        for offset, raw in _records(split.path, split.start, split.end):
+            yield from _messages(split, offset, raw)
+    except storage.StorageError as e:
+        if split.start == 0 or offset != split.start:
+            yield DumpEntry(split.path, offset, None, None, str(e))
+    except OSError as e:
+        yield DumpEntry(split.path, offset, None, None,
+                        f"{split.path}: reading at byte {offset}: {storage.reason(e)}")
+
+
+def _messages(split: Split, offset: int, raw: bytes) -> Iterator[DumpEntry]:
+    """The messages of one record (blank-line-separated text) at `offset`."""
+    lines = raw.decode("latin-1").split("\n")
+    errors: list[DumpFormatError] = []
+    messages = list(dmpmqmsg.iter_messages(lines, source=split.path, on_error=errors.append))
+    for e in errors:
+        yield DumpEntry(split.path, offset, None, None,
+                        f"line {e.line} of the message at byte {offset}: {e.reason}")
+    for m in messages:
+        yield DumpEntry(split.path, offset, m.md, m.data)

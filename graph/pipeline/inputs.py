@@ -1,76 +1,173 @@
 """Inputs of the analyze job: dmpmqmsg dumps (cut into byte ranges), raw files, Parquet.
 
-Each reader returns a DataFrame of raw messages (`RAW_COLUMNS`); nothing is decoded here.
-Listing happens on the driver, reading on the executors.
+Inputs are plain paths or URIs (`graph.pipeline.storage`). Listing and sorting happen on the
+driver (`list_inputs`); reading happens on the executors. Each reader returns a DataFrame of
+raw messages (`RAW_COLUMNS`); nothing is decoded here. What cannot be listed or read becomes
+a raw row with its error (then a `rejects` row), never the end of the job.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from dataclasses import dataclass, field
 
+from graph.pipeline import storage
 from graph.pipeline.schema import ddl
 
 RAW_COLUMNS = (("source", "string"), ("position", "long"), ("md", "binary"),
                ("data", "binary"), ("error", "string"))
 DEFAULT_SPLIT_BYTES = 32 << 20
+#: The largest message IBM MQ carries (MaxMsgLength at most 100 MB): a raw message file
+#: larger than this cannot be one message and is rejected unread.
+MAX_MESSAGE_BYTES = 100 * 1024 * 1024
+#: Bytes read from each file to tell a dump from a raw message.
+SNIFF_BYTES = 512
+
+
+@dataclass
+class Listing:
+    """The files of the inputs, sorted by kind, and the inputs that could not be listed."""
+
+    dumps: list[storage.Entry] = field(default_factory=list)
+    raws: list[storage.Entry] = field(default_factory=list)
+    parquets: list[storage.Entry] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (URI, error)
+
+    @property
+    def empty(self) -> bool:
+        """True when no file at all was found."""
+        return not (self.dumps or self.raws or self.parquets)
+
+
+def _looks_binary(head: bytes) -> bool:
+    from traceroute.readers.files import looks_binary
+
+    return looks_binary(head)
+
+
+def list_inputs(inputs: Sequence[str]) -> Listing:
+    """List every input (file or folder, path or URI) on the driver and sort its files.
+
+    A folder may hold dumps, raw files and Parquet files side by side (a Spark-written
+    Parquet folder is read as its part files). Hidden and `_` names are skipped.
+    """
+    listing = Listing()
+    seen: set[str] = set()
+    for item in inputs:
+        try:
+            entries = storage.list_files(item)
+        except storage.StorageError as e:
+            listing.problems.append((item, str(e)))
+            continue
+        for entry in entries:
+            if entry.uri in seen:
+                continue
+            seen.add(entry.uri)
+            if entry.uri.endswith(".parquet"):
+                listing.parquets.append(entry)
+                continue
+            try:
+                head = storage.read_head(entry.uri, SNIFF_BYTES)
+            except storage.StorageError as e:
+                listing.problems.append((entry.uri, str(e)))
+                continue
+            (listing.raws if _looks_binary(head) else listing.dumps).append(entry)
+    return listing
 
 
 def classify_inputs(inputs: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
-    """Sort inputs into (dump files, raw message files, Parquet paths)."""
-    from traceroute.readers.files import looks_binary
-
-    dumps, raws, parquets = [], [], []
-    for item in inputs:
-        path = Path(item)
-        if path.is_dir() and (any(path.glob("*.parquet")) or (path / "_SUCCESS").exists()):
-            parquets.append(str(path))
-            continue
-        candidates = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() \
-            else [path]
-        for p in candidates:
-            if p.name.startswith((".", "_")):
-                continue
-            if p.suffix == ".parquet":
-                parquets.append(str(p))
-                continue
-            with p.open("rb") as f:
-                (raws if looks_binary(f.read(512)) else dumps).append(str(p))
-    return dumps, raws, parquets
+    """Sort inputs into (dump files, raw message files, Parquet files), as URIs or paths."""
+    listing = list_inputs(inputs)
+    return ([e.uri for e in listing.dumps], [e.uri for e in listing.raws],
+            [e.uri for e in listing.parquets])
 
 
-def read_dumps(spark, paths: Sequence[str], split_bytes: int = DEFAULT_SPLIT_BYTES):
-    """dmpmqmsg dumps as raw rows; each dump is cut into ranges read by separate tasks."""
-    from graph.pipeline.dumpsplit import read_range, splits
+def read_raw(entry: storage.Entry) -> tuple[bytes | None, str | None]:
+    """(the message bytes of a raw file, None) or (None, why it was not read)."""
+    if entry.size > MAX_MESSAGE_BYTES:
+        return None, (f"{entry.uri}: {entry.size} bytes, larger than IBM MQ's largest message "
+                      f"({MAX_MESSAGE_BYTES} bytes); not read")
+    try:
+        return storage.read_all(entry.uri, MAX_MESSAGE_BYTES), None
+    except storage.StorageError as e:
+        return None, str(e)
+
+
+def dump_rows(split) -> Iterator[tuple]:
+    """Raw rows (RAW_COLUMNS) of one range of a dump; an MQMD that cannot be packed is an error."""
+    from graph.pipeline.dumpsplit import read_range
+
+    for e in read_range(split):
+        md = None
+        error = e.error
+        if e.md is not None:
+            try:
+                md = pack_md(e.md)
+            except Exception as err:
+                error = f"MQMD of the message at byte {e.offset}: {type(err).__name__}: {err}"
+        yield (e.source, e.offset, md if error is None else None,
+               e.data if error is None else None, error)
+
+
+def pack_md(md) -> bytes:
+    """The MQMD as bytes for the raw table; byte order from its Encoding, else little-endian.
+
+    An Encoding that names no integer byte order (0, say) is kept as it is: the MQMD is packed
+    little-endian, and `pcf.mqmd.unpack` finds the order again from the Version field.
+    """
+    from pcf import mqc
+    from pcf.errors import PCFError
     from pcf.mqmd import pack
 
-    parts = splits(list(paths), split_bytes)
+    try:
+        return pack(md, encoding=md.encoding)
+    except PCFError:
+        return pack(md, encoding=mqc.MQENC_REVERSED)
 
-    def rows(split) -> Iterator[tuple]:
-        for e in read_range(split):
-            md = pack(e.md, encoding=e.md.encoding) if e.md is not None else None
-            yield (e.source, e.offset, md, e.data, e.error)
 
-    rdd = spark.sparkContext.parallelize(parts, max(1, len(parts))).flatMap(rows)
+def read_dumps(spark, files: Sequence[str | storage.Entry],
+               split_bytes: int = DEFAULT_SPLIT_BYTES):
+    """dmpmqmsg dumps as raw rows; each dump is cut into ranges read by separate tasks."""
+    from graph.pipeline.dumpsplit import splits
+
+    parts = splits(list(files), split_bytes)
+    rdd = spark.sparkContext.parallelize(parts, max(1, len(parts))).flatMap(dump_rows)
     return spark.createDataFrame(rdd, ddl(RAW_COLUMNS))
 
 
-def read_raw_files(spark, paths: Sequence[str]):
-    """Raw message files (message data, no MQMD), one message per file."""
-    from pyspark.sql import functions as F
+def read_raw_files(spark, files: Sequence[str | storage.Entry]):
+    """Raw message files (message data, no MQMD), one message per file, read on executors."""
+    entries = [f if isinstance(f, storage.Entry) else storage.stat(f) for f in files]
 
-    df = spark.read.format("binaryFile").load(list(paths))
-    return df.select(F.col("path").alias("source"), F.lit(0).cast("long").alias("position"),
-                     F.lit(None).cast("binary").alias("md"), F.col("content").alias("data"),
-                     F.lit(None).cast("string").alias("error"))
+    def rows(entry: storage.Entry) -> Iterator[tuple]:
+        data, error = read_raw(entry)
+        yield (entry.uri, 0, None, data, error)
+
+    slices = max(1, min(len(entries), spark.sparkContext.defaultParallelism * 4))
+    rdd = spark.sparkContext.parallelize(entries, slices).flatMap(rows)
+    return spark.createDataFrame(rdd, ddl(RAW_COLUMNS))
 
 
-def read_parquet(spark, paths: Sequence[str], *, data_column: str = "data",
+def parquet_columns(entry: storage.Entry) -> frozenset[str]:
+    """The column names of a Parquet file (its footer only)."""
+    import pyarrow.parquet as pq
+
+    try:
+        with storage.open_input(entry.uri) as f:
+            return frozenset(pq.read_schema(f).names)
+    except storage.StorageError:
+        raise
+    except Exception as e:
+        raise storage.StorageError(entry.uri, f"not readable as Parquet: {storage.reason(e)}") \
+            from e
+
+
+def read_parquet(spark, files: Sequence[str], *, data_column: str = "data",
                  md_column: str = "md"):
     """Parquet with the message data in a binary column (and optionally a packed MQMD)."""
     from pyspark.sql import functions as F
 
-    df = spark.read.parquet(*paths)
+    df = spark.read.parquet(*[storage.spark_path(f) for f in files])
     md = F.col(md_column) if md_column in df.columns else F.lit(None).cast("binary")
     source = F.col("source") if "source" in df.columns else F.input_file_name()
     position = F.col("position").cast("long") if "position" in df.columns else \
@@ -80,21 +177,52 @@ def read_parquet(spark, paths: Sequence[str], *, data_column: str = "data",
                      F.lit(None).cast("string").alias("error"))
 
 
-def read_inputs(spark, inputs: Sequence[str], *, split_bytes: int = DEFAULT_SPLIT_BYTES):
+def parquet_groups(entries: Sequence[storage.Entry], *, data_column: str = "data"
+                   ) -> tuple[list[list[str]], list[tuple[str, str]]]:
+    """Parquet files grouped by the columns the reader uses, and the files it cannot use."""
+    groups: dict[frozenset[str], list[str]] = {}
+    bad: list[tuple[str, str]] = []
+    for entry in entries:
+        try:
+            names = parquet_columns(entry)
+        except storage.StorageError as e:
+            bad.append((entry.uri, str(e)))
+            continue
+        if data_column not in names:
+            bad.append((entry.uri, f"{entry.uri}: no {data_column!r} column (has "
+                                   f"{', '.join(sorted(names))})"))
+            continue
+        key = names & {"source", "position", "md", data_column}
+        groups.setdefault(key, []).append(entry.uri)
+    return list(groups.values()), bad
+
+
+def error_rows(spark, problems: Sequence[tuple[str, str]]):
+    """Raw rows of inputs that could not be listed or read at all."""
+    return spark.createDataFrame([(uri, 0, None, None, error) for uri, error in problems],
+                                 ddl(RAW_COLUMNS))
+
+
+def read_inputs(spark, inputs: Sequence[str], *, split_bytes: int = DEFAULT_SPLIT_BYTES,
+                listing: Listing | None = None):
     """Every message of the inputs (dumps, raw files, Parquet), as one raw DataFrame."""
-    dumps, raws, parquets = classify_inputs(inputs)
+    listing = listing if listing is not None else list_inputs(inputs)
+    if listing.empty:
+        detail = "; ".join(error for _, error in listing.problems)
+        raise storage.StorageError(", ".join(inputs), detail or "no input files")
     frames = []
-    if dumps:
-        frames.append(read_dumps(spark, dumps, split_bytes))
-    if raws:
-        frames.append(read_raw_files(spark, raws))
-    if parquets:
-        frames.append(read_parquet(spark, parquets))
-    if not frames:
-        raise FileNotFoundError(f"no input files in {', '.join(inputs)}")
+    problems = list(listing.problems)
+    if listing.dumps:
+        frames.append(read_dumps(spark, listing.dumps, split_bytes))
+    if listing.raws:
+        frames.append(read_raw_files(spark, listing.raws))
+    if listing.parquets:
+        groups, bad = parquet_groups(listing.parquets)
+        problems += bad
+        frames += [read_parquet(spark, files) for files in groups]
+    if problems:
+        frames.append(error_rows(spark, problems))
     df = frames[0]
     for other in frames[1:]:
         df = df.unionByName(other)
     return df
-
-

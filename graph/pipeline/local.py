@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from graph.pipeline import storage
 from graph.pipeline.dumpsplit import Split, read_range
 from graph.pipeline.rows import hop_rows, route_row
 from pcf.errors import PCFError
@@ -30,30 +30,53 @@ class LocalResult:
     messages: int = 0
 
 
-def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
-    from graph.pipeline.inputs import classify_inputs
+def _reject(result: LocalResult, source: str, position: int, error: str) -> None:
+    result.rejects.append({"source": source, "position": position, "error": error})
 
-    dumps, raws, parquets = classify_inputs(inputs)
-    entries = (e for p in dumps for e in read_range(Split(p, 0, Path(p).stat().st_size)))
+
+def _parse(result: LocalResult, md, data: bytes, source: str, position: int
+           ) -> Iterator[Record]:
+    try:
+        yield parse_message(md, data, source=source, line=position)
+    except (PCFError, NotActivityData) as err:
+        _reject(result, source, position, f"{type(err).__name__}: {err}")
+    except Exception as err:
+        _reject(result, source, position, f"{type(err).__name__}: {err}")
+
+
+def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
+    from graph.pipeline.inputs import list_inputs, parquet_groups, read_raw
+
+    listing = list_inputs(inputs)
+    if listing.empty:
+        detail = "; ".join(error for _, error in listing.problems)
+        raise storage.StorageError(", ".join(inputs), detail or "no input files")
+    for uri, error in listing.problems:
+        result.messages += 1
+        _reject(result, uri, 0, error)
+    entries = (e for d in listing.dumps for e in read_range(
+        Split(d.uri, 0, d.size, d.size, d.mtime_ns)))
     for e in entries:
         result.messages += 1
         if e.error is not None:
-            result.rejects.append({"source": e.source, "position": e.offset, "error": e.error})
+            _reject(result, e.source, e.offset, e.error)
             continue
-        try:
-            yield parse_message(e.md, e.data or b"", source=e.source, line=e.offset)
-        except (PCFError, NotActivityData) as err:
-            result.rejects.append({"source": e.source, "position": e.offset,
-                                   "error": f"{type(err).__name__}: {err}"})
-    for path in raws:
+        yield from _parse(result, e.md, e.data or b"", e.source, e.offset)
+    for entry in listing.raws:
         result.messages += 1
-        try:
-            yield parse_message(None, Path(path).read_bytes(), source=path, line=0)
-        except (PCFError, NotActivityData) as err:
-            result.rejects.append({"source": path, "position": 0,
-                                   "error": f"{type(err).__name__}: {err}"})
-    for path in parquets:
-        yield from _parquet_records(path, result)
+        data, error = read_raw(entry)
+        if error is not None:
+            _reject(result, entry.uri, 0, error)
+            continue
+        yield from _parse(result, None, data, entry.uri, 0)
+    if listing.parquets:
+        groups, bad = parquet_groups(listing.parquets)
+        for uri, error in bad:
+            result.messages += 1
+            _reject(result, uri, 0, error)
+        for files in groups:
+            for path in files:
+                yield from _parquet_records(path, result)
 
 
 def _column(batch, name: str) -> list | None:
@@ -67,16 +90,7 @@ def _column(batch, name: str) -> list | None:
 PARQUET_BATCH_ROWS = 4096
 
 
-def _parquet_files(path: str) -> list[Path]:
-    """A Parquet file, or the Parquet files under a folder (as Spark writes them), sorted."""
-    p = Path(path)
-    if p.is_file():
-        return [p]
-    return sorted(f for f in p.rglob("*.parquet") if f.is_file()
-                  and not any(part.startswith((".", "_")) for part in f.relative_to(p).parts))
-
-
-def _parquet_records(path: str, result: LocalResult, *, data_column: str = "data",
+def _parquet_records(uri: str, result: LocalResult, *, data_column: str = "data",
                      md_column: str = "md") -> Iterator[Record]:
     """Records of Parquet rows (binary message data, optional packed MQMD, source, position).
 
@@ -86,16 +100,14 @@ def _parquet_records(path: str, result: LocalResult, *, data_column: str = "data
     """
     import pyarrow.parquet as pq
 
-    for file in _parquet_files(path):
-        pf = pq.ParquetFile(file)
+    with storage.open_input(uri) as f:
+        pf = pq.ParquetFile(f)
         names = set(pf.schema_arrow.names)
-        if data_column not in names:
-            raise ValueError(f"{file}: no {data_column!r} column (has {', '.join(sorted(names))})")
         columns = [c for c in ("source", "position", md_column, data_column) if c in names]
         row = 0
         for batch in pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=columns):
             n = batch.num_rows
-            sources = _column(batch, "source") or [str(file)] * n
+            sources = _column(batch, "source") or [uri] * n
             positions = _column(batch, "position") or list(range(row, row + n))
             mds = _column(batch, md_column) or [None] * n
             datas = _column(batch, data_column)
@@ -103,11 +115,11 @@ def _parquet_records(path: str, result: LocalResult, *, data_column: str = "data
             for source, position, md, data in zip(sources, positions, mds, datas, strict=True):
                 result.messages += 1
                 try:
-                    yield parse_message(unpack(md) if md is not None else None, data or b"",
-                                        source=source, line=position)
-                except (PCFError, NotActivityData) as err:
-                    result.rejects.append({"source": source, "position": position,
-                                           "error": f"{type(err).__name__}: {err}"})
+                    header = unpack(md) if md is not None else None
+                except PCFError as err:
+                    _reject(result, source, position, f"{type(err).__name__}: {err}")
+                    continue
+                yield from _parse(result, header, data or b"", source, position)
 
 
 def run_local(inputs: Sequence[str]) -> LocalResult:

@@ -47,6 +47,8 @@ def decode_batches(batches: Iterator) -> Iterator:
                     continue
                 except (PCFError, NotActivityData) as e:
                     error = f"{type(e).__name__}: {e}"
+                except Exception as e:
+                    error = f"{type(e).__name__}: {e}"
             out.append({**empty, "source": source, "position": position,
                         "report_msg_id": _msg_id(row["md"]), "error": error,
                         "rejected": True})

@@ -101,8 +101,12 @@ def test_parquet_is_streamed_not_read_whole(tmp_path, items, monkeypatch):
     assert run_local([str(path)]).messages == len(items)
 
 
-def test_parquet_without_data_column_is_an_error(tmp_path):
+def test_parquet_without_data_column_is_a_reject_and_the_rest_is_read(tmp_path, items):
     path = tmp_path / "other.parquet"
     pq.write_table(pa.table({"payload": [b"x"]}), path)
-    with pytest.raises(ValueError, match="no 'data' column"):
-        run_local([str(path)])
+    good = tmp_path / "good.parquet"
+    _write(good, [("lake", n, pack(c.md), c.data) for n, c in enumerate(items[:40])])
+    result = run_local([str(tmp_path)])
+    (reject,) = result.rejects
+    assert reject["source"] == str(path) and "no 'data' column (has payload)" in reject["error"]
+    assert result.routes == run_local([str(good)]).routes and result.routes

@@ -1,0 +1,252 @@
+"""Where the analyze job's inputs and outputs live: plain paths and URIs, one small layer.
+
+Plain paths and `file://` URIs use the operating system; `s3://` (also `s3a://`), `gs://`,
+`abfs://`/`az://` and `hdfs://` go through pyarrow's filesystems, which take credentials and
+endpoints from each store's standard environment and configuration (for S3 the AWS
+variables, `AWS_ENDPOINT_URL` included). Listing is meant for the driver, `open_input` for
+executors reading byte ranges. Every failure is a `StorageError` naming the URI and the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import BinaryIO
+
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
+#: Schemes pyarrow knows under another name.
+_ARROW_SCHEME = {"s3a": "s3", "s3n": "s3", "gcs": "gs", "abfss": "abfs", "az": "abfs"}
+#: Schemes Spark (Hadoop) knows under another name.
+_SPARK_SCHEME = {"s3": "s3a", "s3n": "s3a", "gcs": "gs", "az": "abfs"}
+
+
+class StorageError(OSError):
+    """A file or folder that cannot be listed or read: the URI and the reason."""
+
+    def __init__(self, uri: str, reason: str):
+        super().__init__(f"{uri}: {reason}")
+        self.uri = uri
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A file found by listing: its URI (or path), size and modification time (ns, or None)."""
+
+    uri: str
+    size: int
+    mtime_ns: int | None = None
+
+
+def scheme(uri: str) -> str:
+    """The URI's scheme, lower case ('' for a plain path, 'file' for file://)."""
+    m = _SCHEME.match(uri)
+    return m.group(1).lower() if m else ""
+
+
+def is_local(uri: str) -> bool:
+    """True for a plain path or a file:// URI."""
+    return scheme(uri) in ("", "file")
+
+
+def local_path(uri: str) -> str:
+    """The operating-system path of a plain path or file:// URI."""
+    return uri[len("file://"):] if scheme(uri) == "file" else uri
+
+
+def normalise(uri: str) -> str:
+    """A comparable spelling: absolute real path for local files, one scheme name, no end '/'."""
+    if is_local(uri):
+        return os.path.realpath(local_path(uri))
+    s = scheme(uri)
+    rest = uri[len(s) + 3:].rstrip("/")
+    return f"{_ARROW_SCHEME.get(s, s)}://{rest}"
+
+
+def within(inner: str, outer: str) -> bool:
+    """True when `inner` is `outer` or lies under it."""
+    a, b = normalise(inner), normalise(outer)
+    return a == b or a.startswith(b.rstrip("/") + "/")
+
+
+def spark_path(uri: str) -> str:
+    """The spelling Spark's (Hadoop's) readers and writers want (s3:// becomes s3a://)."""
+    s = scheme(uri)
+    if s == "":
+        return os.path.abspath(uri)
+    return f"{_SPARK_SCHEME.get(s, s)}://{uri[len(s) + 3:]}"
+
+
+def join(uri: str, name: str) -> str:
+    """`name` inside the folder `uri`."""
+    return uri.rstrip("/") + "/" + name if not is_local(uri) else os.path.join(uri, name)
+
+
+def reason(error: BaseException) -> str:
+    """A short reason for a storage error (missing bucket, no permission, ...)."""
+    text = str(error)
+    checks = (("NO_SUCH_BUCKET", "the bucket does not exist"),
+              ("ACCESS_DENIED", "no permission (access denied)"),
+              ("AccessDenied", "no permission (access denied)"),
+              ("INVALID_ACCESS_KEY_ID", "no permission (the access key is not known)"),
+              ("SIGNATURE_DOES_NOT_MATCH", "no permission (bad secret key)"),
+              ("403", "no permission (HTTP 403)"))
+    for token, said in checks:
+        if token in text:
+            return f"{said}: {_first_line(text)}"
+    if isinstance(error, FileNotFoundError):
+        return "no such file or folder"
+    if isinstance(error, PermissionError):
+        return "no permission"
+    if isinstance(error, IsADirectoryError):
+        return "is a folder"
+    return f"{type(error).__name__}: {_first_line(text)}"
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:300] if text.strip() else "(no detail)"
+
+
+@lru_cache(maxsize=32)
+def _arrow_fs(root: str):
+    """The pyarrow filesystem of a scheme://authority root (one per process, per root)."""
+    from pyarrow import fs as pafs
+
+    return pafs.FileSystem.from_uri(root)[0]
+
+
+def _arrow(uri: str):
+    """(pyarrow filesystem, path inside it) of a remote URI."""
+    s = scheme(uri)
+    rest = uri[len(s) + 3:]
+    arrow_uri = f"{_ARROW_SCHEME.get(s, s)}://{rest}"
+    try:
+        if s in ("s3", "s3a", "s3n", "gs", "gcs"):
+            bucket = rest.split("/", 1)[0]
+            return _arrow_fs(f"{_ARROW_SCHEME.get(s, s)}://{bucket}"), rest.rstrip("/")
+        fs, path = _import_fs().FileSystem.from_uri(arrow_uri)
+        return fs, path
+    except ImportError as e:
+        raise StorageError(uri, f"reading {s}:// needs pyarrow ({e})") from e
+    except (OSError, ValueError) as e:
+        raise StorageError(uri, reason(e)) from e
+
+
+def _import_fs():
+    from pyarrow import fs as pafs
+
+    return pafs
+
+
+def list_files(uri: str) -> list[Entry]:
+    """The files of a file or a folder (recursively, sorted); hidden and `_` names skipped."""
+    if is_local(uri):
+        return _list_local(local_path(uri), uri)
+    pafs = _import_fs()
+    fs, path = _arrow(uri)
+    try:
+        info = fs.get_file_info(path)
+        if info.type == pafs.FileType.File:
+            return [Entry(uri, info.size, info.mtime_ns)]
+        infos = fs.get_file_info(pafs.FileSelector(path, recursive=True))
+    except OSError as e:
+        raise StorageError(uri, reason(e)) from e
+    if info.type == pafs.FileType.NotFound and not infos:
+        raise StorageError(uri, "no such file or folder")
+    base = uri.rstrip("/")
+    out = []
+    for i in infos:
+        if i.type != pafs.FileType.File:
+            continue
+        relative = i.path[len(path.rstrip("/")) + 1:]
+        if _hidden(relative):
+            continue
+        out.append(Entry(f"{base}/{relative}", i.size, i.mtime_ns))
+    return sorted(out, key=lambda e: e.uri)
+
+
+def _hidden(relative: str) -> bool:
+    return any(part.startswith((".", "_")) for part in relative.split("/") if part)
+
+
+def _list_local(path: str, uri: str) -> list[Entry]:
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise StorageError(uri, reason(e)) from e
+    if not os.path.isdir(path):
+        return [Entry(uri, st.st_size, st.st_mtime_ns)]
+    out = []
+    errors: list[OSError] = []
+    for root, dirs, files in os.walk(path, onerror=errors.append):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for name in files:
+            if name.startswith((".", "_")):
+                continue
+            full = os.path.join(root, name)
+            try:
+                st = os.stat(full)
+            except OSError:
+                continue  # vanished or unreadable: reported when it is read
+            if os.path.isfile(full):
+                out.append(Entry(full, st.st_size, st.st_mtime_ns))
+    if errors and not out:
+        raise StorageError(uri, reason(errors[0]))
+    return sorted(out, key=lambda e: e.uri)
+
+
+def stat(uri: str) -> Entry:
+    """Size and modification time of one file."""
+    if is_local(uri):
+        try:
+            st = os.stat(local_path(uri))
+        except OSError as e:
+            raise StorageError(uri, reason(e)) from e
+        return Entry(uri, st.st_size, st.st_mtime_ns)
+    pafs = _import_fs()
+    fs, path = _arrow(uri)
+    try:
+        info = fs.get_file_info(path)
+    except OSError as e:
+        raise StorageError(uri, reason(e)) from e
+    if info.type != pafs.FileType.File:
+        raise StorageError(uri, "no such file")
+    return Entry(uri, info.size, info.mtime_ns)
+
+
+def open_input(uri: str) -> BinaryIO:
+    """A seekable binary reader of one file (close it, or use it in a `with`)."""
+    if is_local(uri):
+        try:
+            return open(local_path(uri), "rb")
+        except OSError as e:
+            raise StorageError(uri, reason(e)) from e
+    fs, path = _arrow(uri)
+    try:
+        return fs.open_input_file(path)
+    except OSError as e:
+        raise StorageError(uri, reason(e)) from e
+
+
+def read_head(uri: str, size: int) -> bytes:
+    """The first `size` bytes of a file."""
+    with open_input(uri) as f:
+        try:
+            return f.read(size)
+        except OSError as e:
+            raise StorageError(uri, reason(e)) from e
+
+
+def read_all(uri: str, limit: int) -> bytes:
+    """A whole file, refused (StorageError) when it is larger than `limit` bytes."""
+    with open_input(uri) as f:
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise StorageError(uri, reason(e)) from e
+    if len(data) > limit:
+        raise StorageError(uri, f"larger than {limit} bytes; not read")
+    return data
+
