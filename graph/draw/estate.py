@@ -1,0 +1,159 @@
+"""The estate: queue managers laid out by cluster and traffic, channel edges weighted by
+messages, the places where lost messages stopped coloured by cause.
+
+Input is plain values (what `graph.report.tables` aggregates from the analyze tables):
+sends ``(src, dst, channel, messages)`` and losses ``(queue_manager, cause, count)``, with an
+optional queue manager → cluster map. Past `max_nodes` queue managers the quietest are
+aggregated, per cluster, into one "N other queue managers" node, so 300 stay readable.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+
+from graph.draw import dot
+from graph.draw.palette import verdict_colour
+
+OTHER = "…other"
+
+
+def _groups(names: set[str], weights: Mapping[tuple[str, str], int],
+            clusters: Mapping[str, str] | None) -> dict[str, str]:
+    """Queue manager → group: its MQ cluster, else a traffic community (Louvain, seeded)."""
+    if clusters:
+        return {n: clusters.get(n, "") for n in names}
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(names)
+    for (u, v), w in weights.items():
+        if u != v:
+            g.add_edge(u, v, weight=g.get_edge_data(u, v, {"weight": 0})["weight"] + w)
+    if g.number_of_edges() == 0:
+        return {n: "" for n in names}
+    groups = nx.community.louvain_communities(g, weight="weight", seed=1)
+    ordered = sorted(groups, key=lambda c: (-len(c), min(c)))
+    return {n: (f"traffic group {i + 1}" if len(c) > 1 else "")
+            for i, c in enumerate(ordered) for n in c}
+
+
+def aggregate(sends: Iterable[tuple[str, str, str, int]],
+              losses: Iterable[tuple[str, str, int]],
+              clusters: Mapping[str, str] | None = None, max_nodes: int = 40):
+    """Which queue managers get a node of their own; the rest, per group, one node."""
+    weights: Counter = Counter()
+    channels: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for src, dst, channel, n in sends:
+        weights[(src, dst or "?")] += n
+        channels[(src, dst or "?")].add(channel or "?")
+    lost: dict[str, Counter] = defaultdict(Counter)
+    for qm, cause, n in losses:
+        lost[qm or "?"][cause] += n
+    names = {n for pair in weights for n in pair} | set(lost)
+    traffic: Counter = Counter()
+    for (u, v), w in weights.items():
+        traffic[u] += w
+        traffic[v] += w
+    groups = _groups(names, weights, clusters)
+    keep = sorted(lost, key=lambda n: -sum(lost[n].values()))[:max_nodes]
+    for n in sorted(names, key=lambda n: (-traffic[n], n)):
+        if len(keep) >= max_nodes:
+            break
+        if n not in keep:
+            keep.append(n)
+    kept = set(keep)
+    node_of = {n: n if n in kept else f"{OTHER} {groups.get(n, '')}".strip() for n in names}
+    return weights, channels, lost, traffic, groups, node_of
+
+
+def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str = "",
+               labelled_edges: int = 12):
+    """The pygraphviz graph of the estate (see the module's docstring)."""
+    weights, channels, lost, traffic, groups, node_of = aggregate(
+        list(sends), list(losses), clusters, max_nodes)
+    out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.12", ranksep="1.1",
+                        labelloc="t", labeljust="l", pad="0.2", outputorder="edgesfirst")
+    members: dict[str, list[str]] = defaultdict(list)
+    for n, node in node_of.items():
+        members[node].append(n)
+    heaviest = max(weights.values(), default=1)
+    placed: dict[str, list[str]] = defaultdict(list)
+    for node in sorted(members):
+        group = groups.get(members[node][0], "") if not node.startswith(OTHER) else \
+            node[len(OTHER):].strip()
+        placed[group].append(node)
+    causes_seen: Counter = Counter()
+    for group in sorted(placed):
+        parent = out if not group else out.add_subgraph(
+            name=f"cluster_g{len(out.subgraphs())}", label=dot.wrap(group, 30, 1),
+            style="rounded,filled", fillcolor="#f1f8e9", color="#9ccc65",
+            fontcolor="#33691e", tooltip=f"{group}: {len(placed[group])} node(s)")
+        for node in placed[group]:
+            qms = members[node]
+            msgs = sum(traffic[q] for q in qms)
+            lost_here: Counter = Counter()
+            for q in qms:
+                lost_here.update(lost.get(q, {}))
+            causes_seen.update(lost_here)
+            if node.startswith(OTHER):
+                label = f"{len(qms)} other\nqueue managers\n{msgs:,} msgs"
+                tip = f"{len(qms)} quieter queue managers: " + ", ".join(sorted(qms)[:30]) \
+                    + (" …" if len(qms) > 30 else "")
+                attrs = {"shape": "folder", "style": "filled", "fillcolor": "#eceff1"}
+            else:
+                label = f"{dot.wrap(node, 16, 2)}\n{msgs:,} msgs"
+                tip = f"queue manager {node}: {msgs:,} messages in or out"
+                attrs = {"fillcolor": "#e3f2fd"}
+            if lost_here:
+                cause, _ = lost_here.most_common(1)[0]
+                total = sum(lost_here.values())
+                label += f"\n✕ {total:,} lost"
+                tip += "; lost here: " + ", ".join(f"{c} {k:,}" for c, k in
+                                                   lost_here.most_common())
+                attrs.update(fillcolor=verdict_colour(cause), fontcolor="white",
+                             penwidth="2", color="#212121")
+            parent.add_node(node, label=label, tooltip=tip, **attrs)
+    agg: Counter = Counter()
+    names: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for (u, v), w in weights.items():
+        a, b = node_of[u], node_of[v]
+        agg[(a, b)] += w
+        names[(a, b)] |= channels[(u, v)]
+    top = {e for e, _ in agg.most_common(labelled_edges)}
+    for (a, b), w in sorted(agg.items()):
+        width = 0.6 + 4.5 * math.log1p(w) / math.log1p(heaviest)
+        chans = sorted(names[(a, b)])
+        tip = f"{a} → {b}: {w:,} messages over " + ", ".join(chans[:8]) + \
+            (" …" if len(chans) > 8 else "")
+        attrs = {"penwidth": f"{width:.2f}", "color": "#5c6bc0", "tooltip": tip,
+                 "arrowsize": "0.5"}
+        if (a, b) in top or (a in lost or b in lost):
+            attrs["label"] = f"{w:,}"
+        if a == b:
+            attrs["label"] = f"{w:,} within"
+        out.add_edge(a, b, **attrs)
+    legend = "".join(f'<TD BGCOLOR="{verdict_colour(c)}"><FONT COLOR="white">'
+                     f'{dot.html_escape(c.replace("_", " "))} {k:,}</FONT></TD>'
+                     for c, k in causes_seen.most_common())
+    head = f"<TR><TD ALIGN=\"LEFT\"><B>{dot.html_escape(title)}</B></TD></TR>" if title else ""
+    out.graph_attr["label"] = (
+        f'<<TABLE BORDER="0" CELLSPACING="2">{head}<TR><TD ALIGN="LEFT">'
+        f'{len(node_of):,} queue managers, {sum(agg.values()):,} channel sends; '
+        f'line width = messages; lost messages by where they stopped:</TD></TR>'
+        f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" ALIGN="LEFT"><TR>'
+        f'{legend or "<TD>none lost</TD>"}</TR></TABLE></TD></TR></TABLE>>')
+    return out
+
+
+def estate_svg(sends, losses, clusters=None, *, max_nodes: int = 40, title: str = "") -> str:
+    """The estate drawn as SVG text."""
+    return dot.render(estate_dot(sends, losses, clusters, max_nodes=max_nodes, title=title),
+                      "svg").decode("utf-8")
+
+
+def draw_estate(sends, losses, path, clusters=None, *, max_nodes: int = 40, title: str = ""):
+    """The estate drawn to a file (.svg, .png or .pdf by its suffix)."""
+    return dot.write(estate_dot(sends, losses, clusters, max_nodes=max_nodes, title=title),
+                     path)
