@@ -205,6 +205,12 @@ class _Index:
                     else:
                         gets[msg_id].append(c)
         self.untraceable = untraceable
+        self.shared: dict[bytes, int] = {}  # MsgId -> application puts of it, when > 1
+        seen: set[bytes] = set()
+        for c in origins:
+            if c.msg_id in seen:
+                self.shared[c.msg_id] = self.shared.get(c.msg_id, 1) + 1  # type: ignore[index]
+            seen.add(c.msg_id)  # type: ignore[arg-type]
 
     def queue(self, c: MQICall) -> str | None:
         """The local queue of a put/get, from the call or else its connection's MQOPEN."""
@@ -314,8 +320,11 @@ class _Walk:
     def jump(self, verdict: JourneyVerdict,
              here: Location) -> tuple[JourneyVerdict, Location] | MQICall:
         """Nothing follows here; if later records of the message exist, records are missing
-        in between: note the gap and go on from the next one."""
+        in between: note the gap and go on from the next one. Not when several applications
+        put the same MsgId (a distribution list): the later records may be another copy's."""
         ix = self.index
+        if ix.shared.get(self.msg_id, 0) > 1:
+            return verdict, here
         puts = [p for p in self.unused(ix.mca_puts.get(self.msg_id, []))
                 if p.qmgr != here.queue_manager]
         if puts:

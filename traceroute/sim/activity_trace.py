@@ -294,7 +294,7 @@ class ActivityTracer:
                     p += [_s(mqc.MQCACF_RESOLVED_LOCAL_Q_NAME, call.local_queue),
                           _s(mqc.MQCACF_RESOLVED_LOCAL_Q_MGR, call.qmgr)]
         md = call.md
-        if md is not None and v in (MQPUT, MQPUT1, MQGET) and call.comp_code != mqc.MQCC_FAILED:
+        if md is not None and v in (MQPUT, MQPUT1, MQGET):  # a failed put: the MQMD given
             p += [Integer(mqc.MQIACF_REPORT, md.report), Integer(mqc.MQIACF_MSG_TYPE, md.msg_type),
                   Integer(mqc.MQIACF_EXPIRY, md.expiry),
                   _s(mqc.MQCACH_FORMAT_NAME, md.format, 8),
