@@ -15,7 +15,7 @@ the engine's own count of the queue.
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
 from traceroute.events.build import event_message, perf_event
@@ -51,7 +51,8 @@ class SimEvents:
 
     def _when(self, qmgr: str, seconds: float | None = None) -> datetime:
         t = self.sim.now if seconds is None else seconds
-        return self.sim.start + timedelta(seconds=t + self.sim.clock_skew.get(qmgr, 0.0))
+        start = self.sim.start if self.sim.start.tzinfo else self.sim.start.replace(tzinfo=UTC)
+        return start + timedelta(seconds=t + self.sim.clock_skew.get(qmgr, 0.0))
 
     def _emit(self, event: Event, queue: str, lost: bool = False) -> None:
         self.events.append(event)

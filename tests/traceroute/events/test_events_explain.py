@@ -1,0 +1,86 @@
+"""Events explain where routes stopped: channel stopped, queue full, consumer too slow."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+
+from pcf import mqc
+from traceroute.display.amqsevt import from_json
+from traceroute.events.explain import Place, explain_place, explain_routes
+from traceroute.records.parse import parse_message
+from traceroute.records.tracemsg import TraceOptions, build_trace_message
+from traceroute.routes import Verdict, build_routes
+from traceroute.sim import Simulator, parse_mqsc
+from traceroute.sim.events import SimEvents
+
+EXAMPLE = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
+
+
+def _trace(sim: Simulator) -> None:
+    opts = TraceOptions.from_dspmqrte(q="TARG.AT.QM2", rq="ACTIV.REPLY.Q")
+    md, data = build_trace_message(opts, msg_id=sim.new_msg_id("QM1"))
+    assert sim.put("QM1", opts.target_q, md, data).ok
+    sim.run()
+
+
+def test_a_message_waiting_on_its_xmitq_is_explained_by_the_stopped_channel() -> None:
+    sim = Simulator(parse_mqsc(EXAMPLE + "\n* Queue manager name: QM1\n"
+                               "ALTER QMGR CHLEV(ENABLED)\n"))
+    watcher = SimEvents(sim)
+    _trace(sim)                                   # the channel starts: Channel Started
+    sim.run(until=sim.now + 60)
+    sim.stop_channel("QM1", "QM1.TO.QM2")         # Channel Stopped By User
+    sim.run(until=sim.now + 60)
+    sim.get("QM1", "ACTIV.REPLY.Q")
+    sim.get("QM1", "ACTIV.REPLY.Q")
+    sim.get("QM1", "ACTIV.REPLY.Q")
+    _trace(sim)
+    (route,) = build_routes(parse_message(md, d) for md, d in sim.browse("QM1",
+                                                                          "ACTIV.REPLY.Q"))
+    assert route.verdict is Verdict.WAITING_ON_XMITQ
+    ((_, why),) = explain_routes([route], watcher.events)
+    assert [w.kind for w in why] == ["channel"]
+    assert why[0].event.reason == mqc.MQRC_CHANNEL_STOPPED_BY_USER
+    assert "QM1.TO.QM2" in why[0].text and "Channel Stopped By User" in why[0].text
+    # restart the channel: its last word is "started", nothing to explain any more
+    sim.start_channel("QM1", "QM1.TO.QM2")
+    sim.run()
+    place = Place("QM1", "QM2", "QM1.TO.QM2", "xmitq", None)
+    assert explain_place(place, watcher.events) == []
+
+
+def _event(reason: int, etype: int, data: dict, when: datetime):
+    return from_json({"eventSource": {"objectName": "X", "objectType": "Queue",
+                                      "queueMgr": "QM2"},
+                      "eventType": {"name": "", "value": etype},
+                      "eventReason": {"name": "", "value": reason},
+                      "eventCreation": {"timeStamp": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                        "epoch": int(when.timestamp())},
+                      "eventData": data})
+
+
+def test_failed_put_and_slow_consumer_and_time_window() -> None:
+    t = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+    full = _event(mqc.MQRC_Q_FULL, 45, {"queueMgrName": "QM2", "baseObjectName": "APP.IN",
+                                        "highQueueDepth": 5000}, t)
+    slow = _event(mqc.MQRC_Q_SERVICE_INTERVAL_HIGH, 45,
+                  {"queueMgrName": "QM2", "baseObjectName": "APP.IN"}, t)
+    other_qmgr = _event(mqc.MQRC_Q_FULL, 45, {"queueMgrName": "QM9",
+                                              "baseObjectName": "APP.IN"}, t)
+    inhibited = _event(mqc.MQRC_PUT_INHIBITED, 44, {"queueMgrName": "QM2",
+                                                    "queueName": "APP.IN"}, t)
+    events = [full, slow, other_qmgr, inhibited]
+    refused = explain_place(Place("QM2", "APP.IN", None, "refused", t + timedelta(minutes=1)),
+                            events)
+    assert {w.event.reason for w in refused} == {mqc.MQRC_Q_FULL, mqc.MQRC_PUT_INHIBITED}
+    assert "Queue Full for APP.IN on QM2" in refused[0].text or \
+        "Put Inhibited for APP.IN on QM2" in refused[0].text
+    waiting = explain_place(Place("QM2", "APP.IN", None, "on_queue", t), events)
+    assert {w.event.reason for w in waiting} == {mqc.MQRC_Q_FULL,
+                                                 mqc.MQRC_Q_SERVICE_INTERVAL_HIGH}
+    assert all(w.kind == "served" for w in waiting)
+    # two hours later the events are too old to explain anything
+    later = Place("QM2", "APP.IN", None, "refused", t + timedelta(hours=2))
+    assert explain_place(later, events) == []
+    assert explain_place(Place("QM2", "APP.IN", None, "", t), events) == []
