@@ -10,7 +10,18 @@ Findings, one per problem, each naming its queue manager and objects:
     remote_definition_without_channel
                               a remote queue definition (or queue-manager alias) whose
                               transmission queue no sender channel serves
-    alias_loop                queue-manager aliases that send a message round in a circle
+    alias_loop                queue-manager aliases that send a message round in a circle,
+                              across queue managers or naming each other on one
+    resolution_loop           remote queue definitions (RQMNAME blank or this queue manager)
+                              and aliases leading back to themselves: opens fail with
+                              MQRC_UNKNOWN_REMOTE_Q_MGR (2087)
+    transmission_queue_missing
+                              a remote queue definition or queue-manager alias whose
+                              transmission queue (XMITQ, the queue named after RQMNAME, or
+                              DEFXMITQ) is not defined on its queue manager
+    transmission_queue_not_xmitq
+                              ... whose transmission queue exists but is not a local queue
+                              with USAGE(XMITQ): puts fail (MQRC_XMIT_Q_TYPE_ERROR/USAGE_ERROR)
     receiver_without_sender   a receiver channel no queue manager sends to
     sender_without_receiver   a sender channel with no receiver of that name anywhere
     stopped_channel           a channel stopped (STOP CHANNEL) — its messages wait
@@ -30,6 +41,10 @@ from traceroute.sim.network import Network, QueueManager
 from traceroute.sim.resolve import (
     CLUSTER_XMITQ,
     Resolution,
+    cluster_receiver,
+    clusters_of,
+    local_loop,
+    qmgr_alias_loop,
     receiving_end,
     resolve,
     sending_channel,
@@ -154,6 +169,75 @@ def _definition_findings(network: Network) -> Iterator[Finding]:
                                   "MaxActivities (or its expiry) stops it")
 
 
+def _local_loop_findings(network: Network) -> Iterator[Finding]:
+    """Definitions on one queue manager that lead round to themselves."""
+    for qm in network.qmgrs.values():
+        seen: set[frozenset[str]] = set()
+        for q in qm.queues.values():
+            qm_alias = q.kind == "QREMOTE" and not q.get("RNAME")
+            loop = qmgr_alias_loop(qm, q.name) if qm_alias else local_loop(qm, q.name)
+            if not loop or frozenset(loop) in seen:
+                continue
+            seen.add(frozenset(loop))
+            start = loop.index(min(loop))
+            loop = loop[start:] + loop[:start]
+            circle = " -> ".join([*loop, loop[0]])
+            if qm_alias:
+                yield Finding("alias_loop", qm.name, tuple(loop),
+                              f"queue-manager aliases {circle} on {qm.name} name each other: "
+                              "none leads to a queue manager or transmission queue, so puts "
+                              "addressed to them fail")
+            else:
+                yield Finding("resolution_loop", qm.name, tuple(loop),
+                              f"{circle} on {qm.name}: the definitions lead back to "
+                              "themselves; an open of any of them fails with "
+                              "MQRC_UNKNOWN_REMOTE_Q_MGR (2087)")
+
+
+def _xmitq_problem(qm: QueueManager, xmitq: str) -> str:
+    """'' when `xmitq` is a local queue with USAGE(XMITQ) on qm, else the finding's kind."""
+    q = qm.queues.get(xmitq)
+    if q is None:
+        return "transmission_queue_missing"
+    if q.kind != "QLOCAL" or q.get("USAGE") != "XMITQ":
+        return "transmission_queue_not_xmitq"
+    return ""
+
+
+def _xmitq_findings(network: Network) -> Iterator[Finding]:
+    """Remote definitions and queue-manager aliases whose transmission queue is unusable."""
+    for qm in network.qmgrs.values():
+        for q in qm.queues.values():
+            rqmname = q.get("RQMNAME") if q.kind == "QREMOTE" else ""
+            if not rqmname or rqmname == qm.name:
+                continue
+            what = ("queue-manager alias" if not q.get("RNAME")
+                    else "remote queue definition")
+            xmitq, how = q.get("XMITQ"), "its XMITQ"
+            if not xmitq:
+                same = qm.queues.get(rqmname)
+                if same is not None and same.kind != "QLOCAL":
+                    continue  # an alias naming another one: _local_loop_findings' business
+                if same is None and cluster_receiver(network, rqmname,
+                                                     clusters_of(qm)) is not None:
+                    continue  # reached through the cluster
+                if same is None and qm.defxmitq:
+                    xmitq, how = qm.defxmitq, "the default transmission queue (DEFXMITQ)"
+                else:
+                    xmitq, how = rqmname, "the queue named after RQMNAME"
+            kind = _xmitq_problem(qm, xmitq)
+            if not kind:
+                continue
+            obj = qm.queues.get(xmitq)
+            state = ("is not defined" if obj is None else
+                     f"is a {obj.kind} with USAGE({obj.get('USAGE') or 'NORMAL'}), not a "
+                     "local queue with USAGE(XMITQ)")
+            yield Finding(kind, qm.name, (q.name, xmitq),
+                          f"{what} {q.name} sends through {how}, {xmitq}, which {state} on "
+                          f"{qm.name}: puts to it fail (or its messages go to the "
+                          "dead-letter queue)")
+
+
 def _cluster_findings(network: Network) -> Iterator[Finding]:
     repositories: dict[str, list[str]] = {}
     for qm in network.qmgrs.values():
@@ -189,6 +273,8 @@ def audit(network: Network, observed: Iterable[ObservedSend]) -> list[Finding]:
                                     f"over channel {s.channel}, which the configuration "
                                     "does not define"))
     findings += _definition_findings(network)
+    findings += _local_loop_findings(network)
+    findings += _xmitq_findings(network)
     findings += _cluster_findings(network)
     return sorted(findings, key=lambda f: (f.kind, f.queue_manager, f.objects))
 

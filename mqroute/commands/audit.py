@@ -24,9 +24,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """One finding per line; exit 1 when there are findings."""
     from graph.audit import audit, observed_sends
-    from traceroute.sim import read_mqsc
+    from traceroute.sim.mqsc import MQSCError, read_mqsc
 
-    network = read_mqsc(args.config)
+    try:
+        network = read_mqsc(args.config)
+    except MQSCError as e:
+        print(f"mqroute: {e.located}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"mqroute: {e.filename or args.config[0]}: {e.strerror or e}", file=sys.stderr)
+        return 2
     sends = observed_sends(args.observed) if args.observed else []
     findings = audit(network, sends)
     for f in findings:

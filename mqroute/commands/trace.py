@@ -25,6 +25,7 @@ from traceroute.mq.transport import Connection, Transport, TransportError
 from traceroute.records.tracemsg import DEFAULT_MODEL_QUEUE, TraceOptions
 from traceroute.routes.ordering import Route
 from traceroute.routes.verdict import Verdict
+from traceroute.sim.mqsc import MQSCError
 
 #: Exit statuses: what the trace found, for scripts.
 EXIT_OK, EXIT_ERROR, EXIT_INCOMPLETE, EXIT_STUCK, EXIT_DEAD_LETTER, EXIT_DISCARDED = \
@@ -134,6 +135,9 @@ def _connector(args: argparse.Namespace):
             network = parse_mqsc(text.read_text(), source="demo (qm1_qm2.mqsc)")
         else:
             network = read_mqsc([Path(f) for f in args.network])
+        if not network.qmgrs:
+            raise MQSCError("no queue manager is defined (no commands, no '* Queue manager "
+                            "name:' header)", source=", ".join(args.network))
         sim = Simulator(network, seed=args.seed, latency=args.latency)
         return lambda name: SimTransport(sim, name or _first(network))
     from traceroute.mq.client import MQTransport, password_from_environment
@@ -209,7 +213,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.q and not (options and options.target_topic):
         print("mqroute trace: -q (or -ts) is required", file=sys.stderr)
         return EXIT_ERROR
-    connect = _connector(args)
+    try:
+        connect = _connector(args)
+    except MQSCError as e:
+        print(f"mqroute: {e.located}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:
+        print(f"mqroute: {e.filename or args.network[0]}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_ERROR
     archive = _Archive(args.save)
     transports: list[Transport] = []
     try:

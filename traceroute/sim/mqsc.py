@@ -74,6 +74,8 @@ Errors
     manager named, and the DEFINE/ALTER/DELETE conflicts above. Unknown attributes are not
     errors. All commands are read before any is applied, so a syntax error leaves the network
     untouched; a conflict found while applying leaves the commands before it applied.
+    `read_mqsc` reads files as UTF-8 and names the line and column of a byte that is not;
+    ``MQSCError.located`` is the one-line ``FILE:LINE:COL: reason`` form for users.
 """
 
 from __future__ import annotations
@@ -86,8 +88,8 @@ from pathlib import Path
 
 from traceroute.sim.network import QUEUE_KINDS, MQObject, Network, QueueManager
 
-__all__ = ["CHANNEL_TYPES", "Command", "MQSCError", "parse_commands", "parse_mqsc", "read_mqsc",
-           "to_mqsc"]
+__all__ = ["CHANNEL_TYPES", "Command", "MQSCError", "decode_mqsc", "parse_commands", "parse_mqsc",
+           "read_mqsc", "to_mqsc"]
 
 #: Full command keywords by every spelling MQSC accepts.
 VERBS = {
@@ -154,6 +156,12 @@ class MQSCError(ValueError):
         self.line = line
         self.column = column
         super().__init__(f"{source}, line {line}, column {column}: {reason}")
+
+    @property
+    def located(self) -> str:
+        """The one-line form for users: 'FILE:LINE:COL: reason' ('FILE: reason' if unplaced)."""
+        where = f"{self.source}:{self.line}:{self.column}" if self.line else self.source
+        return f"{where}: {self.reason}"
 
 
 @dataclass
@@ -546,12 +554,25 @@ def parse_mqsc(text: str, *, source: str = "<mqsc>", qmgr: str | None = None,
     return network
 
 
+def decode_mqsc(data: bytes, source: str = "<mqsc>") -> str:
+    """MQSC bytes as text (UTF-8); MQSCError at the line and column of a byte that is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
+        raise MQSCError(f"byte 0x{data[e.start]:02X} is not UTF-8 (MQSC files are read as "
+                        "UTF-8: convert the file, e.g. with iconv)", source=source, line=line,
+                        column=column) from None
+
+
 def read_mqsc(paths: Iterable[str | Path]) -> Network:
     """One network from MQSC files (UTF-8); a file's default queue manager is its stem."""
     network = Network()
     for path in paths:
         path = Path(path)
-        parse_mqsc(path.read_text(encoding="utf-8"), source=str(path),
+        parse_mqsc(decode_mqsc(path.read_bytes(), str(path)), source=str(path),
                    qmgr=path.stem.upper(), network=network)
     return network
 

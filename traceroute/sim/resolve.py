@@ -3,6 +3,15 @@
 Given the queue and queue-manager names an application (or an MCA) opens, say where a put
 goes: a local queue, or a transmission queue with the destination in its header, or why
 the open fails (the MQRC_* reason MQ gives).
+
+Loops: a remote queue definition whose RQMNAME is blank or this queue manager is followed
+here to its RNAME on this queue manager (MQ itself refuses such a definition at once with
+MQRC_UNKNOWN_REMOTE_Q_MGR, 2087: "ObjectName is the name of a local definition of a remote
+queue (or an alias to one), for which RemoteQMgrName is either blank or the name of the
+local queue manager" — the Unknown Remote Queue Manager event). When such definitions lead
+back to a name already on the path (X -> Y -> X), resolution stops there with that same
+reason, 2087, instead of recursing: MQ would have given it at the first step of the loop.
+`local_loop` names the definitions of such a loop.
 """
 
 from __future__ import annotations
@@ -124,46 +133,91 @@ def _to(r: Resolution, queue: str, qmgr: str) -> Resolution:
 
 
 def _resolve_local(network: Network, qm: QueueManager, name: str,
-                   choose: Chooser | None, *, alias_base: bool = False) -> Resolution:
-    obj = qm.queues.get(name)
-    if obj is None or obj.kind == "QMODEL":
-        instances = _cluster_instances(network, qm, name)
-        if not instances:
-            return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)
-        pick = 0 if len(instances) == 1 else (choose or (lambda *_: 0))(qm.name, name,
-                                                                        instances)
-        chosen = instances[pick]
-        if chosen == qm.name:
+                   choose: Chooser | None, *, alias_base: bool = False,
+                   seen: set[str] | None = None) -> Resolution:
+    seen = set() if seen is None else seen
+    while True:  # iterative: a chain of local remote definitions is followed without recursing
+        if name in seen:  # definitions leading round in a loop on this queue manager
+            return _fail(qm, mqc.MQRC_UNKNOWN_REMOTE_Q_MGR)
+        seen.add(name)
+        obj = qm.queues.get(name)
+        if obj is None or obj.kind == "QMODEL":
+            instances = _cluster_instances(network, qm, name)
+            if not instances:
+                return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)
+            pick = 0 if len(instances) == 1 else (choose or (lambda *_: 0))(qm.name, name,
+                                                                            instances)
+            chosen = instances[pick]
+            if chosen == qm.name:
+                return Resolution(qm.name, name)
+            return _to(transmission_queue(network, qm, chosen), name, chosen)
+        if obj.kind == "QLOCAL":
             return Resolution(qm.name, name)
-        return _to(transmission_queue(network, qm, chosen), name, chosen)
-    if obj.kind == "QLOCAL":
-        return Resolution(qm.name, name)
-    if obj.kind == "QALIAS":
-        if alias_base:
-            return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
-        if obj.get("TARGTYPE", "QUEUE") != "QUEUE":
-            return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
-        base = obj.get("TARGET")
-        if not base:
-            return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q)
-        r = _resolve_local(network, qm, base, choose, alias_base=True)
-        if r.reason == mqc.MQRC_UNKNOWN_OBJECT_NAME:
-            return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q)
-        return r
-    # QREMOTE with RNAME: a remote queue definition
-    rname, rqmname = obj.get("RNAME"), obj.get("RQMNAME")
-    if not rname:
-        return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)  # a queue-manager alias, not a queue
-    if not rqmname or rqmname == qm.name:
-        if obj.get("XMITQ"):
-            return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
-        return _resolve_local(network, qm, rname, choose, alias_base=alias_base)
-    r = transmission_queue(network, qm, rqmname, obj.get("XMITQ"))
-    if not r.ok:
-        return r
-    resolved = _to(r, rname, rqmname)
-    return Resolution(resolved.qmgr, resolved.queue, resolved.xmitq, resolved.remote_q,
-                      resolved.remote_qmgr, resolved.channel, 0, True)
+        if obj.kind == "QALIAS":
+            if alias_base:
+                return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
+            if obj.get("TARGTYPE", "QUEUE") != "QUEUE":
+                return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
+            base = obj.get("TARGET")
+            if not base:
+                return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q)
+            # one level only: a second alias on the way fails (alias_base)
+            r = _resolve_local(network, qm, base, choose, alias_base=True, seen=seen)
+            if r.reason == mqc.MQRC_UNKNOWN_OBJECT_NAME:
+                return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q)
+            return r
+        # QREMOTE with RNAME: a remote queue definition
+        rname, rqmname = obj.get("RNAME"), obj.get("RQMNAME")
+        if not rname:
+            return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)  # a queue-manager alias
+        if not rqmname or rqmname == qm.name:
+            if obj.get("XMITQ"):
+                return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
+            name = rname
+            continue
+        r = transmission_queue(network, qm, rqmname, obj.get("XMITQ"))
+        if not r.ok:
+            return r
+        resolved = _to(r, rname, rqmname)
+        return Resolution(resolved.qmgr, resolved.queue, resolved.xmitq, resolved.remote_q,
+                          resolved.remote_qmgr, resolved.channel, 0, True)
+
+
+def local_loop(qm: QueueManager, name: str) -> list[str]:
+    """The definitions an open of `name` on `qm` goes round, in order, if it loops; else []."""
+    path: list[str] = []
+    while name not in path:
+        obj = qm.queues.get(name)
+        if obj is None:
+            return []
+        path.append(name)
+        if obj.kind == "QALIAS":
+            name = obj.get("TARGET")
+        elif obj.kind == "QREMOTE" and obj.get("RNAME") and obj.get("RQMNAME") in ("", qm.name):
+            name = obj.get("RNAME")
+        else:
+            return []
+    return path[path.index(name):]
+
+
+def qmgr_alias_loop(qm: QueueManager, name: str) -> list[str]:
+    """The queue-manager aliases on `qm` that name each other round from `name`; else [].
+
+    QMA with RQMNAME(QMB) and QMB with RQMNAME(QMA): neither leads anywhere (MQ takes the
+    RQMNAME of one alias as a queue manager or transmission queue name, not as another
+    alias). An alias naming itself (QREMOTE(QMX) RQMNAME(QMX) XMITQ(...)) is no loop.
+    """
+    path: list[str] = []
+    while name not in path:
+        obj = qm.queues.get(name)
+        if obj is None or obj.kind != "QREMOTE" or obj.get("RNAME"):
+            return []
+        path.append(name)
+        target = obj.get("RQMNAME")
+        if not target or target == name or target == qm.name:
+            return []
+        name = target
+    return path[path.index(name):]
 
 
 def sending_channel(network: Network, qm: QueueManager, r: Resolution) -> MQObject | None:
