@@ -109,9 +109,14 @@ def _first_line(text: str) -> str:
     return text.strip().splitlines()[0][:300] if text.strip() else "(no detail)"
 
 
-@lru_cache(maxsize=32)
 def _arrow_fs(root: str):
-    """The pyarrow filesystem of a scheme://authority root (one per process, per root)."""
+    """The pyarrow filesystem of a scheme://authority root (one per root and settings)."""
+    names = FORWARDED_SETTINGS + LOCAL_CREDENTIALS
+    return _cached_fs(root, tuple(os.environ.get(n) for n in names))
+
+
+@lru_cache(maxsize=32)
+def _cached_fs(root: str, settings: tuple):
     from pyarrow import fs as pafs
 
     return pafs.FileSystem.from_uri(root)[0]
@@ -148,12 +153,15 @@ def list_files(uri: str) -> list[Entry]:
     fs, path = _arrow(uri)
     try:
         info = fs.get_file_info(path)
-        if info.type == pafs.FileType.File:
-            return [Entry(uri, info.size, info.mtime_ns)]
+    except OSError:
+        info = None  # e.g. a bucket one may list but not HEAD: try listing it
+    if info is not None and info.type == pafs.FileType.File:
+        return [Entry(uri, info.size, info.mtime_ns)]
+    try:
         infos = fs.get_file_info(pafs.FileSelector(path, recursive=True))
     except OSError as e:
         raise StorageError(uri, reason(e)) from e
-    if info.type == pafs.FileType.NotFound and not infos:
+    if not infos and (info is None or info.type == pafs.FileType.NotFound):
         raise StorageError(uri, "no such file or folder")
     base = uri.rstrip("/")
     out = []
@@ -250,3 +258,29 @@ def read_all(uri: str, limit: int) -> bytes:
         raise StorageError(uri, f"larger than {limit} bytes; not read")
     return data
 
+
+
+#: Store settings executors take from the driver's environment (no secrets): endpoints,
+#: regions, certificate bundles, and not asking the EC2 metadata service.
+FORWARDED_SETTINGS = ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_REGION",
+                      "AWS_DEFAULT_REGION", "AWS_CA_BUNDLE", "AWS_EC2_METADATA_DISABLED",
+                      "AWS_PROFILE", "GOOGLE_CLOUD_PROJECT", "AZURE_STORAGE_ACCOUNT_NAME")
+#: Credentials forwarded only in local mode (executors are this machine, this user).
+LOCAL_CREDENTIALS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                     "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_STORAGE_ACCOUNT_KEY")
+
+
+def forward_environment(spark) -> list[str]:
+    """Give the executors' Python workers the driver's store settings; the names given.
+
+    On a cluster, credentials come from the executors' own environment (instance role,
+    workload identity, `spark.executorEnv.*`); in local mode they are forwarded too.
+    """
+    sc = spark.sparkContext
+    names = list(FORWARDED_SETTINGS)
+    if sc.master.startswith("local"):
+        names += LOCAL_CREDENTIALS
+    given = [n for n in names if n in os.environ]
+    for name in given:
+        sc.environment[name] = os.environ[name]
+    return given
