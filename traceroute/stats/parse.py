@@ -70,17 +70,25 @@ def stats_message(message: pcf.Message, *, source: str = "", line: int | None = 
     return StatsMessage(kind, message.header, tuple(top), tuple(groups), source, line)
 
 
+def _looks_like_stats(data: bytes) -> bool:
+    """MQCFH Type 21/22 in either byte order (cheap: other messages skip the decoder)."""
+    if len(data) < mqc.MQCFH_STRUC_LENGTH:
+        return False
+    types = {int.from_bytes(data[:4], "little"), int.from_bytes(data[:4], "big")}
+    return bool(types & {mqc.MQCFT_STATISTICS, mqc.MQCFT_ACCOUNTING})
+
+
 def decode_stats(md: MQMD | None, data: bytes, *, source: str = "",
                  line: int | None = None) -> StatsMessage:
     """Decode one message (MQMD optional) into a StatsMessage; PCFError or NotStatistics."""
+    if not _looks_like_stats(data):
+        raise NotStatistics("no MQCFH of Type MQCFT_STATISTICS or MQCFT_ACCOUNTING")
     if md is not None:
         if md.format.strip() != mqc.MQFMT_ADMIN.strip():
             raise NotStatistics(f"format {md.format.strip()!r} is not MQADMIN")
         message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
                              fmt=md.format)
     else:
-        if len(data) < mqc.MQCFH_STRUC_LENGTH:
-            raise NotStatistics("too short for an MQCFH")
         message = pcf.decode(data)
     return stats_message(message, source=source, line=line)
 
