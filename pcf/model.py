@@ -45,9 +45,11 @@ class _Container:
         return [p for p in self.parameters if p.parameter == parameter]
 
     def get(self, parameter: int, default: object = None) -> object:
-        """The value of the first direct member with this id, or `default`."""
+        """The value of the first direct member with this id (a group: the group), or default."""
         p = self.find(parameter)
-        return default if p is None else p.value
+        if p is None:
+            return default
+        return p if isinstance(p, Group) else p.value
 
     def walk(self) -> Iterator[tuple[int, Parameter]]:
         """Every parameter below, depth first, with its depth (0 = direct member)."""
@@ -192,6 +194,20 @@ class Group(_Container, Parameter):
     def label(self) -> str:
         """A short name for the group (Activity, Operation ...), else its MQ name."""
         return GROUP_LABELS.get(self.parameter) or self.name
+
+
+def freeze(p: Parameter) -> tuple:
+    """A hashable value equal for equal parameters: structure, id and contents, groups whole.
+
+    Parameters are mutable (a decoded tree can be edited), so they do not hash; values that
+    carry them (an unknown parameter kept in an Operation) hash this instead.
+    """
+    if isinstance(p, Group):
+        return (p.TYPE, p.parameter, tuple(freeze(c) for c in p.parameters))
+    value = p.value
+    if isinstance(value, list):
+        value = tuple(value)
+    return (p.TYPE, p.parameter, value, getattr(p, "operator", None), getattr(p, "ccsid", None))
 
 
 PARAMETER_TYPES: dict[int, type[Parameter]] = {

@@ -10,7 +10,19 @@ from traceroute.routes.ordering import Gap, Route, Step
 
 
 def _extra(extras: tuple[Extra, ...]) -> dict:
-    return {e.name: parameter_to_dict(e.parameter) for e in extras}
+    """Unknown parameters by name; a name that repeats maps to the list of all of them."""
+    out: dict = {}
+    repeated: set[str] = set()
+    for e in extras:
+        value = parameter_to_dict(e.parameter)
+        if e.name not in out:
+            out[e.name] = value
+        elif e.name in repeated:
+            out[e.name].append(value)
+        else:
+            out[e.name] = [out[e.name], value]
+            repeated.add(e.name)
+    return out
 
 
 def operation_to_dict(op: Operation) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pcf import mqc
-from pcf.model import Group, Parameter
+from pcf.model import Group, Parameter, freeze
 from pcf.mqmd import MQMD
 from pcf.names import name_of
 
@@ -95,6 +95,11 @@ class TraceRoute:
         return (self.recorded_activities, self.unrecorded_activities or 0,
                 self.discontinuity_count or 0)
 
+    def __hash__(self) -> int:
+        return hash((self.detail, self.recorded_activities, self.unrecorded_activities,
+                     self.discontinuity_count, self.max_activities, self.accumulate,
+                     self.forward, self.deliver, tuple(freeze(p) for p in self.extra)))
+
 
 @dataclass(frozen=True, slots=True)
 class Extra:
@@ -102,6 +107,9 @@ class Extra:
 
     name: str
     parameter: Parameter
+
+    def __hash__(self) -> int:
+        return hash((self.name, freeze(self.parameter)))
 
 
 @dataclass(frozen=True, slots=True)

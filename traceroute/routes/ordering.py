@@ -159,34 +159,94 @@ def _adopt(parent: _Entry, child: _Entry) -> None:
     parent.children.append(child)
 
 
-def _ancestor(a: _Entry, b: _Entry) -> bool:
-    """True when `a` is `b` or above it."""
-    node: _Entry | None = b
-    while node is not None:
-        if node is a:
-            return True
-        node = node.parent
-    return False
+def _parent_keys(b: Activity) -> list[tuple]:
+    """The keys an activity that `link`s to b must offer (see `_child_keys`)."""
+    first = b.first
+    if first is None:
+        return []
+    if first.type == mqc.MQOPER_RECEIVE:
+        if first.remote_qmgr is None:
+            return [("s*", first.channel, first.qmgr)]
+        return [("s", first.channel, first.qmgr, first.remote_qmgr)]
+    if first.type not in GET_TYPES:
+        return []
+    keys = []
+    for queue in {first.resolved_queue, first.queue} - {None}:
+        keys.append(("x", first.qmgr, queue))
+        if not first.from_xmit_queue:
+            keys.append(("p", first.qmgr, queue))
+    return keys
+
+
+def _child_keys(a: Activity) -> set[tuple]:
+    """Keys naming every activity `a` can be followed by: `link(a, b) > 0` only when a key
+    of a is among `_parent_keys(b)` (an index, so that candidates are found without trying
+    every pair)."""
+    keys: set[tuple] = set()
+    for op in a.operations:
+        if op.type == mqc.MQOPER_SEND:
+            keys.add(("s*", op.channel, op.remote_qmgr))
+            keys.add(("s", op.channel, op.remote_qmgr, op.qmgr))
+        if op.to_xmit_queue:
+            keys.add(("x", op.qmgr, op.resolved_queue or ""))
+        elif op.is_put:
+            keys.add(("p", op.qmgr, op.resolved_queue or op.queue or ""))
+    return keys
+
+
+class _Index:
+    """Entries by the keys they offer as a parent, in input order."""
+
+    def __init__(self, entries: Iterable[_Entry]) -> None:
+        self.by_key: dict[tuple, list[_Entry]] = {}
+        for e in entries:
+            for key in _child_keys(e.activity):
+                self.by_key.setdefault(key, []).append(e)
+
+    def candidates(self, child: _Entry) -> list[_Entry]:
+        """Entries that `link` to the child (each once), by the exact test."""
+        seen: dict[int, _Entry] = {}
+        for key in _parent_keys(child.activity):
+            for p in self.by_key.get(key, ()):
+                seen.setdefault(id(p), p)
+        return [p for p in seen.values() if link(p.activity, child.activity)]
 
 
 def _by_counters(entries: list[_Entry]) -> list[_Entry]:
-    """Parent each entry to one at the previous recorded count; returns the roots."""
+    """Parent each entry to one at the previous recorded count; returns the roots.
+
+    The parent is the one that links to it, else one in the same queue manager, else the
+    first; ties go to the earliest in the input. Each count's entries are indexed once.
+    """
     entries.sort(key=lambda e: (e.recorded, sum(e.counters), e.order))
     roots: list[_Entry] = []
     previous: list[_Entry] = []
+    index: _Index | None = None
+    earliest: _Entry | None = None
+    first_in_qmgr: dict[str, _Entry] = {}
     level: list[_Entry] = []
     current = None
     for e in entries:
         if e.recorded != current:
             if level:
-                previous = level
+                previous, index = level, None
             level, current = [], e.recorded
         level.append(e)
         if not previous:
             roots.append(e)
             continue
-        best = max(previous, key=lambda p: (link(p.activity, e.activity),
-                                            p.activity.qmgr == e.activity.qmgr, -p.order))
+        if index is None:
+            index = _Index(previous)
+            first_in_qmgr = {}
+            for p in sorted(previous, key=lambda p: p.order):
+                first_in_qmgr.setdefault(p.activity.qmgr, p)
+            earliest = min(previous, key=lambda p: p.order)
+        choices = [*index.candidates(e), earliest]
+        same = first_in_qmgr.get(e.activity.qmgr)
+        if same is not None:
+            choices.append(same)
+        best = max(choices, key=lambda p: (link(p.activity, e.activity),
+                                           p.activity.qmgr == e.activity.qmgr, -p.order))
         _adopt(best, e)
     return roots
 
@@ -196,18 +256,61 @@ def _time(e: _Entry) -> str:
     return op.timestamp if op else ""
 
 
+class _Trees:
+    """Which tree each entry is in (union-find), to refuse a parent below the child."""
+
+    def __init__(self, n: int) -> None:
+        self.up = list(range(n))
+        self.size = [1] * n
+        self.top = list(range(n))  # per set representative: the index of its tree's root
+
+    def find(self, i: int) -> int:
+        up = self.up
+        while up[i] != i:
+            up[i] = up[up[i]]
+            i = up[i]
+        return i
+
+    def root(self, i: int) -> int:
+        """The index of the root of i's tree."""
+        return self.top[self.find(i)]
+
+    def hang(self, child: int, parent: int) -> None:
+        """The tree rooted at `child` now hangs below `parent`."""
+        a, b = self.find(child), self.find(parent)
+        top = self.top[b]
+        if self.size[a] > self.size[b]:
+            a, b = b, a
+        self.up[a] = b
+        self.size[b] += self.size[a]
+        self.top[b] = top
+
+
 def _by_chaining(entries: list[_Entry]) -> list[_Entry]:
-    """Parent each entry to the activity it must follow (Send→Receive, Put→Get); roots."""
+    """Parent each entry to the activity it must follow (Send→Receive, Put→Get); roots.
+
+    Of the candidates that link to it (found through an index) the parent is the surest
+    link, then one not later than it, then one without children yet, then the latest, then
+    the first in the input; never one below it in its own tree.
+    """
     entries.sort(key=lambda e: (_time(e), e.order))
-    for e in entries:
-        candidates = [(link(p.activity, e.activity), p) for p in entries
-                      if p is not e and not _ancestor(e, p)]
-        candidates = [(score, p) for score, p in candidates if score]
-        if candidates:
-            best = max(candidates, key=lambda c: (c[0], _time(c[1]) <= _time(e),
-                                                  not c[1].children, _time(c[1]),
-                                                  -c[1].order))[1]
+    position = {id(e): k for k, e in enumerate(entries)}
+    times = [_time(e) for e in entries]
+    trees = _Trees(len(entries))
+    index = _Index(entries)
+    for k, e in enumerate(entries):
+        best_key, best = None, None
+        for p in index.candidates(e):
+            j = position[id(p)]
+            if j == k or trees.root(j) == k:
+                continue
+            key = (link(p.activity, e.activity), times[j] <= times[k], not p.children,
+                   times[j], -p.order)
+            if best_key is None or key > best_key:
+                best_key, best = key, p
+        if best is not None:
             _adopt(best, e)
+            trees.hang(k, position[id(best)])
     return [e for e in entries if e.parent is None]
 
 
