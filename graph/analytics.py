@@ -8,8 +8,10 @@ available (`graph.engines.choose_engine`); an engine that does not implement an 
 hands it to the DataFrame implementation, and the column says so:
 
     analytic                         graphframes          graphx                 dataframe
-    degrees, busiest_channels,       -                    -                      aggregations
-      hop_latency, where_routes_die
+    degrees                          aggregateMessages    -                      aggregations
+    vertex_latency                   aggregateMessages    -                      aggregations
+    busiest_channels, hop_latency,   -                    -                      aggregations
+      where_routes_die
     pagerank                         pageRank             lib.PageRank           iterative joins
     connected_components             connectedComponents  lib.ConnectedComponents min-label
     strongly_connected_components,   stronglyConnected-   lib.StronglyConnected- fwd/bwd min-
@@ -17,7 +19,9 @@ hands it to the DataFrame implementation, and the column says so:
     two_cycles                       find (motif)         -                      self-join
     shortest_paths                   shortestPaths        lib.ShortestPaths      BFS joins
     reachability                     bfs                  -                      BFS joins
+    depth                            pregel               -                      BFS joins
     label_propagation                labelPropagation     lib.LabelPropagation   iterative joins
+    configuration_patterns           find (motifs)        -                      joins
 
 Graph algorithms see the simple directed graph: one edge per (src, dst) pair, whatever its
 kinds and channels. Component, SCC and community labels are the smallest member id, so
@@ -52,7 +56,8 @@ OK_VERDICTS: tuple[str, ...] = ("delivered", "discarded_at_target")
 EAGER_EVERY = 10
 #: Which engines implement which analytic natively (others run the DataFrame version).
 NATIVE: dict[str, tuple[str, ...]] = {
-    "degrees": (), "busiest_channels": (), "hop_latency": (), "where_routes_die": (),
+    "degrees": ("graphframes",), "vertex_latency": ("graphframes",),
+    "busiest_channels": (), "hop_latency": (), "where_routes_die": (),
     "pagerank": ("graphframes", "graphx"),
     "connected_components": ("graphframes", "graphx"),
     "strongly_connected_components": ("graphframes", "graphx"),
@@ -60,7 +65,9 @@ NATIVE: dict[str, tuple[str, ...]] = {
     "two_cycles": ("graphframes",),
     "shortest_paths": ("graphframes", "graphx"),
     "reachability": ("graphframes",),
+    "depth": ("graphframes",),
     "label_propagation": ("graphframes", "graphx"),
+    "configuration_patterns": ("graphframes",),
 }
 
 
@@ -134,6 +141,20 @@ def _graphframe(vertices: DataFrame, edges: DataFrame) -> Any:
     return GraphFrame(vertices, edges)
 
 
+def _aggregate_messages(g: Any, aggs: dict[str, Any], *, to_src: Any,
+                        to_dst: Any) -> DataFrame:
+    """(id, one column per named aggregate) by GraphFrames' aggregateMessages.
+
+    The aggregates go in as one struct (graphframes-py 0.12 passes the first of several
+    Column aggregates to the JVM twice, which makes its name ambiguous).
+    """
+    from pyspark.sql import functions as F
+
+    packed = F.struct(*(agg.alias(name) for name, agg in aggs.items())).alias("_agg")
+    got = g.aggregateMessages([packed], sendToSrc=[to_src], sendToDst=[to_dst])
+    return got.select("id", *(F.col("_agg")[n].alias(n) for n in aggs))
+
+
 def _ranked(df: DataFrame, order: list, top: int | None) -> DataFrame:
     from pyspark.sql import Window
     from pyspark.sql import functions as F
@@ -148,22 +169,94 @@ def _ranked(df: DataFrame, order: list, top: int | None) -> DataFrame:
 
 def degrees(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
             engine: str | None = None) -> DataFrame:
-    """Per vertex: in/out/total degree (edges) and messages in/out/total (weighted degree)."""
+    """Per vertex: in/out/total degree (edges) and messages in/out/total (weighted degree).
+
+    graphframes: one aggregateMessages pass (each edge tells both ends its message count);
+    dataframe: two groupBys.
+    """
     from pyspark.sql import functions as F
 
     ran = engine_for(spark, "degrees", engine)
-    out = edges.groupBy(F.col("src").alias("id")).agg(
-        F.count(F.lit(1)).alias("out_degree"), F.sum("messages").alias("out_messages"))
-    inn = edges.groupBy(F.col("dst").alias("id")).agg(
-        F.count(F.lit(1)).alias("in_degree"), F.sum("messages").alias("in_messages"))
     base = vertices.select("id", "kind", "queue_manager")
-    df = base.join(inn, "id", "left").join(out, "id", "left")
+    if ran == "graphframes":
+        from graphframes import GraphFrame as G
+
+        g = _graphframe(_ids(vertices, edges), edges.select("src", "dst", "messages"))
+        one, zero, none = (F.lit(x).cast("long") for x in (1, 0, None))
+        messages = F.col(f"{G.EDGE}.messages")
+        msgs = _aggregate_messages(
+            g, {"in_degree": F.sum("msg.i"), "out_degree": F.sum("msg.o"),
+                "in_messages": F.sum("msg.im"), "out_messages": F.sum("msg.om")},
+            to_src=F.struct(zero.alias("i"), one.alias("o"), none.alias("im"),
+                            messages.alias("om")),
+            to_dst=F.struct(one.alias("i"), zero.alias("o"), messages.alias("im"),
+                            none.alias("om")))
+        df = base.join(msgs, "id", "left")
+    else:
+        out = edges.groupBy(F.col("src").alias("id")).agg(
+            F.count(F.lit(1)).alias("out_degree"), F.sum("messages").alias("out_messages"))
+        inn = edges.groupBy(F.col("dst").alias("id")).agg(
+            F.count(F.lit(1)).alias("in_degree"), F.sum("messages").alias("in_messages"))
+        df = base.join(inn, "id", "left").join(out, "id", "left")
     zero = {"in_degree": 0, "out_degree": 0, "in_messages": 0, "out_messages": 0}
     df = df.fillna(zero).select(
         "id", "kind", "queue_manager", "in_degree", "out_degree",
         (F.col("in_degree") + F.col("out_degree")).alias("degree"),
         "in_messages", "out_messages",
         (F.col("in_messages") + F.col("out_messages")).alias("messages"))
+    return _tag(df, ran)
+
+
+def vertex_latency(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                   engine: str | None = None) -> DataFrame:
+    """Per vertex: timed hops arriving and leaving, their mean and worst latency (seconds).
+
+    (id, in_samples, in_latency_avg, in_latency_max, out_samples, out_latency_avg,
+    out_latency_max, engine): an edge's latency is the time from its hop to the route's
+    next one (`graph.network`), so `in_*` is how long messages took to get here and
+    `out_*` how long they waited or travelled after leaving. Means are weighted by samples;
+    a vertex without timed hops has 0 samples and null latencies. graphframes: one
+    aggregateMessages pass; dataframe: two groupBys.
+    """
+    from pyspark.sql import functions as F
+
+    ran = engine_for(spark, "vertex_latency", engine)
+    timed = edges.filter(F.col("latency_samples") > 0).select(
+        "src", "dst", F.col("latency_samples").alias("n"),
+        (F.col("latency_avg") * F.col("latency_samples")).alias("total"),
+        F.col("latency_max").alias("worst"))
+    if ran == "graphframes":
+        from graphframes import GraphFrame as G
+
+        g = _graphframe(_ids(vertices, edges), timed)
+        e = G.EDGE
+        none_l, none_d = F.lit(None).cast("long"), F.lit(None).cast("double")
+        agg = _aggregate_messages(
+            g, {"in_samples": F.sum("msg.in_n"), "in_total": F.sum("msg.in_t"),
+                "in_latency_max": F.max("msg.in_w"), "out_samples": F.sum("msg.out_n"),
+                "out_total": F.sum("msg.out_t"), "out_latency_max": F.max("msg.out_w")},
+            to_dst=F.struct(F.col(f"{e}.n").alias("in_n"), F.col(f"{e}.total").alias("in_t"),
+                            F.col(f"{e}.worst").alias("in_w"), none_l.alias("out_n"),
+                            none_d.alias("out_t"), none_d.alias("out_w")),
+            to_src=F.struct(none_l.alias("in_n"), none_d.alias("in_t"), none_d.alias("in_w"),
+                            F.col(f"{e}.n").alias("out_n"), F.col(f"{e}.total").alias("out_t"),
+                            F.col(f"{e}.worst").alias("out_w")))
+    else:
+        inn = timed.groupBy(F.col("dst").alias("id")).agg(
+            F.sum("n").alias("in_samples"), F.sum("total").alias("in_total"),
+            F.max("worst").alias("in_latency_max"))
+        out = timed.groupBy(F.col("src").alias("id")).agg(
+            F.sum("n").alias("out_samples"), F.sum("total").alias("out_total"),
+            F.max("worst").alias("out_latency_max"))
+        agg = inn.join(out, "id", "full")
+    df = vertices.select("id").join(agg, "id", "left").fillna(
+        {"in_samples": 0, "out_samples": 0})
+    df = df.select(
+        "id", F.col("in_samples").cast("long").alias("in_samples"),
+        F.try_divide("in_total", "in_samples").alias("in_latency_avg"), "in_latency_max",
+        F.col("out_samples").cast("long").alias("out_samples"),
+        F.try_divide("out_total", "out_samples").alias("out_latency_avg"),
+        "out_latency_max")
     return _tag(df, ran)
 
 
@@ -610,6 +703,173 @@ def _bfs_graphframes(vertices: DataFrame, edges: DataFrame, source: str, target:
     if row is None or row[0] is None:
         return None, None
     return len(row[0]) - 1, list(row[0])
+
+
+def depth(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+          sources: Sequence[str] | None = None, max_hops: int = 32,
+          engine: str | None = None) -> DataFrame:
+    """(id, depth, engine): the fewest hops from an entry point to each vertex (null: none).
+
+    Entry points are `sources`, or else every vertex with outgoing edges and no incoming
+    ones (where messages only start). graphframes: a Pregel run (each vertex sends its
+    depth + 1 along its out-edges, keeps the least it hears; stops when nothing changes or
+    after `max_hops` supersteps); dataframe: breadth-first joins, one per hop.
+    """
+    from pyspark.sql import functions as F
+
+    ran = engine_for(spark, "depth", engine)
+    ids = _ids(vertices, edges)
+    arcs = edges.select("src", "dst").filter(F.col("src") != F.col("dst")).distinct()
+    if sources is None:
+        starts = arcs.select(F.col("src").alias("id")).distinct().join(
+            arcs.select(F.col("dst").alias("id")), "id", "left_anti")
+    else:
+        starts = spark.createDataFrame([(x,) for x in dict.fromkeys(sources)], "id string")
+    starts = _cp(starts.join(ids, "id", "left_semi"), eager=True)
+    if ran == "graphframes":
+        from graphframes.lib import Pregel
+
+        marked = ids.join(starts.withColumn("start", F.lit(True)), "id", "left")
+        g = _graphframe(marked, arcs)
+        got = (g.pregel.setMaxIter(max_hops).setEarlyStopping(True)
+               .setUseLocalCheckpoints(True)
+               .withVertexColumn("depth", F.when(F.col("start"), F.lit(0)),
+                                 F.least(F.col("depth"), Pregel.msg()))
+               .sendMsgToDst(F.when(Pregel.src("depth").isNotNull()
+                                    & (Pregel.dst("depth").isNull()
+                                       | (Pregel.dst("depth") > Pregel.src("depth") + 1)),
+                                    Pregel.src("depth") + 1))
+               .aggMsgs(F.min(Pregel.msg()))
+               .run())
+        df = got.select("id", F.col("depth").cast("int").alias("depth"))
+    else:
+        known = starts.select("id", F.lit(0).alias("depth"))
+        frontier = known
+        for hop in range(1, max_hops + 1):
+            step = _cp(arcs.join(frontier.select(F.col("id").alias("src")), "src")
+                       .select(F.col("dst").alias("id")).distinct()
+                       .join(known, "id", "left_anti").withColumn("depth", F.lit(hop)))
+            if step.count() == 0:
+                break
+            known = known.unionByName(step)
+            if hop % EAGER_EVERY == 0:
+                known = _cp(known)
+            frontier = step
+        df = ids.join(known, "id", "left").select("id", F.col("depth").cast("int"))
+    return _tag(df, ran)
+
+
+# --- configuration patterns (the audit's, as motifs) ---------------------------------------
+
+def _motif(g: Any, edges: DataFrame, pattern: str) -> DataFrame:
+    """Rows of a chain motif '(a)-[e1]->(b); (b)-[e2]->(c) ...' with the edge structs
+    e1, e2, ...: GraphFrames' find on `g`, or the same chain as joins of `edges` (g None)."""
+    from pyspark.sql import functions as F
+
+    if g is not None:
+        return g.find(pattern)
+    terms = [t.strip() for t in pattern.split(";")]
+    parsed = [re.fullmatch(r"\((\w+)\)-\[(\w+)\]->\((\w+)\)", t).groups() for t in terms]
+    cols = edges.columns
+    df, bound = None, {}
+    for a, e, b in parsed:
+        part = edges.select(F.struct(*cols).alias(e))
+        if df is None:
+            df = part
+        else:
+            cond = F.lit(True)
+            if a in bound:
+                cond = cond & (F.col(f"{e}.src") == bound[a])
+            if b in bound:
+                cond = cond & (F.col(f"{e}.dst") == bound[b])
+            df = df.join(part, cond)
+        bound.setdefault(a, F.col(f"{e}.src"))
+        bound.setdefault(b, F.col(f"{e}.dst"))
+    return df
+
+
+def configuration_patterns(spark: SparkSession, vertices: DataFrame, edges: DataFrame, *,
+                           engine: str | None = None) -> DataFrame:
+    """The audit's graph-shaped findings on the configured graph, as motifs.
+
+    On `graph.network.configured_graph`'s tables: (kind, queue_manager, objects, detail,
+    engine) rows in `graph.audit`'s terms:
+
+        alias_loop                         forwards edges round two or three queue
+                                           managers, each hop looked up by the name the
+                                           previous one forwards: (a)-[e1]->(b); (b)-[e2]->(a)
+                                           and the three-hop ring
+        receiver_without_sender            (q)-[defines]->(r) with r a receiver and no
+                                           (s)-[partner]->(r)
+        remote_definition_without_channel  (r)-[resolves]->(x) with no
+                                           (x)-[served_by]->(c); (c)-[reaches]->(t)
+
+    A loop is reported once, at its least queue manager, with the definition there first.
+    graphframes: `find`; dataframe: the same chains as joins.
+    """
+    from pyspark.sql import functions as F
+
+    from traceroute.sim.resolve import CLUSTER_XMITQ
+
+    ran = engine_for(spark, "configuration_patterns", engine)
+    g = _graphframe(vertices, edges) if ran == "graphframes" else None
+    kinds = vertices.select("id", "kind", "queue_manager", "name")
+
+    def motif(pattern: str) -> DataFrame:
+        return _motif(g, edges, pattern)
+
+    # receivers no sender channel names
+    defined = motif("(q)-[d]->(r)").filter(F.col("d.kind") == "defines").select(
+        F.col("d.dst").alias("id"), F.col("d.src").alias("queue_manager"),
+        F.col("d.name").alias("name"))
+    fed = motif("(s)-[p]->(r)").filter(F.col("p.kind") == "partner").select(
+        F.col("p.dst").alias("id"))
+    receivers = defined.join(kinds.filter(F.col("kind") == "receiver").select("id"), "id")
+    orphans = receivers.join(fed, "id", "left_anti").select(
+        F.lit("receiver_without_sender").alias("kind"), "queue_manager",
+        F.array("name").alias("objects"),
+        F.format_string("receiver channel %s has no sender channel of that name on any "
+                        "queue manager", "name").alias("detail"))
+    # remote definitions whose transmission queue no channel serves
+    resolved = motif("(r)-[s]->(x)").filter(F.col("s.kind") == "resolves").select(
+        F.col("s.src").alias("definition"), F.col("s.dst").alias("id"),
+        F.col("s.name").alias("xmitq"))
+    served = motif("(x)-[b]->(c); (c)-[p]->(t)").filter(
+        (F.col("b.kind") == "served_by") & (F.col("p.kind") == "reaches")).select(
+        F.col("b.src").alias("id")).distinct()
+    xmitq = F.when(F.col("xmitq") == CLUSTER_XMITQ, F.lit("cluster")).otherwise(F.col("xmitq"))
+    dead = (resolved.join(served, "id", "left_anti")
+            .join(kinds.select(F.col("id").alias("definition"), "queue_manager", "name"),
+                  "definition")
+            .select(F.lit("remote_definition_without_channel").alias("kind"), "queue_manager",
+                    F.array("name", xmitq).alias("objects"),
+                    F.format_string("%s resolves to transmission queue %s, which no sender "
+                                    "channel serves: messages wait there", "name", xmitq)
+                    .alias("detail")))
+    # forwarding rings of two and three queue managers
+    fwd = [F.col(f"e{i}.kind") == "forwards" for i in (1, 2, 3)]
+    ring2 = motif("(a)-[e1]->(b); (b)-[e2]->(a)").filter(
+        fwd[0] & fwd[1] & (F.col("e1.src") != F.col("e1.dst"))
+        & (F.col("e1.next") == F.col("e2.name")) & (F.col("e2.next") == F.col("e1.name")))
+    ring3 = motif("(a)-[e1]->(b); (b)-[e2]->(c); (c)-[e3]->(a)").filter(
+        fwd[0] & fwd[1] & fwd[2] & (F.col("e1.src") != F.col("e1.dst"))
+        & (F.col("e2.src") != F.col("e2.dst")) & (F.col("e3.src") != F.col("e3.dst"))
+        & (F.col("e1.next") == F.col("e2.name")) & (F.col("e2.next") == F.col("e3.name"))
+        & (F.col("e3.next") == F.col("e1.name")))
+    hops = (ring2.select(F.array("e1", "e2").alias("ring"))
+            .unionByName(ring3.select(F.array("e1", "e2", "e3").alias("ring"))))
+    # one row per ring: its rotation that starts at the least queue manager
+    first = F.array_min(F.transform("ring", lambda e: e["src"]))
+    rings = hops.filter(F.col("ring")[0]["src"] == first).select(
+        F.col("ring")[0]["src"].alias("queue_manager"), F.col("ring")[0]["name"].alias("name"),
+        F.array_sort(F.transform("ring", lambda e: e["src"])).alias("members"),
+        F.array_join(F.transform("ring", lambda e: e["src"]), " -> ").alias("path")).distinct()
+    loops = rings.select(
+        F.lit("alias_loop").alias("kind"), "queue_manager",
+        F.concat(F.array("name"), "members").alias("objects"),
+        F.format_string("a message put to %s goes round %s -> %s until MaxActivities (or its "
+                        "expiry) stops it", "name", "path", "queue_manager").alias("detail"))
+    return _tag(orphans.unionByName(dead).unionByName(loops), ran)
 
 
 # --- communities ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import re
 import tempfile
 import uuid
 from collections.abc import Iterable, Sequence
@@ -30,6 +31,9 @@ GRAPHFRAMES_CLASS = "org.graphframes.GraphFramePythonAPI"
 GRAPHX_CLASSES = ("org.apache.spark.graphx.GraphLoader", "org.apache.spark.graphx.lib.PageRank$")
 #: GraphFrames JVM release used when the graphframes-py version cannot be read.
 GRAPHFRAMES_FALLBACK_VERSION = "0.12.1"
+#: Environment variable naming local GraphFrames jar(s) (several: separated by commas or
+#: the path separator), used when no jar is given on the command line.
+GRAPHFRAMES_JAR_ENV = "MQROUTE_GRAPHFRAMES_JAR"
 
 
 class EngineUnavailable(RuntimeError):
@@ -141,6 +145,56 @@ def configure_graphframes(builder: Any, *, package: str | None = None,
         return _append(builder, "spark.jars", [os.path.abspath(j) if "://" not in j else j
                                                for j in jars])
     return _append(builder, "spark.jars.packages", [package or graphframes_package()])
+
+
+def graphframes_jars(jar: str | Sequence[str] | None = None, *,
+                     environ: dict[str, str] | None = None) -> list[str]:
+    """The local GraphFrames jars to load: `jar` if given, else $MQROUTE_GRAPHFRAMES_JAR.
+
+    Paths are made absolute (URLs such as hdfs://... are kept); a missing local file raises
+    FileNotFoundError naming it, so a typo fails at once rather than as an engine that
+    silently is not there.
+    """
+    if jar is None:
+        value = (os.environ if environ is None else environ).get(GRAPHFRAMES_JAR_ENV, "")
+        jars = [j for j in re.split(rf"[,{re.escape(os.pathsep)}]", value) if j.strip()]
+    else:
+        jars = [jar] if isinstance(jar, str) else list(jar)
+    out = []
+    for j in (j.strip() for j in jars):
+        if "://" in j:
+            out.append(j)
+            continue
+        path = os.path.abspath(os.path.expanduser(j))
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"{j}: no such GraphFrames jar")
+        out.append(path)
+    return out
+
+
+def graphframes_config(jar: str | Sequence[str] | None = None, *,
+                       environ: dict[str, str] | None = None,
+                       config: dict[str, str] | None = None) -> dict[str, str]:
+    """Spark settings `config` plus the GraphFrames jars (see `graphframes_jars`) on spark.jars.
+
+    With no jar given or in the environment, `config` comes back unchanged: Spark's own
+    spark.jars / spark.jars.packages (spark-defaults.conf, --conf) still apply.
+    """
+    settings = dict(config or {})
+    jars = graphframes_jars(jar, environ=environ)
+    if jars:
+        have = [j for j in settings.get("spark.jars", "").split(",") if j]
+        settings["spark.jars"] = ",".join(have + [j for j in jars if j not in have])
+    return settings
+
+
+def shared_graphframes_jars(root: str | os.PathLike[str]) -> list[str]:
+    """The GraphFrames jars in `root`/../shared/jars (this project's build area), sorted."""
+    folder = os.path.join(os.path.abspath(root), os.pardir, "shared", "jars")
+    if not os.path.isdir(folder):
+        return []
+    return sorted(os.path.abspath(os.path.join(folder, name)) for name in os.listdir(folder)
+                  if name.startswith("graphframes") and name.endswith(".jar"))
 
 
 # --- GraphX through the JVM gateway --------------------------------------------------------

@@ -13,6 +13,10 @@ branch, next `seq`): for a send, the transit over the channel to the next operat
 receiving queue manager; for a put to a transmission queue, the wait before the channel took
 the message. Only hops with both times count, never across a gap; a route's last hop has none.
 Gaps and hops to or from an unknown queue manager ('?') are not edges.
+
+`configured_graph` is the other side: what the MQSC defines (queue managers, channel ends,
+remote definitions, transmission queues) as a graph in the same shape, for the audit's
+patterns (`graph.analytics.configuration_patterns`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+
+    from traceroute.sim.network import Network
 
 #: Columns of the vertex table, with their Spark SQL types.
 VERTEX_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -112,3 +118,106 @@ def read_observed_graph(spark: SparkSession, out: str) -> tuple[DataFrame, DataF
     hops = spark.read.parquet(os.path.join(out, "hops"))
     routes = spark.read.parquet(os.path.join(out, "routes"))
     return observed_graph(hops, routes)
+
+
+# --- the configured network ----------------------------------------------------------------
+
+#: Columns of the configured graph's vertex table (`configured_graph`).
+CONFIG_VERTEX_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "string"), ("kind", "string"), ("queue_manager", "string"), ("name", "string"))
+#: Columns of the configured graph's edge table.
+CONFIG_EDGE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("src", "string"), ("dst", "string"), ("kind", "string"), ("name", "string"),
+    ("next", "string"))
+SENDER_TYPES = ("SDR", "SVR")
+RECEIVER_TYPES = ("RCVR", "RQSTR")
+
+
+def configured_rows(network: Network) -> tuple[list[tuple], list[tuple]]:
+    """(vertices, edges) of what the MQSC defines, as rows of the CONFIG_* columns (pure).
+
+    Vertices: queue managers (id = name), channel ends ('QM:CHANNEL', kind 'sender',
+    'receiver' or 'cluster_receiver'), remote definitions ('QM/NAME', 'remote_definition',
+    queue-manager aliases included) and transmission queues ('QM/XMITQ', 'xmitq').
+    Edges, each a fact of the configuration or of MQ's name resolution:
+
+        defines    queue manager -> its channel ends and remote definitions
+        partner    sender end -> every receiver end of the same channel name
+        reaches    sender end -> the queue manager of each partner; cluster receiver end ->
+                   its own queue manager
+        served_by  transmission queue -> the sender ends whose XMITQ it is (a cluster
+                   transmission queue: the destination's cluster receiver)
+        resolves   remote definition -> the transmission queue a put to it is queued on
+        forwards   queue manager -> the queue manager the channel takes it to, once per
+                   remote definition (name), with `next` the name the message is looked up
+                   by there (its queue-manager name unless that is the receiver's own, else
+                   its queue name)
+    """
+    from traceroute.sim.resolve import (
+        CLUSTER_XMITQ,
+        receiving_end,
+        resolve,
+        sending_channel,
+    )
+
+    vertices: dict[str, tuple] = {}
+    edges: set[tuple] = set()
+    receivers: dict[str, list[str]] = {}
+    for qm in network.qmgrs.values():
+        vertices[qm.name] = (qm.name, "queue_manager", qm.name, qm.name)
+        for ch in qm.channels.values():
+            if ch.get("CHLTYPE") in RECEIVER_TYPES:
+                receivers.setdefault(ch.name, []).append(qm.name)
+    for qm in network.qmgrs.values():
+        for ch in qm.channels.values():
+            kind = ch.get("CHLTYPE")
+            end = f"{qm.name}:{ch.name}"
+            if kind in SENDER_TYPES:
+                vertices[end] = (end, "sender", qm.name, ch.name)
+                xq = f"{qm.name}/{ch.get('XMITQ')}"
+                vertices.setdefault(xq, (xq, "xmitq", qm.name, ch.get("XMITQ")))
+                edges.add((xq, end, "served_by", ch.name, None))
+                for other in receivers.get(ch.name, []):
+                    edges.add((end, f"{other}:{ch.name}", "partner", ch.name, None))
+                    if other != qm.name:
+                        edges.add((end, other, "reaches", ch.name, None))
+            elif kind in RECEIVER_TYPES:
+                vertices[end] = (end, "receiver", qm.name, ch.name)
+            else:
+                continue
+            edges.add((qm.name, end, "defines", ch.name, None))
+        for q in qm.queues.values():
+            if q.kind != "QREMOTE":
+                continue
+            definition = f"{qm.name}/{q.name}"
+            vertices[definition] = (definition, "remote_definition", qm.name, q.name)
+            edges.add((qm.name, definition, "defines", q.name, None))
+            qmgr_alias = not q.get("RNAME")
+            queue, target = ("ANY.QUEUE", q.name) if qmgr_alias else (q.name, "")
+            r = resolve(network, qm.name, queue, target)
+            if not r.ok or r.local:
+                continue
+            xq = f"{qm.name}/{r.xmitq}"
+            vertices.setdefault(xq, (xq, "xmitq", qm.name, r.xmitq))
+            edges.add((definition, xq, "resolves", r.xmitq, r.remote_qmgr))
+            channel = sending_channel(network, qm, r)
+            if channel is None:
+                continue
+            if r.xmitq == CLUSTER_XMITQ and r.remote_qmgr in network.qmgrs:
+                end = f"{r.remote_qmgr}:{channel.name}"
+                vertices.setdefault(end, (end, "cluster_receiver", r.remote_qmgr,
+                                          channel.name))
+                edges.add((xq, end, "served_by", channel.name, None))
+                edges.add((end, r.remote_qmgr, "reaches", channel.name, None))
+            other = receiving_end(network, channel, qm, r.remote_qmgr)
+            if other is not None:
+                following = r.remote_qmgr if r.remote_qmgr != other.name else r.remote_q
+                edges.add((qm.name, other.name, "forwards", q.name, following))
+    return sorted(vertices.values()), sorted(edges, key=lambda e: tuple(x or "" for x in e))
+
+
+def configured_graph(spark: SparkSession, network: Network) -> tuple[DataFrame, DataFrame]:
+    """(vertices, edges) of the configured network (see `configured_rows`) as DataFrames."""
+    vertices, edges = configured_rows(network)
+    return (spark.createDataFrame(vertices, ddl(CONFIG_VERTEX_COLUMNS)),
+            spark.createDataFrame(edges, ddl(CONFIG_EDGE_COLUMNS)))

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS = ROOT.parent / "shared" / "vectors"
 
 
 @pytest.fixture(scope="session")
@@ -18,13 +19,19 @@ def vectors() -> Path:
 
 
 @pytest.fixture(scope="session")
-def spark():
-    """One local SparkSession for the whole test run: UI off, 2 shuffle partitions."""
+def spark(tmp_path_factory):
+    """One local SparkSession for the whole test run: UI off, 2 shuffle partitions, and the
+    GraphFrames jar of ../shared/jars on spark.jars when that folder has one (the GraphFrames
+    tests skip, saying so, when it does not); a checkpoint folder for its algorithms."""
     pytest.importorskip("pyspark", reason="pyspark is in the test extra: pip install -e '.[test]'")
+    from graph.engines import graphframes_config, shared_graphframes_jars
     from graph.pipeline.session import LOCAL_TEST_CONFIG, spark_session
 
-    session = spark_session("local[2]", app_name="mqroute-tests", config=LOCAL_TEST_CONFIG,
+    config = graphframes_config(shared_graphframes_jars(ROOT) or None, environ={},
+                                config=LOCAL_TEST_CONFIG)
+    session = spark_session("local[2]", app_name="mqroute-tests", config=config,
                             driver_memory="2g")
     session.sparkContext.setLogLevel("ERROR")
+    session.sparkContext.setCheckpointDir(str(tmp_path_factory.mktemp("spark-checkpoints")))
     yield session
     session.stop()
