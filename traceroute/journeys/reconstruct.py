@@ -380,19 +380,24 @@ def _journey(index: _Index, msg_id: bytes, first: MQICall, used: set[int]) -> Jo
     return Journey(msg_id, verdict, w.steps, where, notes=w.notes)
 
 
-def reconstruct(traces: Iterable[ActivityTrace]) -> Reconstruction:
-    """Every journey in the trace messages given (any order, any mix of queue managers)."""
+def reconstruct(traces: Iterable[ActivityTrace], *, sequences: bool = True) -> Reconstruction:
+    """Every journey in the trace messages given (any order, any mix of queue managers).
+
+    `sequences=False` skips the SeqNumber-hole check (for a subset of a connection's trace
+    messages, as a partition of the analyze job holds)."""
     enabled = gc.isenabled()
     gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
     try:
-        return _reconstruct(traces)
+        return _reconstruct(traces, sequences)
     finally:
         if enabled:
             gc.enable()
 
 
-def _reconstruct(traces: Iterable[ActivityTrace]) -> Reconstruction:
+def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruction:
     ordered, duplicates, holes = _ordered_calls(traces)
+    if not sequences:
+        holes = {}
     index = _Index(ordered)
     used: set[int] = set()
     journeys: list[Journey] = []

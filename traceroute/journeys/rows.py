@@ -1,0 +1,182 @@
+"""Flat rows of calls and journeys: what the `calls/` and `journeys/` tables hold.
+
+The analyze job (Spark) and its single-process twin use the same three steps, all here:
+`call_rows` (one activity-trace message -> one row per MQI call, handles resolved within the
+message, the journey key set), `journeys_of_rows` (the rows of any set of journey keys ->
+`reconstruct`, the code of `mqroute follow`), `journey_row` (a journey -> its table row).
+Replies are linked afterwards across keys by `link_reply_rows`, the rule `reconstruct`
+applies. Pure functions over dicts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from pcf import mqc
+from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
+from traceroute.journeys.reconstruct import Journey, reconstruct
+
+#: calls/: one row per MQI call (name, Spark SQL type).
+CALL_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("journey_key", "string"), ("queue_manager", "string"), ("conn_id", "string"),
+    ("conn_key", "string"), ("seq_number", "long"), ("call_index", "long"),
+    ("appl_name", "string"), ("appl_type", "long"), ("pid", "long"), ("environment", "long"),
+    ("channel_name", "string"), ("operation", "string"), ("operation_id", "long"),
+    ("time", "string"), ("high_res_time", "long"), ("operation_date", "string"),
+    ("operation_time", "string"), ("comp_code", "long"), ("reason", "long"),
+    ("hobj", "long"), ("object_name", "string"), ("object_qmgr", "string"),
+    ("resolved_q_name", "string"), ("resolved_q_mgr", "string"),
+    ("resolved_local_q_name", "string"), ("resolved_local_q_mgr", "string"),
+    ("msg_id", "string"), ("correl_id", "string"), ("format", "string"),
+    ("msg_type", "long"), ("msg_length", "long"), ("get_options", "long"),
+    ("put_options", "long"), ("call_type", "long"), ("xmitq_msg_id", "string"),
+    ("xmitq_remote_q_name", "string"), ("xmitq_remote_q_mgr", "string"),
+    ("source", "string"), ("position", "long"))
+
+#: journeys/: one row per original message.
+JOURNEY_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("msg_id", "string"), ("verdict", "string"), ("last_queue_manager", "string"),
+    ("last_queue", "string"), ("last_channel", "string"), ("hops", "long"),
+    ("first_time", "string"), ("last_time", "string"), ("applications", "string"),
+    ("steps", "long"), ("reply_to", "string"), ("notes", "string"),
+    ("origin_conn", "string"), ("origin_correl_id", "string"), ("origin_msg_type", "long"),
+    ("consumer_conn", "string"))
+
+_FILLED = ("object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
+           "resolved_local_q_name", "resolved_local_q_mgr")
+
+
+def _hex(b: bytes | None) -> str | None:
+    return b.hex().upper() if b is not None else None
+
+
+def journey_key(call: MQICall) -> str | None:
+    """The original MsgId (hex) a message-moving call belongs to; failed application puts get
+    a key of their own; None for calls that move no message."""
+    op = call.operation
+    if op in (mqc.MQXF_PUT, mqc.MQXF_PUT1):
+        if call.msg_id is not None and (call.conn.is_mca or not call.failed):
+            return _hex(call.msg_id)
+        if call.failed and not call.conn.is_mca:
+            return f"failed:{call.conn.key[0]}:{call.conn.key[1]}:{call.conn.seq_number}:" \
+                   f"{call.index}"
+        return None
+    if op in (mqc.MQXF_GET, mqc.MQXF_CALLBACK) and not call.failed:
+        if call.conn.is_mca:
+            return _hex(call.xmitq_msg_id or call.msg_id)
+        return _hex(call.msg_id)
+    return None
+
+
+def call_rows(trace: ActivityTrace, *, source: str = "", position: int = 0) -> list[dict]:
+    """One row per MQI call of a trace message; a put/get without names takes them from the
+    message's MQOPEN of the same handle."""
+    c = trace.conn
+    opens: dict[int, MQICall] = {}
+    rows = []
+    conn_key = c.key[1]
+    for call in trace.calls:
+        if call.operation == mqc.MQXF_OPEN and call.hobj is not None and not call.failed:
+            opens[call.hobj] = call
+        row = {
+            "journey_key": journey_key(call), "queue_manager": c.qmgr,
+            "conn_id": _hex(c.conn_id) if c.conn_id.strip(b"\x00") else None,
+            "conn_key": conn_key, "seq_number": c.seq_number, "call_index": call.index,
+            "appl_name": c.appl_name, "appl_type": c.appl_type, "pid": c.pid,
+            "environment": c.environment, "channel_name": c.channel_name or None,
+            "operation": call.op_name, "operation_id": call.operation,
+            "time": iso(call.time), "high_res_time": call.high_res_time,
+            "operation_date": call.operation_date, "operation_time": call.operation_time,
+            "comp_code": call.comp_code, "reason": call.reason, "hobj": call.hobj,
+            "msg_id": _hex(call.msg_id), "correl_id": _hex(call.correl_id),
+            "format": call.format, "msg_type": call.msg_type, "msg_length": call.msg_length,
+            "get_options": call.get_options, "put_options": call.put_options,
+            "call_type": call.call_type, "xmitq_msg_id": _hex(call.xmitq_msg_id),
+            "xmitq_remote_q_name": call.xmitq_remote_q_name or None,
+            "xmitq_remote_q_mgr": call.xmitq_remote_q_mgr or None,
+            "source": source, "position": position}
+        opened = opens.get(call.hobj) if call.hobj is not None else None
+        for name in _FILLED:
+            value = getattr(call, name) or (getattr(opened, name) if opened else "")
+            row[name] = value or None
+        rows.append(row)
+    return rows
+
+
+def _b(text: str | None) -> bytes | None:
+    return bytes.fromhex(text) if text else None
+
+
+def traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
+    """Call rows back into trace messages (one per connection and SeqNumber, calls in order)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[r["queue_manager"], r["conn_key"], r["seq_number"]].append(r)
+    traces = []
+    for (qmgr, conn_key, seq), members in groups.items():
+        first = members[0]
+        conn = Connection(qmgr=qmgr, conn_id=_b(first["conn_id"]) or b"", seq_number=seq,
+                          appl_name=first["appl_name"] or "", appl_type=first["appl_type"],
+                          pid=first["pid"], environment=first["environment"],
+                          channel_name=first["channel_name"] or "")
+        conn._key = (qmgr, conn_key)
+        calls = []
+        for r in sorted(members, key=lambda r: r["call_index"]):
+            calls.append(MQICall(
+                conn, r["call_index"], operation=r["operation_id"],
+                operation_date=r["operation_date"] or "",
+                operation_time=r["operation_time"] or "", comp_code=r["comp_code"],
+                reason=r["reason"], hobj=r["hobj"],
+                **{name: r[name] or "" for name in _FILLED},
+                msg_id=_b(r["msg_id"]), correl_id=_b(r["correl_id"]), format=r["format"],
+                msg_type=r["msg_type"], msg_length=r["msg_length"],
+                get_options=r["get_options"], put_options=r["put_options"],
+                call_type=r["call_type"], high_res_time=r["high_res_time"],
+                xmitq_msg_id=_b(r["xmitq_msg_id"]),
+                xmitq_remote_q_name=r["xmitq_remote_q_name"] or "",
+                xmitq_remote_q_mgr=r["xmitq_remote_q_mgr"] or ""))
+        traces.append(ActivityTrace(conn, calls, first["source"] or ""))
+    return traces
+
+
+def journey_row(j: Journey) -> dict:
+    """A journey as its journeys/ row (plus the origin/consumer columns replies are linked
+    by; `link_reply_rows` fills reply_to)."""
+    times = j.times
+    origin = j.steps[0].call if j.steps and j.steps[0].role == "put" else None
+    last = j.steps[-1] if j.steps else None
+    consumer = last.call.conn.key[1] if last is not None and last.role == "get" else None
+    return {"msg_id": j.msg_id_hex, "verdict": str(j.verdict),
+            "last_queue_manager": j.last_location.queue_manager,
+            "last_queue": j.last_location.queue, "last_channel": j.last_location.channel,
+            "hops": j.hops, "first_time": iso(min(times)) if times else None,
+            "last_time": iso(max(times)) if times else None,
+            "applications": ",".join(j.applications), "steps": len(j.steps),
+            "reply_to": _hex(j.reply_to), "notes": "; ".join(j.notes) or None,
+            "origin_conn": origin.conn.key[1] if origin else None,
+            "origin_correl_id": _hex(origin.correl_id) if origin and origin.correl_id
+            and origin.correl_id.strip(b"\x00") else None,
+            "origin_msg_type": origin.msg_type if origin else None,
+            "consumer_conn": consumer}
+
+
+def journeys_of_rows(rows: Iterable[dict]) -> list[dict]:
+    """Journey rows of the call rows of some journey keys (every call of a key present)."""
+    result = reconstruct(traces_of_rows(r for r in rows if r["journey_key"] is not None),
+                         sequences=False)
+    return [journey_row(j) for j in result.journeys]
+
+
+def link_reply_rows(rows: list[dict]) -> None:
+    """Set reply_to where the origin put's CorrelId is another journey's MsgId and it is a
+    REPLY or was put by the connection that consumed that message (as `reconstruct` does)."""
+    by_id = {r["msg_id"]: r for r in rows}
+    for r in rows:
+        request = by_id.get(r["origin_correl_id"]) if r["origin_correl_id"] else None
+        if request is None or request is r:
+            continue
+        if r["origin_msg_type"] == mqc.MQMT_REPLY or (
+                request["verdict"] == "consumed"
+                and request["consumer_conn"] == r["origin_conn"]):
+            r["reply_to"] = r["origin_correl_id"]
