@@ -144,7 +144,10 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
         f'line width = messages; lost messages by where they stopped:</TD></TR>'
         f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" ALIGN="LEFT"><TR>'
         f'{legend or "<TD>none lost</TD>"}</TR></TABLE></TD></TR></TABLE>>')
-    return out
+    try:    # stagger the many leaves of a hub over several ranks (Graphviz's unflatten)
+        return out.unflatten("-f -l 4 -c 4")
+    except (OSError, ValueError):  # no unflatten program: the plain layout still works
+        return out
 
 
 def estate_svg(sends, losses, clusters=None, *, max_nodes: int = 40, title: str = "") -> str:

@@ -83,6 +83,8 @@ def _title(g, kinds: set[str]) -> str:
 
 def _hop_label(d: dict) -> str:
     seq = d.get("seq", "")
+    if d.get("kind") == "elided":
+        return f"{seq}\n{d['operation']}"
     if d.get("kind") == "unknown" or d.get("style") == "dashed":
         missing = d.get("missing", -1)
         what = f"{missing} missing" if missing not in (None, -1) else "not recorded"
@@ -92,8 +94,29 @@ def _hop_label(d: dict) -> str:
     return f"{seq}  {op}{fb}"
 
 
-def route_dot(g):
-    """The pygraphviz graph of a route graph: clusters, numbered hops, title and legend."""
+def _elide(g, max_hops: int):
+    """A copy of the graph with only the first and last hops of a long route (a loop)."""
+    seqs = sorted({d.get("seq", 0) for _, _, d in g.edges(data=True)})
+    if len(seqs) <= max_hops:
+        return g, 0
+    head, tail = seqs[max_hops * 3 // 4 - 1], seqs[-(max_hops // 4)]
+    h = g.copy()
+    drop = [(u, v, k) for u, v, k, d in h.edges(keys=True, data=True)
+            if head < d.get("seq", 0) < tail]
+    h.remove_edges_from(drop)
+    h.remove_nodes_from([n for n in list(h) if h.degree(n) == 0 and g.degree(n) > 0])
+    after = next((v for _, v, d in g.edges(data=True) if d.get("seq") == head), None)
+    before = next((u for u, _, d in g.edges(data=True) if d.get("seq") == tail), None)
+    if after is not None and before is not None:
+        h.add_edge(after, before, key="elided", seq=f"{head + 1}…{tail - 1}",
+                   style="dashed", kind="elided", operation=f"{tail - head - 1} hops not drawn")
+    return h, tail - head - 1
+
+
+def route_dot(g, max_hops: int = 60):
+    """The pygraphviz graph of a route graph: clusters, numbered hops, title and legend;
+    past `max_hops` hops only the first three quarters and the last quarter are drawn."""
+    g, _ = _elide(g, max_hops)
     out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.25", ranksep="0.45",
                         labelloc="t", labeljust="l", compound="true", pad="0.2",
                         outputorder="edgesfirst")

@@ -14,6 +14,7 @@ from graph.draw.dot import FONT, shorten
 from graph.draw.palette import verdict_colour
 
 CHAR = 0.68          # generous width of a DejaVu Sans character, in font sizes
+CHAR_BOLD = 0.8
 LANE_H = 44
 MARGIN = 210
 AXIS_H = 28
@@ -53,8 +54,8 @@ def depth_steps(moves: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return out
 
 
-def _fits(text: str, size: float, width: float) -> str:
-    return shorten(text, max(4, int(width / (CHAR * size))))
+def _fits(text: str, size: float, width: float, bold: bool = False) -> str:
+    return shorten(text, max(4, int(width / ((CHAR_BOLD if bold else CHAR) * size))))
 
 
 def _tick_label(t: float, span: float, dated: bool) -> str:
@@ -85,7 +86,7 @@ def timeline_svg(lanes: list[Lane], *, width: int = 1100, title: str = "") -> st
              f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>']
     if title:
         parts.append(f'<text x="10" y="20" font-size="13" font-weight="bold">'
-                     f'{escape(_fits(title, 13, width - 20))}</text>')
+                     f'{escape(_fits(title, 13, width - 20, bold=True))}</text>')
     # time axis: as many ticks as their labels leave room for
     sample = _tick_label(t0, t1 - t0, dated)
     room = len(sample) * CHAR * 10 + 24
@@ -111,7 +112,7 @@ def timeline_svg(lanes: list[Lane], *, width: int = 1100, title: str = "") -> st
         parts.append(f'<rect x="{plot_x0}" y="{y0 + 2}" width="{plot_x1 - plot_x0}" '
                      f'height="{LANE_H - 6}" fill="{"#fafafa" if i % 2 else "#f5f7fa"}"/>')
         parts.append(f'<text x="8" y="{y0 + 18}" font-weight="bold">'
-                     f'{escape(_fits(lane.name, 10, MARGIN - 16))}</text>')
+                     f'{escape(_fits(lane.name, 10, MARGIN - 16, bold=True))}</text>')
         sub = f"{lane.what}, peak depth {peak:,}" if lane.depth else lane.what
         parts.append(f'<text x="8" y="{y0 + 32}" fill="#607d8b" font-size="9">'
                      f'{escape(_fits(sub, 9, MARGIN - 16))}</text>')

@@ -94,7 +94,9 @@ def read_estate(out: str | Path, *, limit: int = 200) -> Estate:
             "queue": r["last_queue"] or "", "channel": r["last_channel"] or "",
             "next_queue_manager": r["next_queue_manager"] or "", "messages": 0,
             "first_time": r["first_time"] or "", "last_time": r["last_time"] or "",
-            "example": r["correl_id"]})
+            "example": r["correl_id"], "example_activities": r["activities"] or 0})
+        if (r["activities"] or 0) < g["example_activities"]:
+            g["example"], g["example_activities"] = r["correl_id"], r["activities"] or 0
         g["messages"] += 1
         if len(est.lost_points) < 20 * limit:
             est.lost_points.append((f"{key[1]}/{key[2]}" if key[2] else key[1] or "?",

@@ -1,0 +1,310 @@
+"""The report page: sections of tables and pictures, inline CSS and JavaScript, no links out."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from pathlib import Path
+
+from graph.draw.palette import verdict_colour
+from graph.report import tables
+
+SECTIONS = (("summary", "Verdicts"), ("lost", "Lost messages"), ("estate", "Estate"),
+            ("timeline", "Timeline"), ("channels", "Channels"), ("audit", "Audit"),
+            ("events", "Events"), ("routes", "Routes"), ("rejects", "Unreadable input"))
+
+CSS = """
+body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0;color:#212121;background:#fafafa}
+header{background:#0d47a1;color:white;padding:14px 24px}header h1{margin:0;font-size:20px}
+header p{margin:4px 0 0;opacity:.85;font-size:13px}
+nav{position:sticky;top:0;background:white;border-bottom:1px solid #ddd;padding:6px 24px;
+z-index:2}nav a{margin-right:14px;color:#0d47a1;text-decoration:none;font-size:13px}
+main{padding:0 24px 40px}section{background:white;margin:18px 0;padding:12px 18px;
+border:1px solid #e0e0e0;border-radius:6px}h2{font-size:17px;margin:4px 0 10px}
+h3{font-size:14px;margin:18px 0 6px}table{border-collapse:collapse;font-size:12px;
+margin:6px 0}th,td{border:1px solid #e0e0e0;padding:3px 8px;text-align:left}
+th{background:#eceff1;cursor:pointer;user-select:none;white-space:nowrap}
+th.asc:after{content:" ▲"}th.desc:after{content:" ▼"}td.n{text-align:right}
+.search{margin:4px 0;padding:3px 6px;width:260px;font-size:12px}
+.chip{display:inline-block;padding:1px 7px;border-radius:9px;color:white;font-size:11px}
+.picture{overflow:auto;border:1px solid #eee;max-height:900px;background:white}
+.picture svg{display:block}pre{background:#263238;color:#eceff1;padding:10px;
+overflow:auto;font-size:11px;max-height:420px}.note{color:#616161;font-size:12px}
+.count{font-size:26px;font-weight:bold;margin-right:18px}
+"""
+
+JS_ERRORS = """
+window.__errors = [];
+window.addEventListener('error', function (e) {
+  window.__errors.push(String(e.message || e));
+  document.documentElement.setAttribute('data-js-errors', String(window.__errors.length));
+});
+"""
+
+JS = """
+(function () {
+  function cellValue(row, i) {
+    var c = row.cells[i]; if (!c) return '';
+    var t = c.getAttribute('data-sort') || c.textContent.trim();
+    var n = Number(t.replace(/,/g, ''));
+    return (t !== '' && !isNaN(n)) ? n : t.toLowerCase();
+  }
+  document.querySelectorAll('table.data').forEach(function (table) {
+    var body = table.tBodies[0];
+    var input = document.createElement('input');
+    input.type = 'search'; input.className = 'search';
+    input.placeholder = 'search ' + (table.getAttribute('data-name') || 'table') + '…';
+    input.addEventListener('input', function () {
+      var q = input.value.toLowerCase();
+      Array.prototype.forEach.call(body.rows, function (r) {
+        r.style.display = r.textContent.toLowerCase().indexOf(q) >= 0 ? '' : 'none';
+      });
+    });
+    table.parentNode.insertBefore(input, table);
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.addEventListener('click', function () {
+        var asc = !th.classList.contains('asc');
+        Array.prototype.forEach.call(th.parentNode.cells, function (h) {
+          h.classList.remove('asc', 'desc');
+        });
+        th.classList.add(asc ? 'asc' : 'desc');
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = cellValue(a, i), y = cellValue(b, i);
+          return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+  document.documentElement.setAttribute('data-ready', '1');
+})();
+"""
+
+
+def _chip(verdict: str) -> str:
+    return (f'<span class="chip" style="background:{verdict_colour(verdict)}">'
+            f'{escape(verdict.replace("_", " "))}</span>')
+
+
+def _table(name: str, columns: list[str], rows: list[list], numeric: set[int] = frozenset()
+           ) -> str:
+    head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+    body = []
+    for row in rows:
+        cells = []
+        for i, v in enumerate(row):
+            if isinstance(v, tuple):            # (html, sort key)
+                cells.append(f'<td data-sort="{escape(str(v[1]))}">{v[0]}</td>')
+            elif i in numeric or isinstance(v, int):
+                cells.append(f'<td class="n">{v:,}</td>' if isinstance(v, int)
+                             else f'<td class="n">{escape(str(v))}</td>')
+            else:
+                cells.append(f"<td>{escape('' if v is None else str(v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<table class="data" data-name="{escape(name)}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _svg(svg: str, prefix: str) -> str:
+    """An SVG ready to inline: ids made unique to this picture."""
+    svg = svg[svg.find("<svg"):]
+    svg = re.sub(r'\bid="', f'id="{prefix}-', svg)
+    return f'<div class="picture" data-picture="{prefix}">{svg}</div>'
+
+
+def _summary(est: tables.Estate) -> str:
+    lost = sum(n for v, n in est.verdicts if v not in tables.DELIVERED)
+    rows = [[(_chip(v), v), n, f"{100 * n / est.routes:.1f}%" if est.routes else ""]
+            for v, n in est.verdicts]
+    return (f'<p><span class="count">{est.routes:,}</span> messages traced · '
+            f'<span class="count">{lost:,}</span> lost · '
+            f'<span class="count">{est.rejected:,}</span> unreadable inputs</p>'
+            + _table("verdicts", ["verdict", "messages", "share"], rows))
+
+
+def _lost(est: tables.Estate) -> str:
+    if not est.lost_groups:
+        return '<p class="note">No message was lost.</p>'
+    rows = [[(_chip(g["cause"]), g["cause"]), g["queue_manager"], g["queue"], g["channel"],
+             g["next_queue_manager"], g["messages"], g["first_time"], g["last_time"],
+             (f'<a href="#route-{g["example"]}">{g["example"][:16]}…</a>', g["example"])]
+            for g in est.lost_groups]
+    causes: dict[str, int] = {}
+    for g in est.lost_groups:
+        causes[g["cause"]] = causes.get(g["cause"], 0) + g["messages"]
+    chips = " ".join(f"{_chip(c)} {n:,}" for c, n in sorted(causes.items(),
+                                                            key=lambda kv: -kv[1]))
+    return (f"<p>By cause: {chips}. A cause is the verdict, or <b>loop</b> when the "
+            "message's channel sends left some queue manager twice.</p>"
+            + _table("lost messages", ["cause", "last queue manager", "last queue",
+                                       "channel", "next queue manager", "messages", "first",
+                                       "last", "example"], rows))
+
+
+def _channels(est: tables.Estate, findings: list | None) -> str:
+    busiest = [[c["channel"], c["from"], c["to"], c["messages"], c["first_time"],
+                c["last_time"]] for c in est.channels[:300]]
+    out = ["<h3>Busiest channels</h3>",
+           _table("busiest channels", ["channel", "from", "to", "messages", "first send",
+                                       "last send"], busiest) if busiest
+           else '<p class="note">No channel sends were observed.</p>',
+           "<h3>Dead channels</h3>"]
+    stuck = [[s["queue_manager"], s["xmitq"], s["channel"], s["next_queue_manager"],
+              s["messages"]] for s in est.stuck_channels]
+    out.append("<p>Messages last seen on a transmission queue or channel: the channel to the "
+               "next queue manager was not moving them.</p>")
+    out.append(_table("stuck channels", ["queue manager", "transmission queue", "channel",
+                                         "next queue manager", "messages"], stuck)
+               if stuck else '<p class="note">None.</p>')
+    if findings is not None:
+        dead = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail] for f in findings
+                if f.kind in ("unused_channel", "stopped_channel", "sender_without_receiver",
+                              "receiver_without_sender")]
+        out.append("<p>Configured channels that carried nothing or cannot run "
+                   "(from the audit):</p>")
+        out.append(_table("dead channels", ["finding", "queue manager", "channel", "detail"],
+                          dead) if dead else '<p class="note">None.</p>')
+    return "".join(out)
+
+
+def _audit(findings: list | None) -> str:
+    if findings is None:
+        return ('<p class="note">No configuration given: run <code>mqroute report DIR '
+                "--config *.mqsc</code> to hold the dmpmqcfg MQSC against these routes.</p>")
+    if not findings:
+        return "<p>The configuration and the observed routes agree: no findings.</p>"
+    rows = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail] for f in findings]
+    return _table("audit findings", ["finding", "queue manager", "objects", "detail"], rows)
+
+
+def _events(out: Path) -> str:
+    columns, rows, total = tables.events(out)
+    if not columns:
+        return '<p class="note">This output has no <code>events/</code> table.</p>'
+    shown = [[r.get(c) if not isinstance(r.get(c), bytes) else r.get(c).hex()
+              for c in columns] for r in rows]
+    return (f"<p>{total:,} events (first {len(rows):,} shown).</p>"
+            + _table("events", columns, shown))
+
+
+def _timeline(out: Path, est: tables.Estate, event_rows: list[dict]) -> str:
+    from graph.draw.timeline import Lane, depth_steps, timeline_svg
+
+    prefer = tuple(p for p, *_ in est.lost_points)
+    moves = tables.queue_activity(out, lanes=10, prefer=prefer)
+    lanes = {name: Lane(name, depth_steps(m)) for name, m in moves.items()}
+    for place, stamp, cause, correl in est.lost_points:
+        lane = lanes.get(place)
+        if lane is None and len(lanes) < 14:
+            lane = lanes[place] = Lane(place, what="last known location")
+        if lane is not None:
+            lane.markers.append((stamp, cause, f"{cause}: message {correl}"))
+    for ev in event_rows:
+        place = "/".join(str(ev[k]) for k in ("queue_manager", "queue") if ev.get(k)) or \
+            "/".join(str(ev[k]) for k in ("queue_manager", "channel") if ev.get(k))
+        stamp = str(ev.get("time") or ev.get("timestamp") or "")
+        if place in lanes and stamp:
+            what = ev.get("event") or ev.get("reason") or ev.get("type") or "event"
+            lanes[place].markers.append((stamp, "event", str(what)))
+    if not lanes:
+        return '<p class="note">No timed operations in this output.</p>'
+    svg = timeline_svg(list(lanes.values()),
+                       title="Observed depth per queue; where lost messages stopped")
+    return ("<p>Depth as the traced messages show it (puts less gets recorded in their "
+            "activities); dots mark where and when lost messages were last seen.</p>"
+            + _svg(svg, "timeline"))
+
+
+def _routes(out: Path, est: tables.Estate, count: int) -> str:
+    from graph.draw.route import route_svg
+    from graph.routegraph import route_graph
+    from traceroute.display import render_route
+
+    picked = [g["example"] for g in est.lost_groups][: max(0, count - 1)]
+    delivered = _one_delivered(out)
+    if delivered and len(picked) < count:
+        picked.append(delivered)
+    parts = [f"<p>{len(picked)} route(s): one example of each group of lost messages, "
+             "and one delivered message.</p>"]
+    for i, route in enumerate(tables.route_details(out, picked)):
+        key = route.correl_id.hex()
+        text = "\n".join(render_route(route, "outline"))
+        parts.append(f'<article id="route-{key}" class="route"><h3>{_chip(route.verdict.value)}'
+                     f" message {key}</h3>"
+                     + _svg(route_svg(route_graph(route)), f"route{i}")
+                     + f"<pre>{escape(text)}</pre></article>")
+    return "".join(parts)
+
+
+def _one_delivered(out: Path) -> str | None:
+    import pyarrow.compute as pc
+
+    t = tables._table(out, "routes", ["correl_id", "verdict", "hops"],
+                      filter=pc.field("verdict") == "delivered")
+    if t is None or t.num_rows == 0:
+        return None
+    best = max(t.slice(0, 5000).to_pylist(), key=lambda r: (r["hops"] or 0, r["correl_id"]))
+    return best["correl_id"]
+
+
+def _rejects(est: tables.Estate) -> str:
+    if not est.rejected:
+        return "<p>Every input message was read.</p>"
+    rows = [[r.get("source"), r.get("position"), r.get("msg_id"), r.get("error")]
+            for r in est.rejects]
+    return (f"<p>{est.rejected:,} message(s) could not be read (first {len(rows)}):</p>"
+            + _table("rejects", ["source", "byte offset", "msg id", "error"], rows))
+
+
+def build_report(out: str | Path, *, network=None, title: str | None = None,
+                 routes: int = 12, max_nodes: int = 40) -> str:
+    """The HTML page of an analyze output folder (with the MQSC `network` for the audit)."""
+    from graph.draw.estate import estate_svg
+
+    out = Path(out)
+    est = tables.read_estate(out)
+    findings = None
+    clusters = None
+    if network is not None:
+        from graph.audit import audit, observed_sends
+
+        findings = audit(network, observed_sends(out))
+        clusters = {qm.name: ",".join(sorted(_clusters_of(qm))) for qm in
+                    network.qmgrs.values() if _clusters_of(qm)} or None
+    _, event_rows, _ = tables.events(out, limit=2000)
+    title = title or f"mqroute report: {out.name}"
+    body = {
+        "summary": _summary(est), "lost": _lost(est),
+        "estate": _svg(estate_svg(est.sends, est.losses, clusters, max_nodes=max_nodes,
+                                  title="Queue managers by traffic; where messages were lost"),
+                       "estate") if est.sends or est.losses
+        else '<p class="note">No channel sends observed.</p>',
+        "timeline": _timeline(out, est, event_rows),
+        "channels": _channels(est, findings), "audit": _audit(findings),
+        "events": _events(out), "routes": _routes(out, est, routes),
+        "rejects": _rejects(est)}
+    nav = "".join(f'<a href="#{k}">{escape(t)}</a>' for k, t in SECTIONS)
+    sections = "".join(f'<section id="{k}"><h2>{escape(t)}</h2>{body[k]}</section>'
+                       for k, t in SECTIONS)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(title)}</title><style>{CSS}</style>"
+            f"<script>{JS_ERRORS}</script></head><body>"
+            f"<header><h1>{escape(title)}</h1><p>{est.routes:,} routes from "
+            f"{escape(str(out))}</p></header><nav>{nav}</nav><main>{sections}</main>"
+            f"<script>{JS}</script></body></html>\n")
+
+
+def _clusters_of(qm) -> set[str]:
+    names = set()
+    for ch in qm.channels.values():
+        if ch.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR") and ch.get("CLUSTER"):
+            names.add(ch.get("CLUSTER"))
+    return names
+
+
+def write_report(out: str | Path, path: str | Path, **options) -> Path:
+    """Write the report of an analyze output folder to `path`."""
+    path = Path(path)
+    path.write_text(build_report(out, **options), encoding="utf-8")
+    return path
