@@ -1,32 +1,35 @@
 """Accounting and statistics messages the simulated queue managers write.
 
-`StatisticsCollector(sim)` watches a Simulator's MQI work — application puts and gets, the
-sending MCA's gets from transmission queues and sends, the receiving MCA's receives and
-puts, expiries — and writes, as the seed describes (accounting-statistics.md §2):
+`StatisticsCollector(sim)` observes a Simulator's MQI calls (`Simulator.add_observer`):
+the applications' MQCONN/MQOPEN/MQPUT/MQPUT1/MQGET/MQCLOSE/MQDISC and the channel agents'
+calls (the sending MCA's MQGET from its transmission queue, the receiving MCA's MQPUT1).
+From them it writes, as the seed describes (accounting-statistics.md §2):
 
-* MQI statistics (STATMQI), queue statistics (STATQ) and channel statistics (STATCHL,
-  STATACLS for auto-defined cluster-senders) every STATINT seconds of virtual time when
-  there was activity, and at `finish()` (a controlled end);
-* MQI accounting (ACCTMQI) and queue accounting (ACCTQ) per connection: intermediate
-  records every ACCTINT seconds, and the final ones at `finish()` (the connections end).
+* MQI statistics (STATMQI), queue statistics (STATQ) and channel statistics (STATCHL;
+  STATACLS for auto-defined cluster-senders) when an MQI call finds that STATINT seconds
+  of virtual time have passed since the interval began, and at `finish()` (a controlled
+  end); only queues and channels with activity get a group;
+* MQI accounting (ACCTMQI) and queue accounting (ACCTQ) per connection when it
+  disconnects (MQDISC; `finish()` disconnects every connection), and intermediate records
+  at the connection's first MQI call after ACCTINT seconds (SeqNumber counts them).
 
 Object-level settings follow the seed's precedence (`effective`). Every figure follows from
-what the simulator did, so queue statistics agree with the routes' puts and gets. A
-connection is one application name on one queue manager (the simulator has no MQCONN).
-Simplifications: no MQOPEN/MQINQ/MQSET/subscription counters, ACCTCONO is not simulated
-(no MQCNO), a channel batch is what one drain of its transmission queue sent, NetTime is
-the simulated round trip (2 x latency), and no exit time is reported.
+the MQI calls, so the queue statistics agree with the routes' puts and gets and the channel
+statistics with their sends and receives. Depths are the simulator's own queue depths.
+Not modelled: MQINQ/MQSET/subscription/callback counters, ACCTCONO (no MQCNO), exit times
+and put retries (0); reports and replies the queue manager writes itself are no MQI calls
+and are not counted; ExpiredMsgCount stays 0 (expiry removal is no MQI call); a channel
+batch is the messages its MCA moved at one instant; NetTime is the simulated round trip
+(2 x latency); the time on queue of a message whose put was not observed is left out of
+the average.
 
 The messages go onto SYSTEM.ADMIN.STATISTICS.QUEUE / SYSTEM.ADMIN.ACCOUNTING.QUEUE of the
-queue manager (without being counted themselves) and into `written`.
-
-The collector attaches by wrapping a few of the simulator instance's methods (the
-simulator has no observer API yet); nothing in the Simulator class changes.
+queue manager (not counted themselves) and into `written`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -46,7 +49,18 @@ from pcf.model import (
     String,
 )
 from pcf.mqmd import MQMD
-from traceroute.sim.network import MQObject, QueueManager
+from traceroute.sim.mqi import (
+    MQCLOSE,
+    MQCONN,
+    MQDISC,
+    MQGET,
+    MQOPEN,
+    MQPUT,
+    MQPUT1,
+    SimCall,
+    SimConnection,
+)
+from traceroute.sim.network import QueueManager
 from traceroute.sim.simulator import Simulator, Stored
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
@@ -55,6 +69,9 @@ ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
 MAX_GROUPS = 100
 DEFAULT_INTERVAL = 1800
 COMMAND_LEVEL = 940
+#: Elements of the per-object-type (MQOT_*) lists.
+OBJECT_TYPES = 13
+_BROWSE = mqc.MQGMO_BROWSE_FIRST | mqc.MQGMO_BROWSE_NEXT | mqc.MQGMO_BROWSE_MSG_UNDER_CURSOR
 
 
 # --- settings (seed precedence) ------------------------------------------------------------
@@ -104,9 +121,13 @@ def _pair() -> list[int]:
     return [0, 0]
 
 
+def _objects() -> list[int]:
+    return [0] * OBJECT_TYPES
+
+
 @dataclass
 class _Ops:
-    """Puts, gets, browses by persistence, and failures (shared by MQI and queue figures)."""
+    """MQI counters: by persistence (P), by object type (O), and failures."""
 
     puts: list[int] = field(default_factory=_pair)
     put1s: list[int] = field(default_factory=_pair)
@@ -118,13 +139,20 @@ class _Ops:
     get_failed: int = 0
     browses: list[int] = field(default_factory=_pair)
     browse_bytes: list[int] = field(default_factory=_pair)
-    expired: int = 0
+    browse_failed: int = 0
+    opens: list[int] = field(default_factory=_objects)
+    open_failed: list[int] = field(default_factory=_objects)
+    closes: list[int] = field(default_factory=_objects)
+    conns: int = 0
+    conns_max: int = 0
+    discs: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @property
     def active(self) -> bool:
-        """True when anything was counted."""
-        return any((*self.puts, *self.put1s, *self.gets, *self.browses, self.put_failed,
-                    self.put1_failed, self.get_failed, self.expired))
+        """True when any call was counted."""
+        return any((*self.puts, *self.put1s, *self.gets, *self.browses, *self.opens,
+                    *self.closes, *self.discs, self.conns, self.put_failed, self.put1_failed,
+                    self.get_failed, self.browse_failed))
 
 
 @dataclass
@@ -133,14 +161,18 @@ class _Queue(_Ops):
 
     min_depth: int = 0
     max_depth: int = 0
-    time_on_q: list[int] = field(default_factory=_pair)   # µs, summed over gets
+    time_on_q: list[int] = field(default_factory=_pair)   # µs, summed over timed gets
+    timed: list[int] = field(default_factory=_pair)
     time_min: list[int | None] = field(default_factory=lambda: [None, None])
     time_max: list[int] = field(default_factory=_pair)
     put_min: list[int | None] = field(default_factory=lambda: [None, None])
     put_max: list[int] = field(default_factory=_pair)
     get_min: list[int | None] = field(default_factory=lambda: [None, None])
     get_max: list[int] = field(default_factory=_pair)
+    browse_min: list[int | None] = field(default_factory=lambda: [None, None])
+    browse_max: list[int] = field(default_factory=_pair)
     opened: float | None = None
+    closed: float | None = None
 
 
 @dataclass
@@ -153,19 +185,17 @@ class _Channel:
     conname: str
     msgs: int = 0
     bytes: int = 0
-    full_batches: int = 0
-    incomplete_batches: int = 0
-    batch_msgs: int = 0
+    batches: list[int] = field(default_factory=list)  # messages per batch
+    batch_at: float | None = None
 
 
 @dataclass
 class _Connection:
-    """One simulated connection (an application name on a queue manager)."""
+    """Accounting of one connection since it connected or wrote its last record."""
 
-    conn_id: bytes
-    appl: str
-    pid: int
+    conn: SimConnection
     since: float
+    connected: float = 0.0
     seq: int = 0
     mqi: _Ops = field(default_factory=_Ops)
     queues: dict[str, _Queue] = field(default_factory=dict)
@@ -173,15 +203,13 @@ class _Connection:
 
 @dataclass
 class _QMgrState:
-    """What one queue manager has collected since its interval started."""
+    """What one queue manager has collected since its statistics interval began."""
 
     stat_start: float
     mqi: _Ops = field(default_factory=_Ops)
     queues: dict[str, _Queue] = field(default_factory=dict)
     channels: dict[str, _Channel] = field(default_factory=dict)
-    depth: dict[str, int] = field(default_factory=dict)
-    conns: dict[str, _Connection] = field(default_factory=dict)
-    connected: set[str] = field(default_factory=set)
+    open_conns: int = 0
 
 
 @dataclass
@@ -194,8 +222,8 @@ class Written:
     data: bytes
 
 
-def _index(md: MQMD) -> int:
-    return 1 if md.persistence == mqc.MQPER_PERSISTENT else 0
+def _index(md: MQMD | None) -> int:
+    return 1 if md is not None and md.persistence == mqc.MQPER_PERSISTENT else 0
 
 
 def _low(values: list[int | None], i: int, v: int) -> None:
@@ -203,308 +231,218 @@ def _low(values: list[int | None], i: int, v: int) -> None:
 
 
 class StatisticsCollector:
-    """Counts a simulator's MQI work and writes accounting and statistics messages."""
+    """Counts a simulator's MQI calls and writes accounting and statistics messages."""
 
     def __init__(self, sim: Simulator) -> None:
         self.sim = sim
         self.written: list[Written] = []
         self.state: dict[str, _QMgrState] = {}
-        self._actor: list[list] = []   # [application, its put stored yet]
-        self._put1 = False
-        self._in_drain: dict[tuple[str, str], int] = {}
-        self._pid = 1000
-        self._attach()
-
-    # --- attaching ------------------------------------------------------------------------
-
-    def _wrap(self, name: str, make: Callable[[Callable], Callable]) -> None:
-        setattr(self.sim, name, make(getattr(self.sim, name)))
-
-    def _attach(self) -> None:
-        c = self
-
-        def store(orig):
-            def _store(qm, queue, md, data, original=None, put_at=None):
-                orig(qm, queue, md, data, original, put_at)
-                stored = c.sim._queue(qm.name, queue)[-1]
-                c._put(qm, queue, stored)
-            return _store
-
-        def app_put(orig):
-            def _app_put(handle, md, data, r):
-                c._actor.append([handle.appl_name, False])
-                try:
-                    result = orig(handle, md, data, r)
-                finally:
-                    c._actor.pop()
-                if not result.ok:
-                    c._failed_put(handle.qmgr, handle.appl_name)
-                return result
-            return _app_put
-
-        def put1(orig):
-            def put(*args, **kwargs):
-                c._put1 = True
-                try:
-                    return orig(*args, **kwargs)
-                finally:
-                    c._put1 = False
-            return put
-
-        def get(orig):
-            def _get(qmgr, queue, *, correl_id=None, msg_id=None, browse=False,
-                     appl_name="amqsget"):
-                q = c.sim._queue(qmgr, queue)
-                before = {id(s): s for s in q}
-                got = orig(qmgr, queue, correl_id=correl_id, msg_id=msg_id, browse=browse,
-                           appl_name=appl_name)
-                qm = c.sim.network.qmgrs[qmgr]
-                after = {id(s) for s in q}
-                gone = [s for k, s in before.items() if k not in after]
-                for s in gone:
-                    if got is not None and not browse and s.data is got[1]:
-                        c._get(qm, queue, s, appl_name)
-                    else:
-                        c._expired(qm, queue)
-                if got is None:
-                    c._failed_get(qm, appl_name)
-                elif browse:
-                    c._browse(qm, queue, got[0], got[1], appl_name)
-                return got
-            return _get
-
-        def drain(orig):
-            def _drain(qm, xmitq):
-                c._in_drain = {}
-                orig(qm, xmitq)
-                st = c._qm(qm)
-                for channel, n in c._in_drain.items():
-                    ch = st.channels.get(channel[1])
-                    if ch is None:
-                        continue
-                    size = _batch_size(qm, channel[1])
-                    ch.full_batches += n // size
-                    ch.incomplete_batches += 1 if n % size else 0
-                    ch.batch_msgs += n
-                c._in_drain = {}
-            return _drain
-
-        def send(orig):
-            def _send(qm, other, channel, s, xqh, xmitq):
-                c._get(qm, xmitq, s, c.sim.sending_mca)
-                c._send(qm, other, channel, s)
-                return orig(qm, other, channel, s, xqh, xmitq)
-            return _send
-
-        def discard_expired(orig):
-            def _discard(qm, s, xqh, xmitq):
-                c._expired(qm, xmitq, since=s)
-                return orig(qm, s, xqh, xmitq)
-            return _discard
-
-        def receive(orig):
-            def _receive(qm, sender, channel, md, data, xqh):
-                c._receive(qm, sender, channel, len(data) + XQH_LENGTH)
-                c._actor.append([c.sim.receiving_mca, False])
-                try:
-                    return orig(qm, sender, channel, md, data, xqh)
-                finally:
-                    c._actor.pop()
-            return _receive
-
-        self._wrap("_store", store)
-        self._wrap("_app_put", app_put)
-        self._wrap("put", put1)
-        self._wrap("get", get)
-        self._wrap("_drain", drain)
-        self._wrap("_send", send)
-        self._wrap("_discard_expired", discard_expired)
-        self._wrap("_receive", receive)
+        self.conns: dict[bytes, _Connection] = {}
+        self._put_times: dict[tuple[str, str, bytes], deque[float]] = {}
+        sim.add_observer(self.observe)
 
     # --- state ------------------------------------------------------------------------------
 
-    def _qm(self, qm: QueueManager) -> _QMgrState:
-        st = self.state.get(qm.name)
+    def _qm_state(self, qmgr: str) -> _QMgrState:
+        st = self.state.get(qmgr)
         if st is None:
-            st = self.state[qm.name] = _QMgrState(self.sim.now)
+            st = self.state[qmgr] = _QMgrState(self.sim.now)
         return st
 
-    def _conn(self, qm: QueueManager, appl: str) -> _Connection:
-        st = self._qm(qm)
-        conn = st.conns.get(appl)
-        if conn is None:
-            self._pid += 1
-            n = len(st.conns) + 1
-            conn_id = (b"AMQC" + qm.name.ljust(12)[:12].encode("latin-1") +
-                       self.sim._stamp + n.to_bytes(4, "big"))
-            conn = st.conns[appl] = _Connection(conn_id, appl, self._pid, self.sim.now)
-        st.connected.add(appl)
-        return conn
+    def _conn(self, conn: SimConnection) -> _Connection:
+        c = self.conns.get(conn.conn_id)
+        if c is None:
+            c = self.conns[conn.conn_id] = _Connection(conn, self.sim.now, self.sim.now)
+        return c
 
-    def _queue_figures(self, qm: QueueManager, queue: str, appl: str) -> list[_Queue]:
-        """The counters one operation on `queue` by `appl` adds to (per the settings)."""
-        st = self._qm(qm)
+    def _queue_figures(self, qm: QueueManager, queue: str, c: _Connection) -> list[_Queue]:
+        """The counters an operation on local `queue` adds to (per STATQ/ACCTQ)."""
+        st = self._qm_state(qm.name)
         out: list[_Queue] = []
         if queue_setting(qm, queue, "STATQ"):
             q = st.queues.get(queue)
             if q is None:
-                depth = st.depth.get(queue, 0)
+                depth = self.sim.depth(qm.name, queue)
                 q = st.queues[queue] = _Queue(min_depth=depth, max_depth=depth)
             out.append(q)
-        if appl and queue_setting(qm, queue, "ACCTQ"):
-            conn = self._conn(qm, appl)
-            q = conn.queues.get(queue)
+        if queue_setting(qm, queue, "ACCTQ"):
+            q = c.queues.get(queue)
             if q is None:
-                q = conn.queues[queue] = _Queue(opened=self.sim.now)
+                q = c.queues[queue] = _Queue(opened=self.sim.now)
             out.append(q)
         return out
 
-    def _mqi_figures(self, qm: QueueManager, appl: str) -> list[_Ops]:
-        st = self._qm(qm)
-        out: list[_Ops] = [st.mqi]
-        if appl:
-            conn = self._conn(qm, appl)
-            if _on(qm, "ACCTMQI"):
-                out.append(conn.mqi)
+    def _mqi_figures(self, qm: QueueManager, c: _Connection) -> list[_Ops]:
+        out = [self._qm_state(qm.name).mqi]
+        if _on(qm, "ACCTMQI"):
+            out.append(c.mqi)
         return out
 
-    def _depth(self, qm: QueueManager, queue: str, delta: int) -> None:
-        st = self._qm(qm)
-        d = st.depth[queue] = max(0, st.depth.get(queue, 0) + delta)
-        q = st.queues.get(queue)
-        if q is not None:
-            q.min_depth, q.max_depth = min(q.min_depth, d), max(q.max_depth, d)
+    # --- the observer -----------------------------------------------------------------------
 
-    # --- events -----------------------------------------------------------------------------
+    def observe(self, call: SimCall) -> None:
+        """One MQI call of the simulated network."""
+        qm = self.sim.network.qmgrs.get(call.qmgr)
+        if qm is None:
+            return
+        self.tick(call.time)
+        c = self._conn(call.conn)
+        if call.verb != MQDISC and call.time - c.since >= interval(qm, "ACCTINT"):
+            self._write_accounting(qm, c, final=False)
+        verb = {MQCONN: self._connect, MQDISC: self._disconnect, MQOPEN: self._open,
+                MQCLOSE: self._close, MQPUT: self._put, MQPUT1: self._put,
+                MQGET: self._get}.get(call.verb)
+        if verb is not None:
+            verb(qm, c, call)
 
-    def _actor_of(self) -> str:
-        """The application whose put this store is: the first store in its call (what
-        follows — reports, replies — the queue manager puts itself)."""
-        if not self._actor or self._actor[-1][1]:
-            return ""
-        self._actor[-1][1] = True
-        return self._actor[-1][0]
+    def _connect(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        st = self._qm_state(qm.name)
+        st.open_conns += 1
+        st.mqi.conns += 1
+        st.mqi.conns_max = max(st.mqi.conns_max, st.open_conns)
 
-    def _put(self, qm: QueueManager, queue: str, s: Stored) -> None:
-        self.tick()
-        appl = self._actor_of()
-        n, i = len(s.data), _index(s.md)
-        put1 = self._put1 and bool(appl) and appl != self.sim.receiving_mca
-        self._depth(qm, queue, 0)  # make sure min/max start from the current depth
-        for ops in (*self._queue_figures(qm, queue, appl), *self._mqi_figures(qm, appl)):
+    def _disconnect(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        st = self._qm_state(qm.name)
+        st.open_conns = max(0, st.open_conns - 1)
+        for ops in self._mqi_figures(qm, c):
+            ops.discs[0] += 1
+        self._write_accounting(qm, c, final=True)
+        del self.conns[call.conn.conn_id]
+
+    def _open(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        for ops in self._mqi_figures(qm, c):
+            if call.comp_code:
+                ops.open_failed[mqc.MQOT_Q] += 1
+            else:
+                ops.opens[mqc.MQOT_Q] += 1
+        if not call.comp_code and call.local_queue:
+            for q in self._queue_figures(qm, call.local_queue, c):
+                if q.opened is not None:
+                    q.opens[mqc.MQOT_Q] += 1
+
+    def _close(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        for ops in self._mqi_figures(qm, c):
+            ops.closes[mqc.MQOT_Q] += 1
+
+    def _put(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        put1 = call.verb == MQPUT1
+        i, n = _index(call.md), call.data_length
+        mqi = self._mqi_figures(qm, c)
+        if call.comp_code:
+            for ops in mqi:
+                if put1:
+                    ops.put1_failed += 1
+                else:
+                    ops.put_failed += 1
+            return
+        if put1:
+            for ops in mqi:
+                ops.opens[mqc.MQOT_Q] += 1
+                ops.closes[mqc.MQOT_Q] += 1
+        queue = call.local_queue
+        figures = self._queue_figures(qm, queue, c) if queue else []
+        for ops in (*mqi, *figures):
             (ops.put1s if put1 else ops.puts)[i] += 1
             ops.put_bytes[i] += n
-            if isinstance(ops, _Queue) and ops.opened is not None:
-                _low(ops.put_min, i, n)
-                ops.put_max[i] = max(ops.put_max[i], n)
-        self._depth(qm, queue, +1)
+        depth = self.sim.depth(qm.name, queue) + 1  # observers hear of a put before it lands
+        for q in figures:
+            _low(q.put_min, i, n)
+            q.put_max[i] = max(q.put_max[i], n)
+            q.max_depth = max(q.max_depth, depth)
+            q.min_depth = min(q.min_depth, depth)
+        if queue and call.md is not None:
+            self._put_times.setdefault((qm.name, queue, call.md.msg_id), deque()).append(
+                call.time)
+        if call.conn.mca and call.conn.channel:
+            self._channel_use(qm, call, n + XQH_LENGTH)
 
-    def _get(self, qm: QueueManager, queue: str, s: Stored, appl: str) -> None:
-        self.tick()
-        n, i = len(s.data), _index(s.md)
-        waited = max(0, round((self.sim.now - s.put_at) * 1_000_000))
-        self._depth(qm, queue, 0)
-        for ops in (*self._queue_figures(qm, queue, appl), *self._mqi_figures(qm, appl)):
-            ops.gets[i] += 1
-            ops.get_bytes[i] += n
-            if isinstance(ops, _Queue):
-                ops.time_on_q[i] += waited
-                _low(ops.time_min, i, waited)
-                ops.time_max[i] = max(ops.time_max[i], waited)
-                _low(ops.get_min, i, n)
-                ops.get_max[i] = max(ops.get_max[i], n)
-        self._depth(qm, queue, -1)
-
-    def _browse(self, qm: QueueManager, queue: str, md: MQMD, data: bytes, appl: str) -> None:
-        self.tick()
-        for ops in (*self._queue_figures(qm, queue, appl), *self._mqi_figures(qm, appl)):
-            ops.browses[_index(md)] += 1
-            ops.browse_bytes[_index(md)] += len(data)
-
-    def _expired(self, qm: QueueManager, queue: str, since: Stored | None = None) -> None:
-        self.tick()
-        self._depth(qm, queue, 0)
-        st = self._qm(qm)
-        if queue_setting(qm, queue, "STATQ"):
-            st.queues[queue].expired += 1
-        st.mqi.expired += 1
-        self._depth(qm, queue, -1)
-
-    def _failed_put(self, qmgr: str, appl: str) -> None:
-        qm = self.sim.network.qmgrs[qmgr]
-        for ops in self._mqi_figures(qm, appl):
-            if self._put1:
-                ops.put1_failed += 1
+    def _get(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        browse = bool(call.options & _BROWSE)
+        i, n = _index(call.md), call.data_length
+        mqi = self._mqi_figures(qm, c)
+        if call.comp_code:
+            for ops in mqi:
+                if browse:
+                    ops.browse_failed += 1
+                else:
+                    ops.get_failed += 1
+            return
+        queue = call.local_queue
+        figures = self._queue_figures(qm, queue, c) if queue else []
+        for ops in (*mqi, *figures):
+            if browse:
+                ops.browses[i] += 1
+                ops.browse_bytes[i] += n
             else:
-                ops.put_failed += 1
+                ops.gets[i] += 1
+                ops.get_bytes[i] += n
+        if browse:
+            for q in figures:
+                _low(q.browse_min, i, n)
+                q.browse_max[i] = max(q.browse_max[i], n)
+            return
+        key_id = call.xmit_msg_id if call.xmit_msg_id is not None else (
+            call.md.msg_id if call.md is not None else b"")
+        times = self._put_times.get((qm.name, queue, key_id))
+        waited = None
+        if times:
+            waited = max(0, round((call.time - times.popleft()) * 1_000_000))
+            if not times:
+                del self._put_times[(qm.name, queue, key_id)]
+        depth = self.sim.depth(qm.name, queue)  # observers hear of a get after it
+        for q in figures:
+            q.min_depth = min(q.min_depth, depth)
+            _low(q.get_min, i, n)
+            q.get_max[i] = max(q.get_max[i], n)
+            if waited is not None:
+                q.time_on_q[i] += waited
+                q.timed[i] += 1
+                _low(q.time_min, i, waited)
+                q.time_max[i] = max(q.time_max[i], waited)
+        if call.conn.mca and call.conn.channel:
+            self._channel_use(qm, call, n)
 
-    def _failed_get(self, qm: QueueManager, appl: str) -> None:
-        for ops in self._mqi_figures(qm, appl):
-            ops.get_failed += 1
-
-    def _channel(self, qm: QueueManager, channel: MQObject, remote: QueueManager,
-                 sending: bool) -> _Channel | None:
-        kind = channel.get("CHLTYPE")
-        auto = sending and kind == "CLUSRCVR"  # an auto-defined cluster-sender
-        if sending:
-            ctype = {"SVR": mqc.MQCHT_SERVER, "CLUSRCVR": mqc.MQCHT_CLUSSDR,
-                     "CLUSSDR": mqc.MQCHT_CLUSSDR}.get(kind, mqc.MQCHT_SENDER)
-        else:
-            local = qm.channels.get(channel.name)
-            ctype = {"RCVR": mqc.MQCHT_RECEIVER, "RQSTR": mqc.MQCHT_REQUESTER,
-                     "CLUSRCVR": mqc.MQCHT_CLUSRCVR}.get(local.get("CHLTYPE") if local else "",
-                                                         mqc.MQCHT_RECEIVER)
-        if channel_level(qm, channel.name, auto_cluster_sender=auto) == "OFF":
-            return None
-        st = self._qm(qm)
-        ch = st.channels.get(channel.name)
+    def _channel_use(self, qm: QueueManager, call: SimCall, n: int) -> None:
+        """A message the channel carried: the sending MCA's get, the receiving MCA's put."""
+        conn = call.conn
+        local = qm.channels.get(conn.channel)
+        auto = conn.channel_type == mqc.MQCHT_CLUSSDR and (
+            local is None or local.get("CHLTYPE") != "CLUSSDR")
+        if channel_level(qm, conn.channel, auto_cluster_sender=auto) == "OFF":
+            return
+        st = self._qm_state(qm.name)
+        ch = st.channels.get(conn.channel)
         if ch is None:
-            conname = channel.get("CONNAME") if sending else ""
-            ch = st.channels[channel.name] = _Channel(channel.name, ctype, remote.name, conname)
-        return ch
-
-    def _send(self, qm: QueueManager, other: QueueManager, channel: MQObject, s: Stored
-              ) -> None:
-        ch = self._channel(qm, channel, other, True)
-        key = (qm.name, channel.name)
-        self._in_drain[key] = self._in_drain.get(key, 0) + 1
-        if ch is not None:
-            ch.msgs += 1
-            ch.bytes += len(s.data)
-
-    def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, n: int
-                 ) -> None:
-        self.tick()
-        ch = self._channel(qm, channel, sender, False)
-        if ch is not None:
-            ch.msgs += 1
-            ch.bytes += n
-            ch.incomplete_batches += 1
-            ch.batch_msgs += 1
+            sending = call.verb == MQGET
+            conname = local.get("CONNAME") if local is not None and sending else ""
+            ch = st.channels[conn.channel] = _Channel(
+                conn.channel, conn.channel_type or 0, conn.partner, conname)
+        ch.msgs += 1
+        ch.bytes += n
+        if ch.batch_at == call.time and ch.batches:
+            ch.batches[-1] += 1
+        else:
+            ch.batches.append(1)
+            ch.batch_at = call.time
 
     # --- writing -----------------------------------------------------------------------------
 
-    def tick(self) -> None:
-        """Write the statistics of every interval (and intermediate accounting) that ended."""
-        now = self.sim.now
+    def tick(self, now: float | None = None) -> None:
+        """Write the statistics of every queue manager whose STATINT has passed."""
+        now = self.sim.now if now is None else now
         for name, st in self.state.items():
             qm = self.sim.network.qmgrs[name]
             length = interval(qm, "STATINT")
             if now - st.stat_start >= length:
                 ends = st.stat_start + (now - st.stat_start) // length * length
                 self._write_statistics(qm, st, ends)
-            acct = interval(qm, "ACCTINT")
-            for conn in st.conns.values():
-                if now - conn.since >= acct:
-                    self._write_accounting(qm, conn, final=False)
 
     def finish(self) -> list[Written]:
-        """A controlled end: the last statistics, and the connections' final accounting."""
+        """A controlled end: every connection disconnects (final accounting), then the
+        last statistics interval is written. Returns everything written."""
+        self.sim.disconnect_all()
         for name, st in self.state.items():
-            qm = self.sim.network.qmgrs[name]
-            self._write_statistics(qm, st, self.sim.now)
-            for conn in st.conns.values():
-                self._write_accounting(qm, conn, final=True)
+            self._write_statistics(self.sim.network.qmgrs[name], st, self.sim.now)
         return self.written
 
     def _time(self, qm: QueueManager, at: float) -> tuple[str, str]:
@@ -523,12 +461,13 @@ class StatisticsCollector:
 
     def _emit(self, qm: QueueManager, queue: str, type_: int, command: int,
               top: list[Parameter], groups: list[Group]) -> None:
+        """Write a record: one message, or a MsgSeqNumber sequence of <= 100 groups each."""
         enc, ccsid = self.sim._encoding(qm)
         chunks = [groups[i:i + MAX_GROUPS] for i in range(0, len(groups), MAX_GROUPS)] or [[]]
         for n, chunk in enumerate(chunks, 1):
             params = list(top)
             if groups:
-                params.append(Integer(mqc.MQIAMO_OBJECT_COUNT, len(chunk)))
+                params.insert(6, Integer(mqc.MQIAMO_OBJECT_COUNT, len(chunk)))
             control = mqc.MQCFC_LAST if n == len(chunks) else mqc.MQCFC_NOT_LAST
             msg = Message(Header(type_, command, n, control), [*params, *chunk])
             data = encode(msg, encoding=enc, ccsid=ccsid)
@@ -542,41 +481,42 @@ class StatisticsCollector:
 
     def _write_statistics(self, qm: QueueManager, st: _QMgrState, end: float) -> None:
         head = self._head(qm, st.stat_start, end)
-        if _on(qm, "STATMQI") and (st.mqi.active or st.connected):
-            params = [*head, Integer(mqc.MQIAMO_CONNS, len(st.connected)),
+        if _on(qm, "STATMQI") and st.mqi.active:
+            o = st.mqi
+            params = [*head, Integer(mqc.MQIAMO_CONNS, o.conns),
                       Integer(mqc.MQIAMO_CONNS_FAILED, 0),
-                      Integer(mqc.MQIAMO_CONNS_MAX, len(st.connected)),
-                      IntegerList(mqc.MQIAMO_DISCS, [0, 0, 0]), *_ops(st.mqi),
-                      Integer(mqc.MQIAMO_MSGS_EXPIRED, st.mqi.expired),
-                      Integer(mqc.MQIAMO_MSGS_PURGED, 0)]
+                      Integer(mqc.MQIAMO_CONNS_MAX, max(o.conns_max, st.open_conns)),
+                      IntegerList(mqc.MQIAMO_DISCS, o.discs), *_ops(o),
+                      Integer(mqc.MQIAMO_MSGS_EXPIRED, 0), Integer(mqc.MQIAMO_MSGS_PURGED, 0)]
             self._emit(qm, STATISTICS_QUEUE, mqc.MQCFT_STATISTICS, mqc.MQCMD_STATISTICS_MQI,
                        params, [])
-        queues = [_queue_stats(name, q, qm) for name, q in sorted(st.queues.items())]
+        queues = [_queue_stats(name, q) for name, q in sorted(st.queues.items())]
         if queues:
             self._emit(qm, STATISTICS_QUEUE, mqc.MQCFT_STATISTICS, mqc.MQCMD_STATISTICS_Q,
                        head, queues)
-        channels = [_channel_stats(ch, self.sim.latency)
-                    for _, ch in sorted(st.channels.items())]
+        channels = [_channel_stats(ch, self.sim.latency, _batch_size(qm, name))
+                    for name, ch in sorted(st.channels.items())]
         if channels:
             self._emit(qm, STATISTICS_QUEUE, mqc.MQCFT_STATISTICS,
                        mqc.MQCMD_STATISTICS_CHANNEL, head, channels)
         st.stat_start = end
-        st.mqi = _Ops()
-        st.queues.clear()
-        st.channels.clear()
-        st.connected = set()
+        st.mqi = _Ops(conns_max=st.open_conns)
+        st.queues = {}
+        st.channels = {}
 
-    def _write_accounting(self, qm: QueueManager, conn: _Connection, *, final: bool) -> None:
-        head = self._head(qm, conn.since, self.sim.now)
-        ident = [ByteString(mqc.MQBACF_CONNECTION_ID, conn.conn_id),
-                 Integer(mqc.MQIACF_SEQUENCE_NUMBER, conn.seq),
-                 String(mqc.MQCACF_APPL_NAME, conn.appl[-28:], 0, 28),
-                 Integer(mqc.MQIACF_PROCESS_ID, conn.pid),
-                 Integer(mqc.MQIACF_THREAD_ID, 1),
-                 String(mqc.MQCACF_USER_IDENTIFIER, "mqm", 0, 12)]
+    def _write_accounting(self, qm: QueueManager, c: _Connection, *, final: bool) -> None:
+        """The connection's MQI and queue accounting since `c.since` (ACCTMQI / ACCTQ)."""
+        conn = c.conn
+        head = self._head(qm, c.since, self.sim.now)
+        ident: list[Parameter] = [ByteString(mqc.MQBACF_CONNECTION_ID, conn.conn_id),
+                                  Integer(mqc.MQIACF_SEQUENCE_NUMBER, c.seq),
+                                  String(mqc.MQCACF_APPL_NAME, conn.appl_name[-28:], 0, 28),
+                                  Integer(mqc.MQIACF_PROCESS_ID, conn.pid),
+                                  Integer(mqc.MQIACF_THREAD_ID, 1),
+                                  String(mqc.MQCACF_USER_IDENTIFIER, "mqm", 0, 12)]
         wrote = False
-        if _on(qm, "ACCTMQI"):
-            start_d, start_t = self._time(qm, conn.since)
+        if _on(qm, "ACCTMQI") and (c.mqi.active or final):
+            start_d, start_t = self._time(qm, c.connected)
             params = [*head, *ident, String(mqc.MQCAMO_CONN_DATE, start_d, 0, 12),
                       String(mqc.MQCAMO_CONN_TIME, start_t, 0, 8)]
             if final:
@@ -584,47 +524,54 @@ class StatisticsCollector:
                 params += [String(mqc.MQCAMO_DISC_DATE, d, 0, 12),
                            String(mqc.MQCAMO_DISC_TIME, t, 0, 8),
                            Integer(mqc.MQIAMO_DISC_TYPE, mqc.MQDISCONNECT_NORMAL)]
-            params += _ops(conn.mqi)
+            params += [*_open_close(c.mqi), *_ops(c.mqi)]
             self._emit(qm, ACCOUNTING_QUEUE, mqc.MQCFT_ACCOUNTING, mqc.MQCMD_ACCOUNTING_MQI,
                        params, [])
             wrote = True
-        groups = [self._queue_accounting(qm, name, q)
-                  for name, q in sorted(conn.queues.items())]
+        groups = [self._queue_accounting(qm, name, q) for name, q in sorted(c.queues.items())]
         if groups:
             self._emit(qm, ACCOUNTING_QUEUE, mqc.MQCFT_ACCOUNTING, mqc.MQCMD_ACCOUNTING_Q,
                        [*head, *ident], groups)
             wrote = True
         if wrote:
-            conn.seq += 1
-        conn.since = self.sim.now
-        conn.mqi = _Ops()
-        conn.queues = {}
+            c.seq += 1
+        c.since = self.sim.now
+        c.mqi = _Ops()
+        c.queues = {}
 
     def _queue_accounting(self, qm: QueueManager, name: str, q: _Queue) -> Group:
         od, ot = self._time(qm, q.opened or 0.0)
-        obj = qm.queues.get(name)
-        avg = [q.time_on_q[i] // q.gets[i] if q.gets[i] else 0 for i in (0, 1)]
         return Group(mqc.MQGACF_Q_ACCOUNTING_DATA, [
-            String(mqc.MQCA_Q_NAME, name, 0, 48), *_created(obj),
+            String(mqc.MQCA_Q_NAME, name, 0, 48), *_created(),
             Integer(mqc.MQIA_Q_TYPE, mqc.MQQT_LOCAL),
             Integer(mqc.MQIA_DEFINITION_TYPE, mqc.MQQDT_PREDEFINED),
             String(mqc.MQCAMO_OPEN_DATE, od, 0, 12), String(mqc.MQCAMO_OPEN_TIME, ot, 0, 8),
-            IntegerList(mqc.MQIAMO_OPENS, [1]),
+            IntegerList(mqc.MQIAMO_OPENS, [q.opens[mqc.MQOT_Q]]),
             IntegerList(mqc.MQIAMO_PUTS, q.puts), Integer(mqc.MQIAMO_PUTS_FAILED, 0),
             IntegerList(mqc.MQIAMO_PUT1S, q.put1s), Integer(mqc.MQIAMO_PUT1S_FAILED, 0),
             Integer64List(mqc.MQIAMO64_PUT_BYTES, q.put_bytes),
-            IntegerList(mqc.MQIAMO_PUT_MIN_BYTES, [v or 0 for v in q.put_min]),
+            IntegerList(mqc.MQIAMO_PUT_MIN_BYTES, _zeros(q.put_min)),
             IntegerList(mqc.MQIAMO_PUT_MAX_BYTES, q.put_max),
             IntegerList(mqc.MQIAMO_GETS, q.gets), Integer(mqc.MQIAMO_GETS_FAILED, 0),
             Integer64List(mqc.MQIAMO64_GET_BYTES, q.get_bytes),
-            IntegerList(mqc.MQIAMO_GET_MIN_BYTES, [v or 0 for v in q.get_min]),
+            IntegerList(mqc.MQIAMO_GET_MIN_BYTES, _zeros(q.get_min)),
             IntegerList(mqc.MQIAMO_GET_MAX_BYTES, q.get_max),
             IntegerList(mqc.MQIAMO_BROWSES, q.browses), Integer(mqc.MQIAMO_BROWSES_FAILED, 0),
             Integer64List(mqc.MQIAMO64_BROWSE_BYTES, q.browse_bytes),
+            IntegerList(mqc.MQIAMO_BROWSE_MIN_BYTES, _zeros(q.browse_min)),
+            IntegerList(mqc.MQIAMO_BROWSE_MAX_BYTES, q.browse_max),
             Integer(mqc.MQIAMO_GENERATED_MSGS, 0),
-            Integer64List(mqc.MQIAMO64_Q_TIME_MIN, [v or 0 for v in q.time_min]),
-            Integer64List(mqc.MQIAMO64_Q_TIME_AVG, avg),
+            Integer64List(mqc.MQIAMO64_Q_TIME_MIN, _zeros(q.time_min)),
+            Integer64List(mqc.MQIAMO64_Q_TIME_AVG, _average(q)),
             Integer64List(mqc.MQIAMO64_Q_TIME_MAX, q.time_max)])
+
+
+def _zeros(values: list[int | None]) -> list[int]:
+    return [v or 0 for v in values]
+
+
+def _average(q: _Queue) -> list[int]:
+    return [q.time_on_q[i] // q.timed[i] if q.timed[i] else 0 for i in (0, 1)]
 
 
 def _batch_size(qm: QueueManager, channel: str) -> int:
@@ -635,9 +582,17 @@ def _batch_size(qm: QueueManager, channel: str) -> int:
         return 50
 
 
+def _open_close(o: _Ops) -> list[Parameter]:
+    return [IntegerList(mqc.MQIAMO_OPENS, o.opens),
+            IntegerList(mqc.MQIAMO_OPENS_FAILED, o.open_failed),
+            IntegerList(mqc.MQIAMO_CLOSES, o.closes),
+            IntegerList(mqc.MQIAMO_CLOSES_FAILED, _objects())]
+
+
 def _ops(o: _Ops) -> list[Parameter]:
-    """The MQI counters the simulator knows, in the order of the seed's MQI statistics."""
-    return [IntegerList(mqc.MQIAMO_PUTS, o.puts), Integer(mqc.MQIAMO_PUTS_FAILED, o.put_failed),
+    """The MQI counters, in the order of the seed's MQI statistics example."""
+    return [*_open_close(o),
+            IntegerList(mqc.MQIAMO_PUTS, o.puts), Integer(mqc.MQIAMO_PUTS_FAILED, o.put_failed),
             IntegerList(mqc.MQIAMO_PUT1S, o.put1s),
             Integer(mqc.MQIAMO_PUT1S_FAILED, o.put1_failed),
             Integer64List(mqc.MQIAMO64_PUT_BYTES, o.put_bytes),
@@ -646,24 +601,24 @@ def _ops(o: _Ops) -> list[Parameter]:
             Integer(mqc.MQIAMO_GETS_FAILED, o.get_failed),
             IntegerList(mqc.MQIAMO_BROWSES, o.browses),
             Integer64List(mqc.MQIAMO64_BROWSE_BYTES, o.browse_bytes),
-            Integer(mqc.MQIAMO_BROWSES_FAILED, 0),
+            Integer(mqc.MQIAMO_BROWSES_FAILED, o.browse_failed),
             Integer(mqc.MQIAMO_COMMITS, 0), Integer(mqc.MQIAMO_COMMITS_FAILED, 0),
             Integer(mqc.MQIAMO_BACKOUTS, 0)]
 
 
-def _created(obj: MQObject | None) -> list[Parameter]:
+def _created() -> list[Parameter]:
+    """CreateDate/CreateTime: MQSC carries no creation time; the simulator's epoch."""
     return [String(mqc.MQCA_CREATION_DATE, "2026-01-01", 0, 12),
             String(mqc.MQCA_CREATION_TIME, "00.00.00", 0, 8)]
 
 
-def _queue_stats(name: str, q: _Queue, qm: QueueManager) -> Group:
-    avg = [q.time_on_q[i] // q.gets[i] if q.gets[i] else 0 for i in (0, 1)]
+def _queue_stats(name: str, q: _Queue) -> Group:
     return Group(mqc.MQGACF_Q_STATISTICS_DATA, [
-        String(mqc.MQCA_Q_NAME, name, 0, 48), *_created(qm.queues.get(name)),
+        String(mqc.MQCA_Q_NAME, name, 0, 48), *_created(),
         Integer(mqc.MQIA_Q_TYPE, mqc.MQQT_LOCAL),
         Integer(mqc.MQIA_DEFINITION_TYPE, mqc.MQQDT_PREDEFINED),
         Integer(mqc.MQIAMO_Q_MIN_DEPTH, q.min_depth), Integer(mqc.MQIAMO_Q_MAX_DEPTH, q.max_depth),
-        Integer64List(mqc.MQIAMO64_AVG_Q_TIME, avg),
+        Integer64List(mqc.MQIAMO64_AVG_Q_TIME, _average(q)),
         IntegerList(mqc.MQIAMO_PUTS, q.puts), Integer(mqc.MQIAMO_PUTS_FAILED, q.put_failed),
         IntegerList(mqc.MQIAMO_PUT1S, q.put1s), Integer(mqc.MQIAMO_PUT1S_FAILED, q.put1_failed),
         Integer64List(mqc.MQIAMO64_PUT_BYTES, q.put_bytes),
@@ -672,12 +627,14 @@ def _queue_stats(name: str, q: _Queue, qm: QueueManager) -> Group:
         IntegerList(mqc.MQIAMO_BROWSES, q.browses),
         Integer64List(mqc.MQIAMO64_BROWSE_BYTES, q.browse_bytes),
         Integer(mqc.MQIAMO_BROWSES_FAILED, 0), Integer(mqc.MQIAMO_MSGS_NOT_QUEUED, 0),
-        Integer(mqc.MQIAMO_MSGS_EXPIRED, q.expired), Integer(mqc.MQIAMO_MSGS_PURGED, 0)])
+        Integer(mqc.MQIAMO_MSGS_EXPIRED, 0), Integer(mqc.MQIAMO_MSGS_PURGED, 0)])
 
 
-def _channel_stats(ch: _Channel, latency: float) -> Group:
+def _channel_stats(ch: _Channel, latency: float, batch_size: int) -> Group:
     net = round(2 * latency * 1_000_000)
-    batches = ch.full_batches + ch.incomplete_batches
+    full = sum(n // batch_size for n in ch.batches)
+    incomplete = sum(1 for n in ch.batches if n % batch_size)
+    batches = full + incomplete
     return Group(mqc.MQGACF_CHL_STATISTICS_DATA, [
         String(mqc.MQCACH_CHANNEL_NAME, ch.name, 0, 20),
         Integer(mqc.MQIACH_CHANNEL_TYPE, ch.type),
@@ -686,7 +643,9 @@ def _channel_stats(ch: _Channel, latency: float) -> Group:
         Integer(mqc.MQIAMO_MSGS, ch.msgs), Integer64(mqc.MQIAMO64_BYTES, ch.bytes),
         Integer(mqc.MQIAMO_NET_TIME_MIN, net), Integer(mqc.MQIAMO_NET_TIME_AVG, net),
         Integer(mqc.MQIAMO_NET_TIME_MAX, net),
-        Integer(mqc.MQIAMO_FULL_BATCHES, ch.full_batches),
-        Integer(mqc.MQIAMO_INCOMPLETE_BATCHES, ch.incomplete_batches),
-        Integer(mqc.MQIAMO_AVG_BATCH_SIZE, ch.batch_msgs // batches if batches else 0),
+        Integer(mqc.MQIAMO_EXIT_TIME_MIN, 0), Integer(mqc.MQIAMO_EXIT_TIME_AVG, 0),
+        Integer(mqc.MQIAMO_EXIT_TIME_MAX, 0),
+        Integer(mqc.MQIAMO_FULL_BATCHES, full),
+        Integer(mqc.MQIAMO_INCOMPLETE_BATCHES, incomplete),
+        Integer(mqc.MQIAMO_AVG_BATCH_SIZE, ch.msgs // batches if batches else 0),
         Integer(mqc.MQIAMO_PUT_RETRIES, 0)])

@@ -160,3 +160,45 @@ def test_setting_precedence():
     qm.attrs["STATCHL"] = "NONE"
     assert channel_level(qm, "AUTO", auto_cluster_sender=True) == "OFF"
     assert channel_level(qm, "A") == "OFF"
+
+
+def test_accounting_at_disconnect_and_intermediate_records_after_acctint():
+    sim = Simulator(parse_mqsc("ALTER QMGR ACCTMQI(ON) ACCTQ(ON) ACCTINT(100)\n"
+                               "DEFINE QLOCAL('Q1')\n", qmgr="QM9"))
+    collector = StatisticsCollector(sim)
+    for t in (0, 50, 150, 160):         # the call at 150 s finds ACCTINT passed
+        sim.run(until=t)
+        assert sim.put("QM9", "Q1", MQMD(format="MQSTR"), b"abc", appl_name="app").ok
+    assert [r.seq_number for r in records_of(collector.written)] == [0, 0]  # MQI + queue
+    sim.disconnect(sim.connection("QM9", "app"))                   # MQDISC: the final ones
+    recs = records_of(collector.written)
+    mqi = [r for r in recs if r.kind.value == "MQIAccounting"]
+    assert [(r.seq_number, sum(r.put1_count)) for r in mqi] == [(0, 2), (1, 2)]
+    assert mqi[0].disc_type is None and mqi[1].disc_type == mqc.MQDISCONNECT_NORMAL
+    assert (mqi[1].interval_start, mqi[1].interval_end) == \
+        ("2026-11-22T10:02:30", "2026-11-22T10:02:40")
+    assert mqi[1].conn_time == "10.00.00"
+    queue = [r for r in recs if r.kind.value == "QueueAccounting"]
+    assert [(r.q_name, sum(r.put1_count), r.put_min_bytes) for r in queue] == \
+        [("Q1", 2, [3, 0]), ("Q1", 2, [3, 0])]
+    n = len(collector.written)
+    collector.finish()                                              # nothing more to say
+    assert len(collector.written) == n
+
+
+def test_channel_batches_and_time_on_the_transmission_queue():
+    sim = Simulator(parse_mqsc(EXAMPLE + SETTINGS.replace("STATINT(60)", "STATINT(9999)")))
+    collector = StatisticsCollector(sim)
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    for _ in range(120):
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"m" * 10).ok
+    sim.run(until=30)
+    sim.start_channel("QM1", "QM1.TO.QM2")                          # 120 waited 30 s
+    sim.run()
+    recs = records_of(collector.finish())
+    [ch] = [r for r in recs if r.kind.value == "ChannelStatistics" and r.queue_manager == "QM1"]
+    assert (ch.msg_count, ch.full_batch_count, ch.incmpl_batch_count, ch.average_batch_size) \
+        == (120, 2, 1, 40)
+    [xq] = [r for r in recs if r.kind.value == "QueueStatistics" and r.q_name == "QM2"]
+    assert (xq.q_max_depth, xq.q_min_depth) == (120, 0)
+    assert 30_000_000 <= xq.avg_time_on_q[0] <= 30_100_000
