@@ -15,10 +15,9 @@ from importlib import resources
 from pathlib import Path
 
 from mqroute.output import add_graph_option, draw_routes, parse_verbosity
-from pcf import dmpmqmsg
-from pcf.mqmd import MQMD
 from traceroute.display.dspmqrte import render_route
 from traceroute.display.jsonout import route_to_dict
+from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
 from traceroute.mq.transport import Connection, Transport, TransportError
@@ -90,8 +89,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                         "where they went")
     p.add_argument("--also", action="append", default=[], metavar="QMGR:QUEUE",
                    help="also collect from this queue (e.g. QM2:SYSTEM.ADMIN.ACTIVITY.QUEUE)")
-    p.add_argument("--save", metavar="FILE", help="write every report and reply collected "
-                                                  "to a dmpmqmsg dump")
+    p.add_argument("--save", metavar="FILE", help="append every report and reply collected "
+                                                  "to a dmpmqmsg dump (each durable before "
+                                                  "its get is committed)")
     p.add_argument("--json", action="store_true", help="one JSON document per route")
     p.add_argument("--channel", help="client channel (with -c)")
     p.add_argument("--conname", help="client connection name, e.g. host(1414) (with -c)")
@@ -155,30 +155,6 @@ def _first(network) -> str:
     return next(iter(network.qmgrs))
 
 
-class _Archive:
-    """The --save dump: each message written (and flushed to disk) before its get commits."""
-
-    def __init__(self, path: str | None) -> None:
-        self.file = open(path, "w", encoding="latin-1", newline="\n") if path else None  # noqa: SIM115
-        if self.file:
-            self.file.write(dmpmqmsg.write([], qmgr=None, queue=None))
-
-    def keep(self, label: str, md: MQMD, data: bytes) -> None:
-        """Append one message and make it durable."""
-        import os
-
-        self.file.write(f"* From {label}\n")
-        text = dmpmqmsg.write([dmpmqmsg.DumpedMessage(md, data)])
-        self.file.write(text.split("\n\n", 1)[1] if "\n\n" in text else text)
-        self.file.flush()
-        os.fsync(self.file.fileno())
-
-    def close(self) -> None:
-        """Close the file."""
-        if self.file:
-            self.file.close()
-
-
 def _print_route(route: Route, args: argparse.Namespace, level: str,
                  options: list[str]) -> None:
     if args.json:
@@ -221,7 +197,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"mqroute: {e.filename or args.network[0]}: {e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
-    archive = _Archive(args.save)
+    try:
+        archive = Archive(args.save) if args.save else None
+    except ArchiveError as e:
+        print(f"mqroute trace: {e}", file=sys.stderr)
+        return EXIT_ERROR
     transports: list[Transport] = []
     try:
         main = connect(args.qmgr)
@@ -256,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         routes: list[Route] = []
         for msg_id in ids:
             found: Collection = collect(sources, msg_id, wait=wait, browse=args.browse,
-                                        keep=archive.keep if archive.file else None)
+                                        keep=archive.keep if archive else None)
             for problem in found.problems:
                 print(f"mqroute trace: {problem}", file=sys.stderr)
             for route in found.routes:
@@ -273,13 +253,30 @@ def run(args: argparse.Namespace) -> int:
     except (TransportError, PymqiMissing) as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
         return EXIT_ERROR
+    except ArchiveError as e:
+        _back_out(transports)
+        print(f"mqroute trace: {e}: the report that could not be saved is backed out and "
+              f"stays on its queue, as does everything collected but not saved; "
+              f"{archive.saved if archive else 0} report(s) saved before it are in the dump",
+              file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("mqroute trace: interrupted; what was not saved or displayed is backed out "
               "and stays on its queue", file=sys.stderr)
         return 130
     finally:
         _close_all(transports)
-        archive.close()
+        if archive:
+            archive.close()
+
+
+def _back_out(transports: list[Transport]) -> None:
+    """Back out every transport's uncommitted gets now (close would, too: say it early)."""
+    for t in transports:
+        try:
+            t.backout()
+        except (TransportError, OSError) as e:
+            print(f"mqroute trace: backing out on {t.qmgr_name}: {e}", file=sys.stderr)
 
 
 def _close_all(transports: list[Transport]) -> None:
