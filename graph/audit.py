@@ -26,6 +26,8 @@ Findings, one per problem, each naming its queue manager and objects:
     sender_without_receiver   a sender channel with no receiver of that name anywhere
     stopped_channel           a channel stopped (STOP CHANNEL) — its messages wait
     single_repository_cluster a cluster with one full repository (no redundancy)
+    growing_queue             (queue statistics) puts, no gets, and a rising depth
+    slow_transmission_queue   (queue statistics) messages wait long for their channel
 
 The core is pure (a Network and observed sends in, findings out); reading the observed
 sends from the pipeline's Parquet and the Spark DataFrame form are at the edges.
@@ -33,6 +35,7 @@ sends from the pipeline's Parquet and the Spark DataFrame form are at the edges.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -303,3 +306,139 @@ def audit_dataframe(spark, network: Network, hops):
     found = [{**asdict(f), "objects": list(f.objects)} for f in audit(network, sends)]
     return spark.createDataFrame(found, "kind string, queue_manager string, "
                                         "objects array<string>, detail string")
+
+
+# --- accounting and statistics as observations (issue 19) ----------------------------------
+#
+#     growing_queue              a queue with puts and no gets whose depth rose over the
+#                                intervals its statistics cover (nobody reads it)
+#     slow_transmission_queue    a transmission queue whose messages waited at least
+#                                XMITQ_WAIT_US on average before their channel took them
+#
+# Channel statistics count as observed sends where no route shows the channel, so
+# unused_channel / unexplained_route also work for an estate that only collects statistics.
+
+#: A transmission queue whose messages waited this long on average (µs) is reported.
+XMITQ_WAIT_US = 1_000_000
+#: Sending channel types in channel statistics (MQCHT_SENDER, _SERVER, _CLUSSDR).
+SENDING_TYPES = (1, 2, 9)
+
+
+@dataclass(frozen=True, slots=True)
+class ObservedQueue:
+    """One queue's statistics in one interval (a `queue_stats` row)."""
+
+    qmgr: str
+    queue: str
+    interval_start: str
+    interval_end: str
+    puts: int
+    gets: int
+    min_depth: int
+    max_depth: int
+    avg_time_on_q: int = 0   # µs, both persistences weighted by their gets
+
+
+def sends_from_channel_statistics(rows: Iterable[dict]) -> list[ObservedSend]:
+    """Observed sends from `channel_stats` rows (sending channels with messages)."""
+    total: dict[tuple[str, str, str], int] = {}
+    for r in rows:
+        if r.get("channel_type") in SENDING_TYPES and (r.get("msg_count") or 0) > 0:
+            key = (r["queue_manager"], r.get("remote_qmgr") or "", r["object"] or "")
+            total[key] = total.get(key, 0) + r["msg_count"]
+    return [ObservedSend(src, dst, ch, n) for (src, dst, ch), n in sorted(total.items())]
+
+
+def merge_sends(routes: Iterable[ObservedSend], statistics: Iterable[ObservedSend]
+                ) -> list[ObservedSend]:
+    """Route sends, plus statistics' sends over channels no route shows."""
+    out = list(routes)
+    seen = {(s.src, s.channel) for s in out}
+    out += [s for s in statistics if (s.src, s.channel) not in seen]
+    return out
+
+
+def _is_xmitq(network: Network, qmgr: str, queue: str) -> bool:
+    qm = network.qmgrs.get(qmgr)
+    obj = qm.queues.get(queue) if qm else None
+    return queue == CLUSTER_XMITQ or (obj is not None and obj.get("USAGE") == "XMITQ")
+
+
+def _serving_channels(network: Network, qmgr: str, xmitq: str) -> list[str]:
+    qm = network.qmgrs.get(qmgr)
+    if qm is None:
+        return []
+    return sorted(ch.name for ch in qm.channels.values()
+                  if ch.get("CHLTYPE") in SENDERS and ch.get("XMITQ") == xmitq)
+
+
+def statistics_findings(network: Network, queues: Iterable[ObservedQueue], *,
+                        xmitq_wait_us: int = XMITQ_WAIT_US) -> list[Finding]:
+    """Queues that only grow, and transmission queues where messages wait long."""
+    by_queue: dict[tuple[str, str], list[ObservedQueue]] = {}
+    for q in queues:
+        by_queue.setdefault((q.qmgr, q.queue), []).append(q)
+    findings: list[Finding] = []
+    for (qmgr, queue), rows in sorted(by_queue.items()):
+        rows.sort(key=lambda q: q.interval_start)
+        puts, gets = sum(q.puts for q in rows), sum(q.gets for q in rows)
+        if queue.startswith("SYSTEM.ADMIN."):
+            continue  # monitoring queues are read by collectors, not applications
+        if puts and not gets and rows[-1].max_depth > rows[0].min_depth:
+            findings.append(Finding(
+                "growing_queue", qmgr, (queue,),
+                f"{puts} message(s) put to {queue} and none got in {len(rows)} interval(s) "
+                f"from {rows[0].interval_start} to {rows[-1].interval_end}; depth rose to "
+                f"{rows[-1].max_depth}"))
+        if gets and _is_xmitq(network, qmgr, queue):
+            waited = sum(q.avg_time_on_q * q.gets for q in rows) // gets
+            if waited >= xmitq_wait_us:
+                channels = _serving_channels(network, qmgr, queue)
+                via = f" for channel {', '.join(channels)}" if channels else ""
+                findings.append(Finding(
+                    "slow_transmission_queue", qmgr, (queue, *channels),
+                    f"messages waited {waited / 1e6:.1f} s on average on transmission queue "
+                    f"{queue}{via} ({gets} message(s), {len(rows)} interval(s))"))
+    return findings
+
+
+def audit_with_statistics(network: Network, sends: Iterable[ObservedSend],
+                          queues: Iterable[ObservedQueue], *,
+                          xmitq_wait_us: int = XMITQ_WAIT_US) -> list[Finding]:
+    """`audit` plus the findings queue statistics give."""
+    found = audit(network, sends) + statistics_findings(network, queues,
+                                                        xmitq_wait_us=xmitq_wait_us)
+    return sorted(found, key=lambda f: (f.kind, f.queue_manager, f.objects))
+
+
+def observed_with_statistics(out_dir: str | Path
+                             ) -> tuple[list[ObservedSend], list[ObservedQueue]]:
+    """Sends (routes, then channel statistics) and queue statistics of an analyze output."""
+    import pyarrow.dataset as ds
+
+    out = Path(out_dir)
+    routes = observed_sends(out) if (out / "hops").exists() else []
+    stat_sends: list[ObservedSend] = []
+    if (out / "channel_stats").exists():
+        rows = ds.dataset(out / "channel_stats", format="parquet").to_table(
+            columns=["queue_manager", "object", "channel_type", "remote_qmgr",
+                     "msg_count"]).to_pylist()
+        stat_sends = sends_from_channel_statistics(rows)
+    queues: list[ObservedQueue] = []
+    if (out / "queue_stats").exists():
+        table = ds.dataset(out / "queue_stats", format="parquet").to_table(
+            columns=["queue_manager", "object", "interval_start", "interval_end",
+                     "put_count", "put1_count", "get_count", "q_min_depth", "q_max_depth",
+                     "avg_time_on_q", "avg_time_on_q_persistent", "data"])
+        for r in table.to_pylist():
+            gets = json.loads(r["data"]).get("GetCount") or [0, 0]
+            gets = gets if isinstance(gets, list) else [gets, 0]
+            n = sum(gets)
+            avg = ((r["avg_time_on_q"] or 0) * gets[0]
+                   + (r["avg_time_on_q_persistent"] or 0) * (gets[1] if len(gets) > 1 else 0))
+            queues.append(ObservedQueue(
+                r["queue_manager"], r["object"] or "", r["interval_start"] or "",
+                r["interval_end"] or "", (r["put_count"] or 0) + (r["put1_count"] or 0),
+                r["get_count"] or 0, r["q_min_depth"] or 0, r["q_max_depth"] or 0,
+                avg // n if n else 0))
+    return merge_sends(routes, stat_sends), queues

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """One finding per line; exit 1 when there are findings."""
-    from graph.audit import audit, observed_sends
+    from graph.audit import audit_with_statistics, observed_with_statistics
     from traceroute.sim.mqsc import MQSCError, read_mqsc
 
     try:
@@ -34,8 +34,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"mqroute: {e.filename or args.config[0]}: {e.strerror or e}", file=sys.stderr)
         return 2
-    sends = observed_sends(args.observed) if args.observed else []
-    findings = audit(network, sends)
+    sends, queues = observed_with_statistics(args.observed) if args.observed else ([], [])
+    findings = audit_with_statistics(network, sends, queues)
     for f in findings:
         if args.json:
             print(json.dumps(asdict(f)))
