@@ -33,6 +33,7 @@ class Lane:
 def parse_time(stamp: str) -> float | None:
     """Seconds since the epoch of 'YYYY-MM-DD HH:MM:SS[.ff]' or seconds of 'HH:MM:SS'."""
     stamp = (stamp or "").strip()
+    stamp = stamp.rstrip("Z")
     for fmt in ("%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f",
                 "%Y-%m-%dT%H:%M:%S", "%H:%M:%S.%f", "%H:%M:%S"):
         try:

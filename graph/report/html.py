@@ -181,11 +181,27 @@ def _audit(findings: list | None) -> str:
 def _events(out: Path) -> str:
     columns, rows, total = tables.events(out)
     if not columns:
-        return '<p class="note">This output has no <code>events/</code> table.</p>'
+        return ('<p class="note">This output has no <code>events/</code> table (analyze '
+                "writes one when its input holds MQ event messages).</p>")
+    parts = [f"<p>{total:,} events.</p>"]
+    counts = tables.event_counts(out)
+    if counts:
+        parts.append(_table("event counts", ["category", "reason", "events"],
+                            [list(c) for c in counts]))
+    explained = tables.route_events(out)
+    if explained:
+        cols = ["correl_id", "verdict", "last_queue_manager", "last_queue", "last_channel",
+                "last_time", "reason_name", "time"]
+        parts.append("<h3>Events that explain where routes stopped</h3>")
+        parts.append(_table("explaining events", ["message", "verdict", "queue manager",
+                                                  "queue", "channel", "route's last time",
+                                                  "event", "event time"],
+                            [[r.get(c) for c in cols] for r in explained]))
     shown = [[r.get(c) if not isinstance(r.get(c), bytes) else r.get(c).hex()
               for c in columns] for r in rows]
-    return (f"<p>{total:,} events (first {len(rows):,} shown).</p>"
-            + _table("events", columns, shown))
+    parts.append(f"<h3>The events, in time order (first {len(rows):,})</h3>")
+    parts.append(_table("events", columns, shown))
+    return "".join(parts)
 
 
 def _timeline(out: Path, est: tables.Estate, event_rows: list[dict]) -> str:
@@ -201,11 +217,17 @@ def _timeline(out: Path, est: tables.Estate, event_rows: list[dict]) -> str:
         if lane is not None:
             lane.markers.append((stamp, cause, f"{cause}: message {correl}"))
     for ev in event_rows:
-        place = "/".join(str(ev[k]) for k in ("queue_manager", "queue") if ev.get(k)) or \
-            "/".join(str(ev[k]) for k in ("queue_manager", "channel") if ev.get(k))
-        stamp = str(ev.get("time") or ev.get("timestamp") or "")
-        if place in lanes and stamp:
-            what = ev.get("event") or ev.get("reason") or ev.get("type") or "event"
+        qm = ev.get("queue_manager") or ""
+        places = [f"{qm}/{ev[k]}" for k in ("object", "xmit_queue", "channel") if ev.get(k)]
+        stamp = str(ev.get("time") or "")
+        place = next((p for p in places if p in lanes), places[0] if places else None)
+        if not place or not stamp:
+            continue
+        if place not in lanes and len(lanes) < 14:
+            lanes[place] = Lane(place, what="channel" if ev.get("category") == "channel"
+                                else "object of events")
+        if place in lanes:
+            what = ev.get("reason_name") or ev.get("event_type_name") or "event"
             lanes[place].markers.append((stamp, "event", str(what)))
     if not lanes:
         return '<p class="note">No timed operations in this output.</p>'

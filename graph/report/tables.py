@@ -209,11 +209,38 @@ def _interesting(moves: dict, counts: Counter, lanes: int) -> list[str]:
     return sorted(moves, key=lambda q: (-peak[q], -counts[q], q))[:lanes]
 
 
+EVENT_SHOWN = ("time", "category", "reason_name", "event_type_name", "queue_manager",
+               "object", "channel", "xmit_queue", "object_state")
+
+
 def events(out: str | Path, limit: int = 500) -> tuple[list[str], list[dict], int]:
-    """The `events/` table when present: its columns, the first `limit` rows, the count."""
+    """The `events/` table when present: the columns worth showing, the first `limit` rows
+    in time order, and how many there are."""
     d = _dataset(Path(out), "events")
     if d is None:
         return [], [], 0
-    names = [c for c in d.schema.names]
-    rows = d.head(limit).to_pylist()
-    return names, rows, d.count_rows()
+    names = [c for c in EVENT_SHOWN if c in d.schema.names] or \
+        [c for c in d.schema.names if c != "data"]
+    table = d.to_table(columns=names)
+    if "time" in names:
+        table = table.sort_by([("time", "ascending")])
+    return names, table.slice(0, limit).to_pylist(), table.num_rows
+
+
+def event_counts(out: str | Path) -> list[tuple[str, str, int]]:
+    """(category, reason name, count) of the `events/` table, most frequent first."""
+    d = _dataset(Path(out), "events")
+    if d is None or "reason_name" not in d.schema.names:
+        return []
+    cols = [c for c in ("category", "reason_name") if c in d.schema.names]
+    t = d.to_table(columns=cols).group_by(cols).aggregate([(cols[-1], "count")])
+    return sorted(((r.get("category") or "", r["reason_name"] or "", r[f"{cols[-1]}_count"])
+                   for r in t.to_pylist()), key=lambda x: (-x[2], x[0], x[1]))
+
+
+def route_events(out: str | Path, limit: int = 500) -> list[dict]:
+    """The `route_events/` table when present: events that explain where routes stopped."""
+    d = _dataset(Path(out), "route_events")
+    if d is None:
+        return []
+    return d.head(limit).to_pylist()

@@ -1,0 +1,61 @@
+"""`mqroute report`: one self-contained HTML page from `mqroute analyze`'s output folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute report`."""
+    p = sub.add_parser("report", help="one self-contained HTML page of an analyze output: "
+                                      "verdicts, lost messages, estate picture, channels, "
+                                      "audit, events, routes")
+    p.add_argument("dir", metavar="DIR", help="the --out folder of mqroute analyze")
+    p.add_argument("-o", "--output", default="report.html", metavar="FILE.html",
+                   help="where to write the page (default: report.html)")
+    p.add_argument("--config", nargs="+", metavar="FILE.mqsc",
+                   help="dmpmqcfg output of every queue manager: adds the audit's findings, "
+                        "dead configured channels and MQ clusters on the estate picture")
+    p.add_argument("--routes", type=int, default=12, metavar="N",
+                   help="route pages: one example per group of lost messages and one "
+                        "delivered, at most N (default 12)")
+    p.add_argument("--max-nodes", type=int, default=40, metavar="N",
+                   help="queue managers drawn on their own in the estate picture; the "
+                        "quieter rest are aggregated per cluster (default 40)")
+    p.add_argument("--title", help="the page's title")
+    p.set_defaults(func=run)
+
+
+def _fail(reason: str) -> int:
+    print(f"mqroute: {reason}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the report; 0 when written, 2 when the folder or configuration cannot be read."""
+    try:
+        import pyarrow  # noqa: F401
+        import pygraphviz  # noqa: F401
+    except ImportError as e:
+        return _fail(f"report needs {e.name}: python3 -m pip install 'mqroute[pictures]'")
+    from pathlib import Path
+
+    from graph.report import write_report
+    from traceroute.sim import read_mqsc
+    from traceroute.sim.mqsc import MQSCError
+
+    if not (Path(args.dir) / "routes").is_dir():
+        return _fail(f"{args.dir}: no routes/ table here (give the --out folder of "
+                     "mqroute analyze)")
+    try:
+        network = read_mqsc(args.config) if args.config else None
+    except MQSCError as e:
+        return _fail(str(e))
+    try:
+        path = write_report(args.dir, args.output, network=network, title=args.title,
+                            routes=args.routes, max_nodes=args.max_nodes)
+    except (OSError, ValueError) as e:     # pyarrow's ArrowInvalid is a ValueError
+        return _fail(f"{args.dir}: {e}".splitlines()[0])
+    print(f"{path}: report of {args.dir}", file=sys.stderr)
+    return 0
