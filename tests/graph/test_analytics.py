@@ -139,8 +139,9 @@ def results(request, spark, network):
     engine = request.param
     if engine == "graphframes" and not engines.graphframes_available(spark):
         pytest.skip("GraphFrames' JVM package (org.graphframes.GraphFramePythonAPI) is not on "
-                    "the driver's class path: Maven Central is unreachable here, so "
-                    f"{engines.graphframes_package()} cannot be fetched")
+                    "the driver's class path: no graphframes jar in ../shared/jars (the test "
+                    f"session loads it from there) and {engines.graphframes_package()} "
+                    "is not on spark.jars.packages")
     if engine == "graphx" and not engines.graphx_available(spark):
         pytest.skip("GraphX cannot be reached through the JVM gateway in this session")
     v, e = network["vertices"], network["edges"]
@@ -152,6 +153,9 @@ def results(request, spark, network):
         "to": lambda: an.shortest_paths(spark, v, e, ["C"], direction="to", engine=engine),
         "lpa": lambda: an.label_propagation(spark, v, e, engine=engine),
         "degrees": lambda: an.degrees(spark, v, e, engine=engine),
+        "vertex_latency": lambda: an.vertex_latency(spark, v, e, engine=engine),
+        "depth": lambda: an.depth(spark, v, e, engine=engine),
+        "depth_from": lambda: an.depth(spark, v, e, sources=["B", "nowhere"], engine=engine),
         "channels": lambda: an.busiest_channels(spark, v, e, top=5, engine=engine),
         "latency": lambda: an.hop_latency(spark, v, e, engine=engine),
         "deaths": lambda: an.where_routes_die(spark, network["routes"], engine=engine),
@@ -161,7 +165,8 @@ def results(request, spark, network):
     analytic = {"components": "connected_components", "from": "shortest_paths",
                 "to": "shortest_paths", "lpa": "label_propagation", "channels":
                 "busiest_channels", "latency": "hop_latency", "deaths": "where_routes_die",
-                "reach": "reachability", "unreachable": "reachability"}
+                "reach": "reachability", "unreachable": "reachability",
+                "depth_from": "depth"}
     if engine != "dataframe":  # what it lacks runs the DataFrame code: checked in that run
         calls = {k: f for k, f in calls.items()
                  if an.engine_for(spark, analytic.get(k, k), engine) == engine}
@@ -276,7 +281,26 @@ def test_degrees(results, network):
         assert r["in_messages"] == m.in_degree(node, weight="messages")
         assert r["out_messages"] == m.out_degree(node, weight="messages")
         assert r["messages"] == m.degree(node, weight="messages")
-    assert _engines_of(rows.values()) == {"dataframe"}
+    assert _engines_of(rows.values()) == {_native(results, "degrees")}
+
+
+def test_vertex_latency(results, network):
+    timed = [e for e in network["edge_rows"] if e["latency_samples"]]
+    got = {r["id"]: r for r in _rows(results, "vertex_latency", "vertex_latency")}
+    assert set(got) == set(network["G"])
+    for node, r in got.items():
+        for side, end in (("in", "dst"), ("out", "src")):
+            mine = [e for e in timed if e[end] == node]
+            n = sum(e["latency_samples"] for e in mine)
+            assert r[f"{side}_samples"] == n, (node, side)
+            if not n:
+                assert r[f"{side}_latency_avg"] is r[f"{side}_latency_max"] is None
+                continue
+            mean = sum(e["latency_avg"] * e["latency_samples"] for e in mine) / n
+            assert math.isclose(r[f"{side}_latency_avg"], mean), (node, side)
+            assert r[f"{side}_latency_max"] == max(e["latency_max"] for e in mine)
+    assert got["E"]["in_latency_max"] == 1.0  # D -> E, slowest of r1's three
+    assert _engines_of(got.values()) == {_native(results, "vertex_latency")}
 
 
 def test_busiest_channels(results, network):
@@ -440,6 +464,21 @@ def test_reachability(results, network):
     assert (row["reachable"], row["hops"], row["path"]) == (False, None, None)
 
 
+def test_depth_from_entry_points(results, network):
+    g = network["G"].copy()
+    g.remove_edges_from(nx.selfloop_edges(g))
+    starts = [n for n in g if g.in_degree(n) == 0 and g.out_degree(n) > 0]
+    want = nx.multi_source_dijkstra_path_length(g, starts)
+    got = {r["id"]: r["depth"] for r in _rows(results, "depth", "depth")}
+    assert set(got) == set(g)
+    assert {n: d for n, d in got.items() if d is not None} == want
+    assert "F" in starts and got["H"] == 2 and got["A"] is None  # A: only reached round loops
+    assert _engines_of(_rows(results, "depth", "depth")) == {_native(results, "depth")}
+    given = {r["id"]: r["depth"] for r in results["depth_from"]}
+    assert {n: d for n, d in given.items() if d is not None} == \
+        nx.single_source_shortest_path_length(g, "B")
+
+
 # --- communities --------------------------------------------------------------------------
 
 def lpa_reference(g, steps) -> dict:
@@ -511,3 +550,33 @@ def test_graphframes_package_and_builder():
     jarred = engines.configure_graphframes(SparkSession.builder, jar=["/opt/gf.jar",
                                                                       "hdfs://nn/gx.jar"])
     assert jarred._options["spark.jars"] == "/opt/gf.jar,hdfs://nn/gx.jar"
+
+
+def test_graphframes_jar_from_option_environment_or_spark_settings(tmp_path):
+    jar = tmp_path / "gf.jar"
+    jar.write_bytes(b"PK")
+    other = tmp_path / "gx.jar"
+    other.write_bytes(b"PK")
+    env = {engines.GRAPHFRAMES_JAR_ENV: f"{jar},{other}"}
+    assert engines.graphframes_jars(environ=env) == [str(jar), str(other)]
+    assert engines.graphframes_jars(str(jar), environ={}) == [str(jar)]  # the option wins
+    assert engines.graphframes_jars(environ={}) == []
+    with pytest.raises(FileNotFoundError, match="no such GraphFrames jar"):
+        engines.graphframes_jars(str(tmp_path / "typo.jar"))
+    assert engines.graphframes_jars("hdfs://nn/gf.jar") == ["hdfs://nn/gf.jar"]
+    conf = engines.graphframes_config(str(jar), config={"spark.jars": "/opt/a.jar", "x": "1"})
+    assert conf == {"spark.jars": f"/opt/a.jar,{jar}", "x": "1"}
+    # nothing given: Spark's own spark.jars / spark.jars.packages settings are left alone
+    assert engines.graphframes_config(environ={}, config={"spark.jars.packages": "p"}) == \
+        {"spark.jars.packages": "p"}
+
+
+def test_graphframes_runs_where_the_shared_jar_is(spark):
+    """With ../shared/jars present (as in CI), GraphFrames must be the engine, not skipped."""
+    from tests.conftest import ROOT
+
+    jars = engines.shared_graphframes_jars(ROOT)
+    if not jars:
+        pytest.skip("no GraphFrames jar in ../shared/jars: a fresh clone runs without it")
+    assert engines.graphframes_available(spark), f"{jars} on spark.jars, yet no GraphFrames"
+    assert engines.choose_engine(spark) == "graphframes"
