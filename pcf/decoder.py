@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pcf import mqc
 from pcf.codepages import DEFAULT_CCSID, decode_text
 from pcf.errors import PCFError
+from pcf.limits import MAX_DEPTH
 from pcf.model import (
     GROUP_LABELS,
     ByteString,
@@ -27,8 +28,6 @@ from pcf.model import (
     StringList,
 )
 
-#: Deepest group nesting accepted (activity data nests four deep).
-MAX_DEPTH = 32
 #: The smallest parameter structure (MQCFIN, MQCFGR, MQCFBS, MQCFIL are 16 bytes).
 MIN_STRUCTURE = 16
 

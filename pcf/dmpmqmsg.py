@@ -22,8 +22,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
+from typing import BinaryIO
 
 from pcf.errors import DumpFormatError
+from pcf.limits import MAX_DUMP_LINE, MAX_DUMP_MESSAGE, MAX_MESSAGE_LENGTH, describe
 from pcf.mqmd import MQMD
 
 TOOL_LINE = "* Dumped by mqroute (dmpmqmsg format)"
@@ -83,7 +85,7 @@ class _Bad(Exception):
 class _Message:
     """A message being read: where it started, its descriptor fields and its data."""
 
-    __slots__ = ("data", "fields", "index", "line", "no_md")
+    __slots__ = ("data", "fields", "index", "line", "no_md", "size")
 
     def __init__(self, line: int, index: int | None) -> None:
         self.line = line
@@ -91,6 +93,7 @@ class _Message:
         self.no_md = False
         self.fields: dict[str, object] = {}
         self.data: list[bytes] = []
+        self.size = 0
 
     def add(self, kind: str, value: object) -> None:
         """Take one record: N (no descriptor), A (MQMD field, value) or data bytes."""
@@ -108,6 +111,10 @@ class _Message:
                 raise _Bad(f"A {code} repeats a descriptor field given before")
             self.fields[name] = number
         else:
+            self.size += len(value)  # type: ignore[arg-type]
+            if self.size > MAX_MESSAGE_LENGTH:
+                raise _Bad(f"message data runs over {describe(MAX_MESSAGE_LENGTH)}, MQ's "
+                           f"largest message (MAXMSGL)")
             self.data.append(value)  # type: ignore[arg-type]
 
     def done(self) -> DumpedMessage:
@@ -207,18 +214,47 @@ def _record(text: str) -> tuple[str, object]:
     return "D", _bytes(text[2:]) + b"\n"
 
 
+class TooLong(str):
+    """A line of a dump longer than MAX_DUMP_LINE, not kept: `size` says how long it was
+    (as far as it was read)."""
+
+    size = 0
+
+
 def iter_messages(lines: Iterable[str], *, source: str = "<dump>", first_line: int = 1,
                   on_error: Callable[[DumpFormatError], None] | None = None
                   ) -> Iterator[DumpedMessage]:
     """Yield the messages of dump lines one at a time, holding only the current message.
 
     A bad line raises DumpFormatError; with `on_error`, the error is passed to it instead,
-    the message it is in is skipped up to the next blank line, and reading goes on.
+    the message it is in is skipped up to the next blank line, and reading goes on. A
+    message whose text runs past MAX_DUMP_MESSAGE characters without a blank line ends the
+    reading (with that error): no dump of a message MQ can hold is that long.
     """
     current: _Message | None = None
     pending_index: int | None = None
     skipping = False
+    span = 0  # characters since the last blank line
     for lineno, raw in enumerate(lines, first_line):
+        span += raw.size if isinstance(raw, TooLong) else len(raw)
+        if span > MAX_DUMP_MESSAGE:
+            error = DumpFormatError(
+                f"no blank line in {describe(MAX_DUMP_MESSAGE)}: longer than the dump of "
+                f"any message (MQ's largest is {describe(MAX_MESSAGE_LENGTH)}); the rest is "
+                f"not read", line=lineno, source=source)
+            if on_error is None:
+                raise error
+            on_error(error)
+            return
+        if isinstance(raw, TooLong):
+            error = DumpFormatError(f"line longer than {describe(MAX_DUMP_LINE)} (the hex "
+                                    f"of MQ's largest message)", line=lineno, source=source)
+            if on_error is None:
+                raise error
+            if not skipping:
+                on_error(error)
+            current, skipping = None, True
+            continue
         text = raw[:-1] if raw.endswith("\n") else raw
         if text.endswith("\r"):
             text = text[:-1]
@@ -227,6 +263,7 @@ def iter_messages(lines: Iterable[str], *, source: str = "<dump>", first_line: i
                 yield current.done()
                 current = None
             skipping = False
+            span = 0
             continue
         if skipping:
             continue
@@ -271,10 +308,49 @@ def read(text_or_lines: str | Iterable[str], *, source: str = "<dump>") -> DumpF
     return DumpFile(header.get("qmgr"), header.get("queue"), messages)
 
 
+def stream_lines(stream: BinaryIO, head: bytes = b"", *,
+                 max_line: int = MAX_DUMP_LINE) -> Iterator[str]:
+    """The lines of a byte stream as latin-1 text, `head` (bytes already read) first.
+
+    A line longer than `max_line` is not kept: it comes as an empty `TooLong` and the
+    stream is read on past it in bounded pieces (up to MAX_DUMP_MESSAGE bytes; a longer
+    line ends the reading). Nothing is read twice or lost, so this works on pipes and FIFOs.
+    """
+    pending = head
+    while True:
+        cut = pending.find(b"\n")
+        if cut >= 0:
+            line, pending = pending[:cut + 1], pending[cut + 1:]
+        else:
+            line = pending + stream.readline(max(max_line - len(pending), 0) + 1)
+            pending = b""
+            if not line:
+                return
+        if len(line) > max_line:
+            too_long = TooLong()
+            too_long.size = len(line)
+            while not line.endswith(b"\n") and too_long.size <= MAX_DUMP_MESSAGE:
+                line = stream.readline(1 << 20)
+                if not line:
+                    break
+                too_long.size += len(line)
+            yield too_long
+            if too_long.size > MAX_DUMP_MESSAGE:
+                return
+            continue
+        yield line.decode("latin-1")
+
+
 def _file_lines(path: str | PathLike[str]) -> Iterator[str]:
     with open(path, "rb") as f:
-        for raw in f:
-            yield raw.decode("latin-1")
+        yield from stream_lines(f)
+
+
+def iter_stream(stream: BinaryIO, *, source: str = "<dump>", head: bytes = b"",
+                on_error: Callable[[DumpFormatError], None] | None = None
+                ) -> Iterator[DumpedMessage]:
+    """Yield the messages of a dump read from a byte stream (after `head`, already read)."""
+    yield from iter_messages(stream_lines(stream, head), source=source, on_error=on_error)
 
 
 def iter_file(path: str | PathLike[str], *,

@@ -38,3 +38,23 @@ class DumpFormatError(ValueError):
         self.line = line
         self.source = source
         super().__init__(f"{source}, line {line}: {reason}")
+
+
+class InputError(OSError):
+    """A whole input that cannot be read (missing, empty, over MQ's limits): names it.
+
+    An OSError, so that code that reports unreadable files reports these too; `strerror`
+    is the reason, `filename` the input, `offset` the byte where reading stopped (if any).
+    """
+
+    def __init__(self, reason: str, *, source: str, offset: int | None = None) -> None:
+        super().__init__(reason)
+        self.strerror = reason
+        self.filename = source
+        self.reason = reason
+        self.source = source
+        self.offset = offset
+
+    def __str__(self) -> str:
+        at = f", offset {self.offset}" if self.offset is not None else ""
+        return f"{self.source}{at}: {self.reason}"

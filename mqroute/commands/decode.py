@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 
 import pcf
-from pcf.errors import PCFError
+from mqroute.errors import Problems, UsageError
+from pcf.errors import InputError, PCFError
 from pcf.mqmd import MQMD
 from traceroute.readers import InputMessage, read_messages
 
@@ -17,7 +18,8 @@ from traceroute.readers import InputMessage, read_messages
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute decode`."""
     dec = sub.add_parser("decode", help="print PCF messages (dmpmqmsg dumps or raw PCF files)")
-    dec.add_argument("files", nargs="*", metavar="FILE")
+    dec.add_argument("files", nargs="*", metavar="FILE",
+                     help="dmpmqmsg dumps or raw PCF files; - reads standard input")
     dec.add_argument("--json", action="store_true",
                      help="one JSON object per message (JSON Lines)")
     dec.add_argument("--example", action="store_true",
@@ -46,16 +48,22 @@ def _decode_one(item: InputMessage) -> pcf.Message | None:
                       fmt=md.format)
 
 
-def decode_messages(items: Iterable[InputMessage], *, as_json: bool, out=None) -> int:
-    """Print every message as a tree (or JSON Lines); the number that failed to decode."""
+def decode_messages(items: Iterable[InputMessage], *, as_json: bool, out=None,
+                    problem: Callable[[str, str], None] | None = None) -> int:
+    """Print every message as a tree (or JSON Lines); the number that failed to decode.
+
+    Each failure goes to `problem(where, reason)` (default: a line on stderr) and the
+    other messages are still printed.
+    """
     out = out or sys.stdout
+    problem = problem or Problems()
     failures = 0
     for n, item in enumerate(items, start=1):
         try:
             message = _decode_one(item)
         except PCFError as e:
             failures += 1
-            print(f"mqroute: message {n} ({item.where}): {e}", file=sys.stderr)
+            problem(item.place, f"message {n}: {e}")
             continue
         if as_json:
             record = {"message": n, "source": item.source, "line": item.line,
@@ -83,12 +91,24 @@ def _example_items() -> list[InputMessage]:
     return [InputMessage(md, data, "<example>", None) for md, data in example_reports()]
 
 
+def read_inputs(paths: Iterable[str], problems: Problems) -> Iterator[InputMessage]:
+    """Every message of every input; each unreadable input or dump line is reported to
+    `problems` and the rest still read."""
+    for path in paths:
+        try:
+            yield from read_messages(path, on_error=problems.dump_error)
+        except InputError as e:
+            problems.error(e)
+
+
 def run(args: argparse.Namespace) -> int:
-    """`mqroute decode`: print PCF messages of dumps or raw files."""
+    """`mqroute decode`: print PCF messages of dumps or raw files; 0 ok, 1 some unreadable."""
     if not args.files and not args.example:
-        raise SystemExit("mqroute decode: give FILE... or --example")
-    items: list[Iterable[InputMessage]] = [read_messages(f) for f in args.files]
+        raise UsageError("decode: give FILE... (- for standard input) or --example")
+    problems = Problems()
+    items: list[Iterable[InputMessage]] = [read_inputs(args.files, problems)]
     if args.example:
         items.insert(0, _example_items())
-    failures = decode_messages((i for group in items for i in group), as_json=args.json)
-    return 1 if failures else 0
+    decode_messages((i for group in items for i in group), as_json=args.json,
+                    problem=problems)
+    return problems.status()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mqroute.errors import Problems, UsageError
 from mqroute.output import add_graph_option, draw_routes, print_routes
 from traceroute.readers import load_records
 from traceroute.routes import build_routes
@@ -16,7 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                        "routes and display them as dspmqrte does")
     show.add_argument("files", nargs="+", metavar="FILE",
                       help="dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.ACTIVITY.QUEUE or a reply "
-                           "queue) or raw message files")
+                           "queue) or raw message files; - reads standard input")
     show.add_argument("--correl-id", "-i", metavar="HEX",
                       help="only the message with this MsgId (48 hex digits)")
     show.add_argument("-v", nargs="+", default=["summary"], metavar="LEVEL",
@@ -28,24 +29,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """`mqroute show`: every route found in dumps or raw message files."""
-    problems = 0
-
-    def problem(where: str, what: str) -> None:
-        nonlocal problems
-        problems += 1
-        print(f"mqroute: {where}: {what}", file=sys.stderr)
-
-    records = load_records(args.files, problem)
+    """`mqroute show`: every route found in dumps or raw message files; 0 ok, 1 some input
+    unreadable or no activity data at all."""
+    problems = Problems()
+    wanted = None
     if args.correl_id:
         try:
             wanted = bytes.fromhex(args.correl_id)
         except ValueError:
-            raise SystemExit(f"mqroute: --correl-id {args.correl_id}: not hex") from None
+            raise UsageError(f"--correl-id {args.correl_id}: not hex") from None
+    records = load_records(args.files, problems)
+    if wanted is not None:
         records = (r for r in records if r.key == wanted)
     routes = build_routes(records)
     shown = print_routes(routes, as_json=args.json, verbosity=args.v)
     draw_routes(args, routes)
+    status = problems.status()
     if not shown:
         print("mqroute: no activity data found", file=sys.stderr)
-    return 1 if problems or not shown else 0
+        return 1
+    return status

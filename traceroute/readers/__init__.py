@@ -6,6 +6,14 @@ and byte offset. May import `pcf` and the value packages (`records` …); nothin
 routes or display imports this package.
 """
 
-from traceroute.readers.files import InputMessage, load_records, looks_binary, read_messages
+from traceroute.readers.files import (
+    STDIN,
+    InputMessage,
+    load_records,
+    looks_binary,
+    read_messages,
+    source_name,
+)
 
-__all__ = ["InputMessage", "load_records", "looks_binary", "read_messages"]
+__all__ = ["STDIN", "InputMessage", "load_records", "looks_binary", "read_messages",
+           "source_name"]
