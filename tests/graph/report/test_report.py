@@ -17,10 +17,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pygraphviz")
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
-
 from graph.pipeline.events import EVENT_COLUMNS
 from graph.pipeline.rows import (
     HOP_COLUMNS,
@@ -37,6 +33,10 @@ from mqroute.main import main
 from traceroute.records.parse import NotActivityData, parse_message
 from traceroute.routes.ordering import build_routes
 from traceroute.sim.corpus import corpus
+
+pytest.importorskip("pygraphviz")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
 
 SECTIONS = ["summary", "lost", "estate", "timeline", "channels", "audit", "events",
             "routes", "rejects"]
@@ -276,5 +276,5 @@ def test_browser_screenshot_is_not_blank(rendered):
     white = sum(n for n, c in colours if min(c) > 245)
     assert white < 0.9 * 128 * 220
     # the header band is the report's blue
-    r, g, b = img.getpixel((640, 10))
+    r, _, b = img.getpixel((640, 10))
     assert b > 120 and r < 60
