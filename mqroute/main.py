@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 
-from pcf.errors import DumpFormatError, PCFError
+from mqroute.errors import EXIT_USAGE, run_command
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
-            "report")
+            "follow", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,16 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `mqroute` with these arguments (default: the process's); the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(words)
-    args.argv = words[1:]
     try:
-        return args.func(args)
-    except BrokenPipeError:  # output piped into `head` and closed: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
-    except (OSError, DumpFormatError, PCFError) as e:
-        print(f"mqroute: {e}", file=sys.stderr)
-        return 2
+        args = build_parser().parse_args(words)
+    except SystemExit as e:  # --help (0), or a usage error argparse has printed (2)
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    args.argv = words[1:]
+    return run_command(args.func, args)
 
 
 if __name__ == "__main__":
