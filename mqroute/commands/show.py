@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mqroute.errors import Problems, UsageError
+from mqroute.otlp import add_otlp_options, export
 from mqroute.output import add_graph_option, draw_routes, print_routes
 from traceroute.readers import load_records
 from traceroute.routes import build_routes
@@ -25,6 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "operation,traceroute], all or none")
     show.add_argument("--json", action="store_true", help="one JSON document per route")
     add_graph_option(show)
+    add_otlp_options(show)
     show.set_defaults(func=run)
 
 
@@ -44,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     routes = build_routes(records)
     shown = print_routes(routes, as_json=args.json, verbosity=args.v)
     draw_routes(args, routes)
+    export(args, routes)
     status = problems.status()
     if not shown:
         print("mqroute: no activity data found", file=sys.stderr)
