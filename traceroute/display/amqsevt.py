@@ -273,7 +273,8 @@ def from_json(obj: object, *, where: str = "") -> Event:
             epoch = value.get("epoch")
             if isinstance(epoch, int) and not isinstance(epoch, bool):
                 event.time = datetime.fromtimestamp(epoch, UTC)
-                if value != to_json(event).get("eventCreation"):
+                if value != {"timeStamp": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                             "epoch": epoch}:
                     event.extra[key] = value
             else:
                 event.extra[key] = value
