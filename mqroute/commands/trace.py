@@ -20,7 +20,8 @@ from traceroute.display.jsonout import route_to_dict
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
-from traceroute.mq.transport import Connection, Transport, TransportError
+from traceroute.mq.options import ConnectionOptionError
+from traceroute.mq.transport import Transport, TransportError
 from traceroute.records.tracemsg import DEFAULT_MODEL_QUEUE, TraceOptions
 from traceroute.routes.ordering import Route
 from traceroute.routes.verdict import Verdict
@@ -40,7 +41,12 @@ _EXIT_BY_VERDICT = {
 _SHAPING = ("q", "qm", "ts", "o", "l", "p", "xs", "ro", "ac", "ar", "d", "f", "s", "xp", "t",
             "rq", "rqm")
 _OWN = ("--network", "--count", "--json", "--save", "--also", "--seed", "--latency",
-        "--graph", "--user", "--cipher", "--channel", "--conname", "--ccdt")
+        "--graph", "--user", "--cipher", "--channel", "--conname", "--ccdt",
+        "--key-repository", "--cert-label")
+#: Options that only mean something to a real queue manager: refused with --network.
+_CONNECTION = (("client", "-c"), ("channel", "--channel"), ("conname", "--conname"),
+               ("ccdt", "--ccdt"), ("user", "--user"), ("cipher", "--cipher"),
+               ("key_repository", "--key-repository"), ("cert_label", "--cert-label"))
 DEMO = "demo"
 
 
@@ -93,12 +99,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                   "to a dmpmqmsg dump (each durable before "
                                                   "its get is committed)")
     p.add_argument("--json", action="store_true", help="one JSON document per route")
-    p.add_argument("--channel", help="client channel (with -c)")
-    p.add_argument("--conname", help="client connection name, e.g. host(1414) (with -c)")
-    p.add_argument("--ccdt", help="client channel definition table URL (with -c)")
-    p.add_argument("--user", help="user id (the password comes from MQROUTE_PASSWORD or a "
-                                  "prompt)")
-    p.add_argument("--cipher", help="TLS cipher spec (with -c)")
+    p.add_argument("--channel", help="client channel (implies -c; with --conname)")
+    p.add_argument("--conname", help="client connection name, e.g. host(1414) (implies -c; "
+                                     "with --channel)")
+    p.add_argument("--ccdt", help="client channel definition table URL (implies -c; sets "
+                                  "MQCCDTURL)")
+    p.add_argument("--user", help="user id, in bindings or as a client (the password comes "
+                                  "from MQROUTE_PASSWORD or a prompt on the terminal)")
+    p.add_argument("--cipher", help="TLS CipherSpec of the client channel (implies -c; with "
+                                    "--channel/--conname or MQSERVER, not --ccdt)")
+    p.add_argument("--key-repository", dest="key_repository", metavar="STEM",
+                   help="TLS key repository as MQSSLKEYR names it, e.g. /var/mqm/ssl/key "
+                        "(implies -c)")
+    p.add_argument("--cert-label", dest="cert_label", metavar="LABEL",
+                   help="TLS certificate label (implies -c; with --channel/--conname or "
+                        "MQSERVER, not --ccdt)")
     add_graph_option(p)
     p.set_defaults(func=run)
 
@@ -140,13 +155,18 @@ def _connector(args: argparse.Namespace):
                             "name:' header)", source=", ".join(args.network))
         sim = Simulator(network, seed=args.seed, latency=args.latency)
         return lambda name: SimTransport(sim, name or _first(network))
-    from traceroute.mq.client import MQTransport, password_from_environment
+    from dataclasses import replace
+
+    from traceroute.mq.client import MQTransport
+    from traceroute.mq.options import client_connection, password_for
+
+    base = password_for(client_connection(
+        "", client=args.client, channel=args.channel or "", conname=args.conname or "",
+        ccdt=args.ccdt or "", user=args.user or "", cipher=args.cipher or "",
+        key_repository=args.key_repository or "", cert_label=args.cert_label or ""))
 
     def connect(name: str) -> Transport:
-        conn = Connection(name, args.client, args.channel or "", args.conname or "",
-                          args.ccdt or "", args.user or "",
-                          password_from_environment(args.user), args.cipher or "")
-        return MQTransport.connect(conn)
+        return MQTransport.connect(replace(base, qmgr=name))
 
     return connect
 
@@ -189,8 +209,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.q and not (options and options.target_topic):
         print("mqroute trace: -q (or -ts) is required", file=sys.stderr)
         return EXIT_ERROR
+    if args.network:
+        refused = [flag for key, flag in _CONNECTION if getattr(args, key)]
+        if refused:
+            print(f"mqroute trace: {', '.join(refused)}: no meaning with --network (a "
+                  "simulated network has no connections to configure)", file=sys.stderr)
+            return EXIT_ERROR
     try:
         connect = _connector(args)
+    except ConnectionOptionError as e:
+        print(f"mqroute trace: {e}", file=sys.stderr)
+        return EXIT_ERROR
     except MQSCError as e:
         print(f"mqroute: {e.located}", file=sys.stderr)
         return EXIT_ERROR

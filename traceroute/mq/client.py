@@ -7,7 +7,6 @@ them and pymqi's MD unpacks them, so no field is translated by hand.
 
 from __future__ import annotations
 
-import getpass
 import os
 import sys
 import time
@@ -17,7 +16,7 @@ from pcf import mqc
 from pcf.mqmd import MQMD, pack, unpack
 from traceroute.mq.transport import Connection, TransportError
 
-PASSWORD_VARIABLE = "MQROUTE_PASSWORD"
+PASSWORD_VARIABLE = "MQROUTE_PASSWORD"  # as traceroute.mq.options.PASSWORD_VARIABLE
 _NATIVE = mqc.MQENC_REVERSED if sys.byteorder == "little" else mqc.MQENC_NORMAL
 
 
@@ -42,10 +41,11 @@ def load_pymqi():
 
 
 def password_from_environment(user: str | None) -> str:
-    """The password for `user`: $MQROUTE_PASSWORD, else a prompt (nothing without a user)."""
-    if not user:
-        return ""
-    return os.environ.get(PASSWORD_VARIABLE) or getpass.getpass(f"Password for {user}: ")
+    """The password for `user`: $MQROUTE_PASSWORD, else a prompt on the terminal (nothing
+    without a user); ConnectionOptionError when there is neither."""
+    from traceroute.mq.options import password_for
+
+    return password_for(Connection(user=user or "")).password
 
 
 @dataclass
@@ -69,11 +69,17 @@ class MQTransport:
 
     @classmethod
     def connect(cls, conn: Connection, pymqi: object | None = None) -> MQTransport:
-        """Connect in local bindings, or as a client (channel/conname, a CCDT, TLS, user)."""
+        """Connect in local bindings, or as a client (channel/conname, a CCDT, TLS, user).
+
+        Every field of `conn` is used (traceroute.mq.options checks they fit together): the
+        cipher and certificate label go into the MQCD, the key repository into an MQSCO,
+        the CCDT into MQCCDTURL (over any value already set), the user and password into
+        the MQCSP, in local bindings too.
+        """
         pymqi = pymqi or load_pymqi()
         try:
             qm = pymqi.QueueManager(None)
-            if not conn.client:
+            if not conn.client and not conn.user:
                 qm.connect(conn.qmgr.encode())  # bytes: pymqi keeps it for inquire (no str)
             else:
                 kwargs: dict[str, object] = {}
@@ -84,12 +90,18 @@ class MQTransport:
                                   TransportType=mqc.MQXPT_TCP)
                     if conn.cipher_spec:
                         cd.SSLCipherSpec = conn.cipher_spec.encode()
+                    if conn.cert_label:  # CertificateLabel is in MQCD from version 11
+                        cd.CertificateLabel = conn.cert_label.encode()
+                        cd.Version = max(cd.Version, 11)
                     kwargs["cd"] = cd
+                if conn.key_repository:
+                    kwargs["sco"] = pymqi.SCO(KeyRepository=conn.key_repository.encode())
                 if conn.ccdt_url:
-                    os.environ.setdefault("MQCCDTURL", conn.ccdt_url)
+                    os.environ["MQCCDTURL"] = conn.ccdt_url
                 if conn.user:
                     kwargs.update(user=conn.user, password=conn.password)
-                qm.connect_with_options(conn.qmgr, opts=mqc.MQCNO_CLIENT_BINDING, **kwargs)
+                opts = mqc.MQCNO_CLIENT_BINDING if conn.client else mqc.MQCNO_NONE
+                qm.connect_with_options(conn.qmgr, opts=opts, **kwargs)
         except pymqi.MQMIError as e:
             raise TransportError("MQCONN", e.reason, f"to '{conn.qmgr or 'default'}'") from None
         name = conn.qmgr or _text(qm.inquire(mqc.MQCA_Q_MGR_NAME))

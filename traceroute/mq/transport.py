@@ -44,6 +44,8 @@ class Connection:
     user: str = ""
     password: str = field(default="", repr=False)
     cipher_spec: str = ""
+    key_repository: str = ""
+    cert_label: str = ""
 
 
 class Transport(Protocol):
