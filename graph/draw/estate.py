@@ -41,8 +41,10 @@ def _groups(names: set[str], weights: Mapping[tuple[str, str], int],
 
 def aggregate(sends: Iterable[tuple[str, str, str, int]],
               losses: Iterable[tuple[str, str, int]],
-              clusters: Mapping[str, str] | None = None, max_nodes: int = 40):
-    """Which queue managers get a node of their own; the rest, per group, one node."""
+              clusters: Mapping[str, str] | None = None, max_nodes: int = 40,
+              must: Iterable[str] = ()):
+    """Which queue managers get a node of their own (where messages were lost, then those in
+    `must`, then the busiest); the rest, per group, one node."""
     weights: Counter = Counter()
     channels: dict[tuple[str, str], set[str]] = defaultdict(set)
     for src, dst, channel, n in sends:
@@ -51,13 +53,15 @@ def aggregate(sends: Iterable[tuple[str, str, str, int]],
     lost: dict[str, Counter] = defaultdict(Counter)
     for qm, cause, n in losses:
         lost[qm or "?"][cause] += n
-    names = {n for pair in weights for n in pair} | set(lost)
+    must = [m for m in dict.fromkeys(must) if m]
+    names = {n for pair in weights for n in pair} | set(lost) | set(must)
     traffic: Counter = Counter()
     for (u, v), w in weights.items():
         traffic[u] += w
         traffic[v] += w
     groups = _groups(names, weights, clusters)
     keep = sorted(lost, key=lambda n: -sum(lost[n].values()))[:max_nodes]
+    keep += [m for m in must if m not in keep][:max(0, max_nodes - len(keep))]
     for n in sorted(names, key=lambda n: (-traffic[n], n)):
         if len(keep) >= max_nodes:
             break
@@ -69,11 +73,16 @@ def aggregate(sends: Iterable[tuple[str, str, str, int]],
 
 
 def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str = "",
-               labelled_edges: int = 12):
-    """The pygraphviz graph of the estate (see the module's docstring)."""
+               labelled_edges: int = 12, unused=(), flagged=None):
+    """The pygraphviz graph of the estate (see the module's docstring). `unused` configured
+    channels ``(src, dst, channel)`` are drawn dashed red; `flagged` maps queue managers to
+    what an audit found there (drawn with a red border)."""
+    unused = list(unused)
+    flagged = dict(flagged or {})
     weights, channels, lost, traffic, groups, node_of = aggregate(
-        list(sends), list(losses), clusters, max_nodes)
-    out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.12", ranksep="1.1",
+        list(sends), list(losses), clusters, max_nodes,
+        must=[*flagged, *(q for src, dst, _ in unused for q in (src, dst))])
+    out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.2", ranksep="1.1",
                         labelloc="t", labeljust="l", pad="0.2", outputorder="edgesfirst")
     members: dict[str, list[str]] = defaultdict(list)
     for n, node in node_of.items():
@@ -114,6 +123,12 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
                                                    lost_here.most_common())
                 attrs.update(fillcolor=verdict_colour(cause), fontcolor="white",
                              penwidth="2", color="#212121")
+            found = sorted({flagged[q] for q in qms if q in flagged})
+            if found and not node.startswith(OTHER):
+                label += "\n⚠ " + dot.wrap(", ".join(f.replace("_", " ") for f in found),
+                                           18, 3).replace("\n", "\n")
+                tip += "; audit: " + ", ".join(found)
+                attrs.update(color="#c62828", penwidth="3")
             parent.add_node(node, label=label, tooltip=tip, **attrs)
     agg: Counter = Counter()
     names: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -134,6 +149,13 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
         if a == b:
             attrs["label"] = f"{w:,} within"
         out.add_edge(a, b, **attrs)
+    for src, dst, channel in unused:
+        a, b = node_of.get(src, src), node_of.get(dst, dst or "?")
+        if a in members and b in members:
+            out.add_edge(a, b, style="dashed", color="#c62828", penwidth="2",
+                         label=dot.wrap(f"{channel} never used", 20, 2), fontcolor="#b71c1c",
+                         tooltip=f"configured channel {channel} {src} → {dst}: no message "
+                                 "used it")
     legend = "".join(f'<TD BGCOLOR="{verdict_colour(c)}"><FONT COLOR="white">'
                      f'{dot.html_escape(c.replace("_", " "))} {k:,}</FONT></TD>'
                      for c, k in causes_seen.most_common())
@@ -141,7 +163,8 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
     out.graph_attr["label"] = (
         f'<<TABLE BORDER="0" CELLSPACING="2">{head}<TR><TD ALIGN="LEFT">'
         f'{len(node_of):,} queue managers, {sum(agg.values()):,} channel sends; '
-        f'line width = messages; lost messages by where they stopped:</TD></TR>'
+        f'line width = messages{"; red dashed = configured, never used" if unused else ""}'
+        f'; lost messages by where they stopped:</TD></TR>'
         f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" ALIGN="LEFT"><TR>'
         f'{legend or "<TD>none lost</TD>"}</TR></TABLE></TD></TR></TABLE>>')
     try:    # stagger the many leaves of a hub over several ranks (Graphviz's unflatten)
@@ -150,13 +173,11 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
         return out
 
 
-def estate_svg(sends, losses, clusters=None, *, max_nodes: int = 40, title: str = "") -> str:
-    """The estate drawn as SVG text."""
-    return dot.render(estate_dot(sends, losses, clusters, max_nodes=max_nodes, title=title),
-                      "svg").decode("utf-8")
+def estate_svg(sends, losses, clusters=None, **options) -> str:
+    """The estate drawn as SVG text (options as `estate_dot`'s)."""
+    return dot.render(estate_dot(sends, losses, clusters, **options), "svg").decode("utf-8")
 
 
-def draw_estate(sends, losses, path, clusters=None, *, max_nodes: int = 40, title: str = ""):
+def draw_estate(sends, losses, path, clusters=None, **options):
     """The estate drawn to a file (.svg, .png or .pdf by its suffix)."""
-    return dot.write(estate_dot(sends, losses, clusters, max_nodes=max_nodes, title=title),
-                     path)
+    return dot.write(estate_dot(sends, losses, clusters, **options), path)

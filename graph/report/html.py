@@ -288,10 +288,16 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     est = tables.read_estate(out)
     findings = None
     clusters = None
+    unused: list[tuple[str, str, str]] = []
+    flagged: dict[str, str] = {}
     if network is not None:
-        from graph.audit import audit, observed_sends
+        from graph.audit import audit, configured_channels, observed_sends
 
         findings = audit(network, observed_sends(out))
+        idle = {(f.queue_manager, o) for f in findings if f.kind == "unused_channel"
+                for o in f.objects}
+        unused = [c for c in configured_channels(network) if (c[0], c[2]) in idle]
+        flagged = {f.queue_manager: f.kind for f in findings}
         clusters = {qm.name: ",".join(sorted(_clusters_of(qm))) for qm in
                     network.qmgrs.values() if _clusters_of(qm)} or None
     _, event_rows, _ = tables.events(out, limit=2000)
@@ -299,7 +305,8 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     body = {
         "summary": _summary(est), "lost": _lost(est),
         "estate": _svg(estate_svg(est.sends, est.losses, clusters, max_nodes=max_nodes,
-                                  title="Queue managers by traffic; where messages were lost"),
+                                  title="Queue managers by traffic; where messages were lost",
+                                  unused=unused, flagged=flagged),
                        "estate") if est.sends or est.losses
         else '<p class="note">No channel sends observed.</p>',
         "timeline": _timeline(out, est, event_rows),

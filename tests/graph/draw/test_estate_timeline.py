@@ -78,6 +78,17 @@ def test_estate_edges_are_weighted_by_messages():
     assert_clean(svg)
 
 
+def test_estate_marks_unused_channels_and_audit_findings():
+    sends, losses, member = estate(200)
+    svg = estate_svg(sends, losses, member, unused=[("QM0177", "QM0002", "QM0177.QM0002")],
+                     flagged={"QM0177": "unused_channel", "QM0188": "alias_loop"})
+    assert_clean(svg)
+    nodes = node_titles(svg)
+    assert {"QM0177", "QM0002", "QM0188"} <= set(nodes)
+    assert "QM0177.QM0002" in svg and "never used" in svg
+    assert "⚠ alias loop" in svg
+
+
 def test_aggregate_keeps_lost_and_busy_queue_managers():
     sends, losses, member = estate(120)
     _, _, _, traffic, _, node_of = aggregate(sends, losses, member, max_nodes=20)
