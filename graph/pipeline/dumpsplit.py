@@ -21,6 +21,9 @@ from pcf.mqmd import MQMD
 
 _BLANK = re.compile(rb"\n[ \t]*\r?\n")
 _CHUNK = 1 << 20
+#: The longest message text a dump can hold: IBM MQ's largest message (100 MB) as hex lines,
+#: with room for the header lines. A longer stretch without a blank line is not read whole.
+MAX_RECORD_BYTES = 400 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +59,11 @@ def splits(files: list[str | storage.Entry], size: int) -> list[Split]:
     return out
 
 
-def _records(path: str, start: int, end: int) -> Iterator[tuple[int, bytes]]:
-    """(offset, bytes) of each blank-line-separated record this range owns."""
+def _records(path: str, start: int, end: int) -> Iterator[tuple[int, bytes | None]]:
+    """(offset, bytes) of each blank-line-separated record this range owns.
+
+    The bytes are None for a record longer than MAX_RECORD_BYTES (it is not read whole).
+    """
     with storage.open_input(path) as f:
         base = max(0, start - 2)
         f.seek(base)
@@ -70,15 +76,31 @@ def _records(path: str, start: int, end: int) -> Iterator[tuple[int, bytes]]:
         # read on until the record after the last owned start is closed
         tail_from = begins[-1]
         f.seek(tail_from)
-        tail = b""
+        tail = bytearray()
+        too_long = False
         while True:
             chunk = f.read(_CHUNK)
+            newline = tail.rfind(b"\n")  # a blank line not yet seen begins here or later
+            searched = newline if newline >= 0 else len(tail)
             tail += chunk
-            m = _BLANK.search(tail)
+            m = _BLANK.search(tail, searched)
             if m or not chunk:
                 break
+            if len(tail) > MAX_RECORD_BYTES:
+                too_long = True
+                break
+        if too_long:
+            begins_done = begins[:-1]
+            if begins_done:
+                f.seek(begins_done[0])
+                region = f.read(tail_from - begins_done[0])
+                for i, b in enumerate(begins_done):
+                    hi = (begins_done[i + 1] if i + 1 < len(begins_done) else tail_from)
+                    yield b, region[b - begins_done[0]:hi - begins_done[0]]
+            yield tail_from, None
+            return
         f.seek(begins[0])
-        region = f.read(tail_from - begins[0]) + tail
+        region = f.read(tail_from - begins[0]) + bytes(tail)
         for i, b in enumerate(begins):
             lo = b - begins[0]
             if i + 1 < len(begins):
@@ -120,8 +142,14 @@ def read_range(split: Split) -> Iterator[DumpEntry]:
                         f"{split.path}: reading at byte {offset}: {storage.reason(e)}")
 
 
-def _messages(split: Split, offset: int, raw: bytes) -> Iterator[DumpEntry]:
+def _messages(split: Split, offset: int, raw: bytes | None) -> Iterator[DumpEntry]:
     """The messages of one record (blank-line-separated text) at `offset`."""
+    if raw is None:
+        yield DumpEntry(split.path, offset, None, None,
+                        f"the message at byte {offset} runs on for more than "
+                        f"{MAX_RECORD_BYTES} bytes without a blank line (larger than any "
+                        "IBM MQ message in a dump); not read")
+        return
     lines = raw.decode("latin-1").split("\n")
     errors: list[DumpFormatError] = []
     messages = list(dmpmqmsg.iter_messages(lines, source=split.path, on_error=errors.append))

@@ -10,13 +10,20 @@ Run it here in local mode, on any cluster with `--master`, or through spark-subm
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, read_inputs
+from graph.pipeline import storage
+from graph.pipeline.commit import OutputError, check_out, staged_output
+from graph.pipeline.events import decode_events_frame
+from graph.pipeline.events import write_tables as write_events_tables
+from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs, read_inputs
 from graph.pipeline.reports import build_routes, decode
+from graph.pipeline.ship import ship
+from graph.pipeline.stats import decode_stats_frame
+from graph.pipeline.stats import write_tables as write_stats_tables
+from graph.pipeline.storage import StorageError
 
 
 @dataclass
@@ -29,6 +36,8 @@ class Summary:
     routes: int
     verdicts: dict[str, int]
     out: str
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (URI, error)
+    stats: dict[str, int] = field(default_factory=dict)  # accounting/statistics rows by table
 
     def table(self) -> str:
         """A small text table for the end of a run."""
@@ -39,47 +48,122 @@ class Summary:
 
 
 def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SPLIT_BYTES,
-        progress: Callable[[str], None] = lambda s: None) -> Summary:
-    """Read, decode, build routes and write operations/rejects/routes/hops as Parquet."""
-    raw = read_inputs(spark, inputs, split_bytes=split_bytes)
-    ops, rejects = decode(raw)
-    ops_n = ops.count()
-    rejected = rejects.count()
-    messages = ops.select("source", "position", "report_msg_id").distinct().count() + rejected
-    progress(f"reports read {messages}, decoded {messages - rejected}, rejected {rejected}")
-    ops.write.mode("overwrite").partitionBy("date").parquet(os.path.join(out, "operations"))
-    rejects.write.mode("overwrite").parquet(os.path.join(out, "rejects"))
-    routes, hops = build_routes(ops)
-    routes = routes.persist()
-    routes.write.mode("overwrite").partitionBy("verdict").parquet(os.path.join(out, "routes"))
-    hops.write.mode("overwrite").parquet(os.path.join(out, "hops"))
-    verdicts = {r["verdict"]: r["count"] for r in routes.groupBy("verdict").count().collect()}
-    n_routes = sum(verdicts.values())
-    progress(f"routes built {n_routes}")
-    routes.unpersist()
-    return Summary(messages, ops_n, rejected, n_routes, verdicts, out)
+        progress: Callable[[str], None] = lambda s: None,
+        listing: Listing | None = None) -> Summary:
+    """Read, decode, build routes and write operations/rejects/routes/hops as Parquet.
+
+    The tables go to a staging folder that replaces `out` only when all are written
+    (`graph.pipeline.commit`); `out` inside an input is refused before anything is read.
+    """
+    check_out(inputs, out)
+    if listing is None:
+        listing = list_inputs(inputs)
+        for _uri, error in listing.problems:
+            progress(f"mqroute: {error}")
+    ship(spark)
+    storage.forward_environment(spark)
+    with staged_output(spark, inputs, out) as stage:
+        raw = read_inputs(spark, inputs, split_bytes=split_bytes, listing=listing)
+        ops, rejects = decode(raw)
+        stats_rows = decode_stats_frame(raw).persist()
+        stats = write_stats_tables(stats_rows, stage)
+        rejects = rejects.join(stats_rows.select("source", "position").distinct(),
+                               ["source", "position"], "left_anti")  # statistics: no rejects
+        event_rows = decode_events_frame(raw).persist()  # events/ (graph.pipeline.events)
+        rejects = rejects.join(event_rows.select("source", "position").distinct(),
+                               ["source", "position"], "left_anti")  # events: no rejects
+        ops_n = ops.count()
+        rejected = rejects.count()
+        messages = ops.select("source", "position", "report_msg_id").distinct().count() \
+            + rejected
+        progress(f"reports read {messages}, decoded {messages - rejected}, rejected {rejected}")
+        ops.write.mode("overwrite").partitionBy("date").parquet(f"{stage}/operations")
+        rejects.write.mode("overwrite").parquet(f"{stage}/rejects")
+        routes, hops = build_routes(ops)
+        routes = routes.persist()
+        routes.write.mode("overwrite").partitionBy("verdict").parquet(f"{stage}/routes")
+        hops.write.mode("overwrite").parquet(f"{stage}/hops")
+        verdicts = {r["verdict"]: r["count"] for r in routes.groupBy("verdict").count().collect()}
+        n_routes = sum(verdicts.values())
+        progress(f"routes built {n_routes}")
+        write_events_tables(event_rows, stage, routes)  # events/, route_events/
+        routes.unpersist()
+        stats_rows.unpersist()
+        event_rows.unpersist()
+    return Summary(messages, ops_n, rejected, n_routes, verdicts, out, list(listing.problems),
+                   stats)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The analyze job's options (shared by `mqroute analyze` and spark-submit)."""
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="dmpmqmsg dumps, raw message files, Parquet, or folders of them")
-    p.add_argument("--out", required=True, metavar="DIR")
+                   help="dmpmqmsg dumps, raw message files, Parquet, or folders of them; "
+                        "paths or URIs (s3://, gs://, abfs://, hdfs://, file://)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder (path or URI) for the tables; replaced only when all are "
+                        "written")
     p.add_argument("--master", help="Spark master URL (default local[*], or spark-submit's)")
     p.add_argument("--split-mb", type=int, default=DEFAULT_SPLIT_BYTES >> 20,
                    help="bytes of dump per task, in MB (default 32)")
 
 
+#: How many rejects `mqroute analyze` names on stderr (all are in the rejects table).
+SHOWN_REJECTS = 20
+
+
 def run_args(args: argparse.Namespace) -> int:
-    """Run the job as the command line asks; print the verdict table."""
+    """Run the job as the command line asks; print the verdict table; the exit status.
+
+    0 every message read, 1 some input or message unreadable (the rest processed, each one
+    in `rejects`), 2 a usage or fatal error (one line naming the URI and the reason).
+    """
     from graph.pipeline.session import spark_session
 
-    spark = spark_session(args.master, app_name="mqroute analyze")
-    summary = run(spark, args.inputs, args.out, split_bytes=args.split_mb << 20,
-                  progress=lambda s: print(s, file=sys.stderr, flush=True))
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    try:
+        check_out(args.inputs, args.out)
+        listing = list_inputs(args.inputs)  # before Spark starts: a wrong URI fails fast
+        for _uri, error in listing.problems:
+            say(f"mqroute: {error}")
+        if listing.empty:
+            raise StorageError(", ".join(args.inputs), "no input files could be read")
+        spark = spark_session(args.master, app_name="mqroute analyze")
+        summary = run(spark, args.inputs, args.out, split_bytes=args.split_mb << 20,
+                      progress=say, listing=listing)
+    except (OutputError, StorageError) as e:
+        say(f"mqroute: {e}")
+        return 2
+    except Exception as e:  # Spark's Java errors: one line, never a traceback
+        say(f"mqroute: analyze failed: {_one_line(e)}")
+        return 2
     print(summary.table())
-    print(f"tables written to {summary.out}: operations, rejects, routes, hops")
-    return 0
+    print(f"tables written to {summary.out}: operations, rejects, routes, hops, "
+          + ", ".join(f"{t} ({n} rows)" for t, n in summary.stats.items()))
+    if summary.rejected:
+        _name_rejects(spark, summary, say)
+    return 1 if summary.rejected or summary.unreadable else 0
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    first = next((t for t in text if t.strip()), type(e).__name__)
+    return f"{type(e).__name__}: {first.strip()[:400]}"
+
+
+def _name_rejects(spark, summary: Summary, say: Callable[[str], None]) -> None:
+    """Name the first rejects on stderr as `mqroute: SOURCE:POSITION: error`."""
+    table = spark.read.parquet(storage.spark_path(storage.join(summary.out, "rejects")))
+    for r in table.orderBy("source", "position").limit(SHOWN_REJECTS).collect():
+        error = r["error"] or ""
+        if error.startswith(f"{r['source']}:"):
+            say(f"mqroute: {error}")
+        else:
+            say(f"mqroute: {r['source']}:{r['position']}: {error}")
+    if summary.rejected > SHOWN_REJECTS:
+        say(f"mqroute: ... and {summary.rejected - SHOWN_REJECTS} more, in "
+            f"{storage.join(summary.out, 'rejects')}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
