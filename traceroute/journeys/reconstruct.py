@@ -312,6 +312,9 @@ class _Walk:
         return V.PUT_FAILED, Location(last.qmgr, ix.queue(last), None)
 
     def skew(self, before: MQICall, after: MQICall) -> None:
+        h1, h2 = before.high_res_time, after.high_res_time
+        if h1 and h2 and h2 >= h1:
+            return
         t1, t2 = before.time, after.time
         if t1 is not None and t2 is not None and t2 < t1:
             self.notes.append(f"clock skew seen: {after.qmgr} is at least "

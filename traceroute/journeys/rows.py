@@ -10,8 +10,10 @@ applies. Pure functions over dicts.
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from pcf import mqc
 from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
@@ -110,10 +112,21 @@ def _b(text: str | None) -> bytes | None:
 
 def traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
     """Call rows back into trace messages (one per connection and SeqNumber, calls in order)."""
+    enabled = gc.isenabled()
+    gc.disable()  # many small acyclic objects
+    try:
+        return _traces_of_rows(rows)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         groups[r["queue_manager"], r["conn_key"], r["seq_number"]].append(r)
     traces = []
+    fromhex = bytes.fromhex
     for (qmgr, conn_key, seq), members in groups.items():
         first = members[0]
         conn = Connection(qmgr=qmgr, conn_id=_b(first["conn_id"]) or b"", seq_number=seq,
@@ -121,37 +134,59 @@ def traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
                           pid=first["pid"], environment=first["environment"],
                           channel_name=first["channel_name"] or "")
         conn._key = (qmgr, conn_key)
+        if len(members) > 1:
+            members.sort(key=_INDEX)
         calls = []
-        for r in sorted(members, key=lambda r: r["call_index"]):
-            calls.append(MQICall(
+        append = calls.append
+        for r in members:
+            m, c, x = r["msg_id"], r["correl_id"], r["xmitq_msg_id"]
+            append(MQICall(
                 conn, r["call_index"], operation=r["operation_id"],
                 operation_date=r["operation_date"] or "",
                 operation_time=r["operation_time"] or "", comp_code=r["comp_code"],
-                reason=r["reason"], hobj=r["hobj"],
-                **{name: r[name] or "" for name in _FILLED},
-                msg_id=_b(r["msg_id"]), correl_id=_b(r["correl_id"]), format=r["format"],
-                msg_type=r["msg_type"], msg_length=r["msg_length"],
+                reason=r["reason"], hobj=r["hobj"], object_name=r["object_name"] or "",
+                object_qmgr=r["object_qmgr"] or "",
+                resolved_q_name=r["resolved_q_name"] or "",
+                resolved_q_mgr=r["resolved_q_mgr"] or "",
+                resolved_local_q_name=r["resolved_local_q_name"] or "",
+                resolved_local_q_mgr=r["resolved_local_q_mgr"] or "",
+                msg_id=fromhex(m) if m else None, correl_id=fromhex(c) if c else None,
+                format=r["format"], msg_type=r["msg_type"], msg_length=r["msg_length"],
                 get_options=r["get_options"], put_options=r["put_options"],
                 call_type=r["call_type"], high_res_time=r["high_res_time"],
-                xmitq_msg_id=_b(r["xmitq_msg_id"]),
+                xmitq_msg_id=fromhex(x) if x else None,
                 xmitq_remote_q_name=r["xmitq_remote_q_name"] or "",
                 xmitq_remote_q_mgr=r["xmitq_remote_q_mgr"] or ""))
         traces.append(ActivityTrace(conn, calls, first["source"] or ""))
     return traces
 
 
+def _INDEX(r: dict) -> int:
+    return r["call_index"]
+
+
+def _iso_micros(micros: int) -> str | None:
+    return iso(datetime.fromtimestamp(micros / 1_000_000, UTC))
+
+
 def journey_row(j: Journey) -> dict:
     """A journey as its journeys/ row (plus the origin/consumer columns replies are linked
     by; `link_reply_rows` fills reply_to)."""
-    times = j.times
+    stamps = [s.call.high_res_time for s in j.steps]
+    if stamps and all(stamps):
+        first_time = _iso_micros(min(stamps))  # type: ignore[type-var]
+        last_time = _iso_micros(max(stamps))  # type: ignore[type-var]
+    else:
+        times = j.times
+        first_time = iso(min(times)) if times else None
+        last_time = iso(max(times)) if times else None
     origin = j.steps[0].call if j.steps and j.steps[0].role == "put" else None
     last = j.steps[-1] if j.steps else None
     consumer = last.call.conn.key[1] if last is not None and last.role == "get" else None
     return {"msg_id": j.msg_id_hex, "verdict": str(j.verdict),
             "last_queue_manager": j.last_location.queue_manager,
             "last_queue": j.last_location.queue, "last_channel": j.last_location.channel,
-            "hops": j.hops, "first_time": iso(min(times)) if times else None,
-            "last_time": iso(max(times)) if times else None,
+            "hops": j.hops, "first_time": first_time, "last_time": last_time,
             "applications": ",".join(j.applications), "steps": len(j.steps),
             "reply_to": _hex(j.reply_to), "notes": "; ".join(j.notes) or None,
             "origin_conn": origin.conn.key[1] if origin else None,

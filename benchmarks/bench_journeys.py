@@ -1,0 +1,295 @@
+"""Journeys benchmark: MQI calls reconstructed per second, one process against Spark.
+
+Run from the project root:
+
+    python benchmarks/bench_journeys.py [--calls N,N,...] [--qmgrs 120] [--json FILE]
+                                        [--workdir DIR] [--no-spark]
+
+Input: a calls/ table (the rows `mqroute analyze` writes for activity trace, CALL_COLUMNS)
+of a simulated estate of --qmgrs queue managers in a chain of channels: each message is put
+by an application on one queue manager, travels 0-3 hops (sending MCA get with XmitqMsgId,
+receiving MCA put via the same channel) and is consumed (80 %), left on its queue, left on a
+transmission queue, caught in transit or dead-lettered; a fifth of them are requests whose
+reply travels back. Calls are batched 100 per trace message per connection, as
+ActivityCount=100 does. The rows are generated directly (not by running the simulator, which
+would take hours at 10M calls) and written once into --workdir as Parquet.
+
+Each path runs in its own subprocess whose peak memory is sampled through /proc (the whole
+process tree for Spark: the JVM and its Python workers): the single process reads the rows
+and runs `journeys_of_rows` + `link_reply_rows` (what `follow` and the local analyze path
+do); Spark runs `graph.pipeline.journeys.build_journeys` and writes journeys/ as Parquet.
+The ratio Spark/single is of calls/s measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+DEFAULT_WORKDIR = ROOT / "benchmarks" / ".cache" / "journeys"
+BATCH = 100          # calls per trace message (ActivityCount)
+ROW_GROUP = 200_000
+
+
+# --- the input -------------------------------------------------------------------------------
+
+def _conn_id(qmgr: str, n: int) -> str:
+    return (b"AMQC" + qmgr.ljust(12).encode()[:12] + n.to_bytes(8, "big")).hex().upper()
+
+
+class _Estate:
+    """Connections of a chain estate, each numbering its calls and trace messages."""
+
+    def __init__(self, qmgrs: int) -> None:
+        self.names = [f"QM{i:03d}" for i in range(qmgrs)]
+        self.conns: dict[tuple, list] = {}   # key -> [conn_id, seq, index]
+
+    def conn(self, qmgr: str, kind: str, channel: str = "") -> tuple[str, int, int]:
+        key = (qmgr, kind, channel)
+        state = self.conns.get(key)
+        if state is None:
+            state = self.conns[key] = [_conn_id(qmgr, len(self.conns) + 1), 0, 0]
+        if state[2] == BATCH:
+            state[1] += 1
+            state[2] = 0
+        state[2] += 1
+        return state[0], state[1], state[2] - 1
+
+
+def generate(n_calls: int, qmgrs: int, seed: int = 1):
+    """Yield call rows (dicts of CALL_COLUMNS) until at least n_calls."""
+    rng = random.Random(seed)
+    est = _Estate(qmgrs)
+    names = est.names
+    made = 0
+    msg = 0
+    t0 = 1_795_000_000_000_000
+    base = dict.fromkeys(("appl_type", "pid", "operation_date", "operation_time", "hobj",
+                          "object_qmgr", "resolved_local_q_mgr", "correl_id", "msg_length",
+                          "put_options", "get_options", "call_type", "xmitq_remote_q_name"))
+
+    def row(qmgr, kind, appl, env, channel, op, op_id, key, t, **f):
+        conn_id, seq, index = est.conn(qmgr, kind, channel)
+        r = {**base, "journey_key": key, "queue_manager": qmgr, "conn_id": conn_id,
+             "conn_key": conn_id, "seq_number": seq, "call_index": index,
+             "appl_name": appl, "environment": env, "channel_name": channel or None,
+             "operation": op, "operation_id": op_id, "time": None, "high_res_time": t,
+             "comp_code": 0, "reason": 0, "object_name": None, "resolved_q_name": None,
+             "resolved_q_mgr": None, "resolved_local_q_name": None, "msg_id": key,
+             "format": "MQSTR", "msg_type": 8, "xmitq_msg_id": None, "xmitq_remote_q_mgr": None,
+             "source": "bench", "position": msg}
+        r.update(f)
+        return r
+
+    while made < n_calls:
+        msg += 1
+        key = f"414D5120{msg:040X}"
+        a = rng.randrange(qmgrs)
+        hops = rng.choice((0, 1, 1, 2, 2, 3))
+        path = [names[(a + i) % qmgrs] for i in range(hops + 1)]
+        dest, fate = path[-1], rng.random()
+        t = t0 + msg * 1000
+        out = [row(path[0], "app", "producer", 0, "", "MQPUT1", 8, key, t,
+                   object_name="APP.Q", resolved_q_name="APP.Q", resolved_q_mgr=dest,
+                   resolved_local_q_name=dest if hops else None)]
+        stop = None
+        if hops and fate < 0.05:
+            stop = ("xmitq", 0)
+        elif hops and fate < 0.10:
+            stop = ("transit", rng.randrange(hops))
+        for h in range(hops):
+            if stop == ("xmitq", 0) or (stop and stop[0] == "transit" and h > stop[1]):
+                break
+            here, there = path[h], path[h + 1]
+            channel = f"{here}.TO.{there}"
+            out.append(row(here, "sender", "runmqchl", 1, channel, "MQGET", 10,
+                           key, t + 10 * h + 1, format="MQXMIT", msg_id=f"58{key[2:]}",
+                           object_name=there, resolved_q_name=there, xmitq_msg_id=key,
+                           xmitq_remote_q_mgr=dest))
+            if stop and stop[0] == "transit" and h == stop[1]:
+                break
+            dead = h == hops - 1 and 0.10 <= fate < 0.13
+            out.append(row(there, "receiver", "amqrmppa", 1, channel, "MQPUT1", 8, key,
+                           t + 10 * h + 2, format="MQDEAD" if dead else "MQSTR",
+                           object_name="DLQ" if dead else "APP.Q",
+                           resolved_q_name="DLQ" if dead else "APP.Q",
+                           resolved_q_mgr=there if (dead or there == dest) else dest,
+                           resolved_local_q_name=None if there == dest or dead else path[h + 2]))
+        consumed = stop is None and fate >= 0.20
+        if consumed:
+            out.append(row(dest, "consumer", "consumer", 0, "", "MQGET", 10, key, t + 100,
+                           object_name="APP.Q", resolved_q_name="APP.Q", get_options=0))
+            if rng.random() < 0.2:
+                msg += 1
+                reply = f"414D5120{msg:040X}"
+                out.append(row(dest, "consumer", "consumer", 0, "", "MQPUT1", 8, reply,
+                               t + 101, object_name="REPLY.Q", resolved_q_name="REPLY.Q",
+                               resolved_q_mgr=dest, correl_id=key, msg_type=2))
+        made += len(out)
+        yield from out
+
+
+def make_input(path: Path, n_calls: int, qmgrs: int) -> int:
+    """Write the calls table once (reused when it exists); the number of rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from graph.pipeline.schema import arrow_schema
+    from traceroute.journeys.rows import CALL_COLUMNS
+
+    if path.exists():
+        return pq.ParquetFile(path).metadata.num_rows
+    path.parent.mkdir(parents=True, exist_ok=True)
+    schema = arrow_schema(CALL_COLUMNS)
+    tmp = path.with_suffix(".tmp")
+    n = 0
+    with pq.ParquetWriter(tmp, schema) as w:
+        chunk: list[dict] = []
+        for r in generate(n_calls, qmgrs):
+            chunk.append(r)
+            if len(chunk) == ROW_GROUP:
+                w.write_table(pa.Table.from_pylist(chunk, schema=schema))
+                n += len(chunk)
+                chunk = []
+        if chunk:
+            w.write_table(pa.Table.from_pylist(chunk, schema=schema))
+            n += len(chunk)
+    tmp.rename(path)
+    return n
+
+
+# --- the two paths (children) ----------------------------------------------------------------
+
+def child_single(path: str) -> dict:
+    """Rows in memory, then the journeys of all of them (as follow / run_local do)."""
+    import pyarrow.parquet as pq
+
+    from traceroute.journeys.rows import journeys_of_rows, link_reply_rows
+
+    t0 = time.perf_counter()
+    rows = pq.read_table(path).to_pylist()
+    t1, c1 = time.perf_counter(), time.process_time()
+    journeys = journeys_of_rows(rows)
+    link_reply_rows(journeys)
+    t2, c2 = time.perf_counter(), time.process_time()
+    verdicts: dict[str, int] = {}
+    for r in journeys:
+        verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    return {"calls": len(rows), "journeys": len(journeys), "read_seconds": t1 - t0,
+            "seconds": t2 - t1, "cpu_seconds": c2 - c1, "verdicts": verdicts,
+            "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+
+def child_spark(path: str, out: str) -> dict:
+    """Spark: read the calls, build_journeys, write journeys/ (a count would skip work)."""
+    from graph.pipeline.journeys import build_journeys
+    from graph.pipeline.session import spark_session
+
+    t0 = time.perf_counter()
+    spark = spark_session("local[*]", app_name="bench journeys", driver_memory="6g",
+                          config={"spark.ui.enabled": "false"})
+    spark.sparkContext.setLogLevel("ERROR")
+    t1 = time.perf_counter()
+    calls = spark.read.parquet(path)
+    n = calls.count()
+    t2 = time.perf_counter()
+    build_journeys(calls).write.mode("overwrite").parquet(out)
+    t3 = time.perf_counter()
+    verdicts = {r["verdict"]: r["count"]
+                for r in spark.read.parquet(out).groupBy("verdict").count().collect()}
+    spark.stop()
+    return {"calls": n, "journeys": sum(verdicts.values()), "startup": t1 - t0,
+            "read_seconds": t2 - t1, "seconds": t3 - t2, "verdicts": verdicts}
+
+
+def run_child(kind: str, args: list[str], say) -> dict:
+    """Run one path in a subprocess, sampling the peak memory of its process tree."""
+    from benchmarks.bench_pipeline import TreeSampler
+
+    cmd = [sys.executable, str(Path(__file__).resolve()), "_child", kind, *args]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, start_new_session=True)
+    sampler = TreeSampler(proc.pid, kind, say)
+    sampler.start()
+    out, err = proc.communicate()
+    sampler.stop()
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{kind} failed ({proc.returncode}): {err.strip()[-600:]}")
+    result = json.loads(out.strip().splitlines()[-1])
+    result.update(wall=wall, peak_rss_gib=sampler.peak_rss_kb / (1 << 20),
+                  tree_cpu_seconds=sampler.cpu_seconds,
+                  others_cpus=sampler.others_cpu_seconds / wall if wall else 0.0)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Make inputs, run both paths per size, print a table (and JSON)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["_child"]:
+        kind, *rest = argv[1:]
+        result = child_single(*rest) if kind == "single" else child_spark(*rest)
+        print(json.dumps(result))
+        return 0
+    p = argparse.ArgumentParser(prog="bench_journeys")
+    p.add_argument("--calls", default="1000000", help="sizes, comma-separated")
+    p.add_argument("--qmgrs", type=int, default=120)
+    p.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
+    p.add_argument("--json", type=Path)
+    p.add_argument("--no-spark", action="store_true")
+    p.add_argument("--no-single", action="store_true")
+    args = p.parse_args(argv)
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    results = []
+    s = k = None
+    for n in (int(x) for x in args.calls.split(",")):
+        path = args.workdir / f"calls-{n}-{args.qmgrs}.parquet"
+        say(f"input: {n:,} calls, {args.qmgrs} queue managers -> {path}")
+        rows = make_input(path, n, args.qmgrs)
+        entry: dict = {"calls": rows, "qmgrs": args.qmgrs}
+        if not args.no_single:
+            entry["single"] = run_child("single", [str(path)], say)
+            s = entry["single"]
+            say(f"  single: {rows / s['seconds']:,.0f} calls/s ({rows / s['cpu_seconds']:,.0f} "
+                f"per CPU second), peak {s['peak_rss_gib']:.1f} GiB; other processes kept "
+                f"{s['others_cpus']:.1f} CPUs busy")
+        if not args.no_spark:
+            entry["spark"] = run_child("spark", [str(path), str(args.workdir / "out")], say)
+            k = entry["spark"]
+            say(f"  spark:  {rows / k['seconds']:,.0f} calls/s (job {k['seconds']:.1f} s + "
+                f"{k['startup']:.1f} s session start), peak {k['peak_rss_gib']:.1f} GiB; other "
+                f"processes kept {k['others_cpus']:.1f} CPUs busy")
+        results.append(entry)
+    print(f"{'calls':>12} {'single calls/s':>15} {'GiB':>5} {'spark calls/s':>14} {'GiB':>5}"
+          f" {'spark/single':>13}")
+    for e in results:
+        s, k = e.get("single"), e.get("spark")
+        sr = e["calls"] / s["seconds"] if s else None
+        kr = e["calls"] / k["seconds"] if k else None
+        print(f"{e['calls']:>12,} {sr or 0:>15,.0f} {s['peak_rss_gib'] if s else 0:>5.1f} "
+              f"{kr or 0:>14,.0f} {k['peak_rss_gib'] if k else 0:>5.1f} "
+              f"{(kr / sr) if sr and kr else 0:>13.2f}")
+    if s and k and s["verdicts"] != k["verdicts"]:
+        print("WARNING: the two paths disagree on verdicts", s["verdicts"], k["verdicts"])
+    if args.json:
+        args.json.write_text(json.dumps({"results": results, "cpus": os.cpu_count()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
