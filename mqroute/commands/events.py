@@ -196,3 +196,53 @@ def run_replay(args: argparse.Namespace) -> int:
     print(f"mqroute: {events} performance events from {len(ops)} operations",
           file=sys.stderr)
     return 1 if problem.count else 0
+
+
+# --- events explain routes and journeys (`show --events`, `follow --events`) -------------
+
+def add_events_option(parser: argparse.ArgumentParser) -> None:
+    """`--events FILE...`: event queues (dumps, raw messages) or amqsevt JSON files whose
+    events explain where messages stopped."""
+    parser.add_argument("--events", nargs="+", default=[], metavar="FILE",
+                        help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON "
+                             "that explain where messages stopped (channel stopped, queue "
+                             "full, service interval high ...)")
+
+
+def read_any_events(paths: list[str], problem) -> list[Event]:
+    """Events from dumps/raw files, or from amqsevt JSON (files whose text starts with {)."""
+    dumps_, jsons = [], []
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                head = f.read(4096).lstrip()
+        except OSError as e:
+            problem(path, e.strerror or str(e))
+            continue
+        (jsons if head[:1] in (b"{", b"#", b"[") else dumps_).append(path)
+    skipped = [0]
+    return [*_read_files(dumps_, problem, skipped), *_read_json(jsons, problem)]
+
+
+def print_explanations(args: argparse.Namespace, *, routes=(), journeys=(),
+                       problem=None) -> int:
+    """Print the events that explain each route/journey (text: stdout; --json: stderr);
+    how many explanations were printed."""
+    if not getattr(args, "events", None):
+        return 0
+    from traceroute.events.explain import explain_journeys, explain_routes
+
+    problem = problem or _Problems()
+    events = read_any_events(args.events, problem)
+    pairs = [(r.correl_id, why) for r, why in explain_routes(list(routes), events)]
+    pairs += [(j.msg_id, why) for j, why in explain_journeys(list(journeys), events)]
+    out = sys.stderr if getattr(args, "json", False) else sys.stdout
+    shown = 0
+    for msg_id, why in pairs:
+        for w in why:
+            when = w.event.time.strftime("%Y-%m-%dT%H:%M:%SZ") if w.event.time else "-"
+            print(f"event {msg_id.hex().upper()}: {when} {w.text}", file=out)
+            shown += 1
+    print(f"mqroute: {len(events)} events read; {shown} explain where messages stopped",
+          file=sys.stderr)
+    return shown

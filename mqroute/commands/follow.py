@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 
+from mqroute.commands.events import add_events_option, print_explanations
 from pcf.errors import DumpFormatError, PCFError
 from traceroute.display.amqsact import render_journey
 from traceroute.journeys import ActivityTrace, NotActivityTrace, exit_status, reconstruct
@@ -35,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="one JSON object per original message (JSON Lines)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="each call's trace record as amqsact -v prints it")
+    add_events_option(p)
     p.set_defaults(func=run)
 
 
@@ -103,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     for missing in sorted(wanted - {j.msg_id for j in journeys}):
         print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
               file=sys.stderr)
+    print_explanations(args, journeys=journeys, problem=problem)
     summary = f"mqroute: {len(journeys)} journeys from {result.calls} MQI calls"
     if skipped[0]:
         summary += f"; {skipped[0]} other messages skipped"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import add_graph_option, draw_routes, print_routes
@@ -27,6 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     show.add_argument("--json", action="store_true", help="one JSON document per route")
     add_graph_option(show)
     add_otlp_options(show)
+    add_events_option(show)
     show.set_defaults(func=run)
 
 
@@ -47,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     shown = print_routes(routes, as_json=args.json, verbosity=args.v)
     draw_routes(args, routes)
     export(args, routes)
+    print_explanations(args, routes=routes, problem=problems)
     status = problems.status()
     if not shown:
         print("mqroute: no activity data found", file=sys.stderr)

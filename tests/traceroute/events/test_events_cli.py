@@ -164,3 +164,43 @@ def test_cfstruct_seed_example() -> None:
     r = mqroute("cfstruct", "--offload", "1", "0", "32K", "--message", "40K", "--usage", "1")
     assert "offloaded" in r.stdout and "OFFLD1TH(0)" in r.stdout
     assert mqroute("cfstruct", "--offload", "4", "1", "1K").returncode == 2
+
+
+def test_show_and_follow_take_events_that_explain_a_stuck_message(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from traceroute.records.tracemsg import TraceOptions, build_trace_message
+    from traceroute.sim import Simulator, parse_mqsc
+    from traceroute.sim.events import SimEvents
+
+    example = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
+    sim = Simulator(parse_mqsc(example + "\n* Queue manager name: QM1\n"
+                               "ALTER QMGR CHLEV(ENABLED)\n"))
+    SimEvents(sim)
+    sim.stop_channel("QM1", "QM1.TO.QM2")  # no MCA yet: no event, the channel is just down
+    sim.start_channel("QM1", "QM1.TO.QM2")
+    opts = TraceOptions.from_dspmqrte(q="TARG.AT.QM2", rq="ACTIV.REPLY.Q")
+    md, data = build_trace_message(opts, msg_id=sim.new_msg_id("QM1"))
+    sim.put("QM1", opts.target_q, md, data)
+    sim.run()
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    md2, data2 = build_trace_message(opts, msg_id=sim.new_msg_id("QM1"))
+    sim.put("QM1", opts.target_q, md2, data2)
+    sim.run()
+    reports = [dmpmqmsg.DumpedMessage(m, d) for m, d in sim.browse("QM1", "ACTIV.REPLY.Q")]
+    events = [dmpmqmsg.DumpedMessage(m, d)
+              for m, d in sim.browse("QM1", "SYSTEM.ADMIN.CHANNEL.EVENT")]
+    dmpmqmsg.write_file(tmp_path / "reports.dmp", reports)
+    dmpmqmsg.write_file(tmp_path / "events.dmp", events)
+    r = mqroute("show", tmp_path / "reports.dmp", "--events", tmp_path / "events.dmp")
+    assert r.returncode == 0, r.stderr
+    lines = [x for x in r.stdout.splitlines() if x.startswith("event ")]
+    assert lines == [f"event {md2.msg_id.hex().upper()}: {lines[0].split(': ', 1)[1]}"]
+    assert "channel QM1.TO.QM2 stopped (Channel Stopped By User) on QM1" in lines[0]
+    (tmp_path / "events.json").write_text(mqroute("events", tmp_path / "events.dmp",
+                                                  "--json").stdout)
+    r = mqroute("show", tmp_path / "reports.dmp", "--json", "--events",
+                tmp_path / "events.json")
+    assert all(line.startswith("{") for line in r.stdout.splitlines())  # JSON stays JSON
+    assert "Channel Stopped By User" in r.stderr
+    assert "--events" in mqroute("follow", "--help").stdout
