@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 from pcf import mqc
 from pcf.model import (
     ByteString,
@@ -9,7 +12,9 @@ from pcf.model import (
     EmbeddedHeader,
     Group,
     Header,
+    Integer64List,
     IntegerFilter,
+    IntegerList,
     Message,
     Parameter,
     String,
@@ -17,6 +22,38 @@ from pcf.model import (
     StringList,
 )
 from pcf.names import describe_value, name_of
+
+#: A list value (MQCFIL, MQCFIL64, MQCFSL) is shown in at most this many characters per
+#: byte of its structure, plus LIST_SLACK; the items beyond are counted, not shown. (A
+#: Count of tiny strings would otherwise print ~10 characters per byte of input.)
+LIST_CHARS_PER_BYTE = 4
+LIST_SLACK = 256
+
+
+def structure_length(p: IntegerList | Integer64List | StringList) -> int:
+    """The bytes a list parameter takes in a message (without padding)."""
+    if isinstance(p, IntegerList):
+        return 16 + 4 * len(p.value)
+    if isinstance(p, Integer64List):
+        return 16 + 8 * len(p.value)
+    width = p.width if p.width is not None else max((len(v) for v in p.value), default=0)
+    return 24 + width * len(p.value)
+
+
+def _bounded(p: IntegerList | Integer64List | StringList, size: Callable[[object], int]
+             ) -> tuple[list, int]:
+    """(the items to show, how many are not shown) within the list's output budget."""
+    budget = LIST_CHARS_PER_BYTE * structure_length(p) + LIST_SLACK
+    used = 0
+    for k, item in enumerate(p.value):
+        used += size(item) + 2
+        if used > budget:
+            return p.value[:k], len(p.value) - k
+    return p.value, 0
+
+
+def _not_shown(hidden: int) -> str:
+    return f"{hidden} more items not shown (output kept in proportion to the input)"
 
 
 def _undecoded_note(ccsid: int) -> str:
@@ -59,9 +96,21 @@ def parameter_to_dict(p: Parameter) -> dict:
         if not isinstance(p, ByteString | ByteStringFilter):
             out["note"] = _undecoded_note(p.ccsid)
     elif isinstance(p, StringList):
-        out["value"] = [v if isinstance(v, str) else v.hex() for v in value]
+        shown, hidden = _bounded(p, lambda v: len(json.dumps(v if isinstance(v, str)
+                                                              else v.hex())))
+        out["value"] = [v if isinstance(v, str) else v.hex() for v in shown]
         if not all(isinstance(v, str) for v in value):
             out["note"] = _undecoded_note(p.ccsid) + " (shown as hex)"
+        if hidden:
+            out["count"], out["not_shown"] = len(value), hidden
+            out["note"] = (out.get("note", "") + "; " if "note" in out else "") + \
+                _not_shown(hidden)
+    elif isinstance(p, IntegerList | Integer64List):
+        shown, hidden = _bounded(p, lambda v: len(str(v)))
+        out["value"] = list(shown)
+        if hidden:
+            out["count"], out["not_shown"] = len(value), hidden
+            out["note"] = _not_shown(hidden)
     else:
         out["value"] = value
         if isinstance(value, int) and not isinstance(p, IntegerFilter):
@@ -103,8 +152,12 @@ def value_text(p: Parameter) -> str:
         symbol = describe_value(p.parameter, value)
         return f"{value} ({symbol})" if symbol else str(value)
     if isinstance(value, list):
-        return "[" + ", ".join(f"x'{v.hex()}'" if isinstance(v, bytes) else repr(v)
-                               for v in value) + "]"
+        def item(v: object) -> str:
+            return f"x'{v.hex()}'" if isinstance(v, bytes) else repr(v)
+
+        shown, hidden = _bounded(p, lambda v: len(item(v)))  # type: ignore[arg-type]
+        more = f", ... {_not_shown(hidden)}" if hidden else ""
+        return "[" + ", ".join(item(v) for v in shown) + more + "]"
     return repr(value)
 
 
