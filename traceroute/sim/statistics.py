@@ -239,6 +239,7 @@ class StatisticsCollector:
         self.state: dict[str, _QMgrState] = {}
         self.conns: dict[bytes, _Connection] = {}
         self._put_times: dict[tuple[str, str, bytes], deque[float]] = {}
+        self._start = sim.now  # every queue manager's first interval starts here
         sim.add_observer(self.observe)
 
     # --- state ------------------------------------------------------------------------------
@@ -246,7 +247,7 @@ class StatisticsCollector:
     def _qm_state(self, qmgr: str) -> _QMgrState:
         st = self.state.get(qmgr)
         if st is None:
-            st = self.state[qmgr] = _QMgrState(self.sim.now)
+            st = self.state[qmgr] = _QMgrState(self._start)
         return st
 
     def _conn(self, conn: SimConnection) -> _Connection:
@@ -434,8 +435,10 @@ class StatisticsCollector:
             qm = self.sim.network.qmgrs[name]
             length = interval(qm, "STATINT")
             if now - st.stat_start >= length:
-                ends = st.stat_start + (now - st.stat_start) // length * length
-                self._write_statistics(qm, st, ends)
+                # the interval that ended holds everything counted so far; idle intervals
+                # after it write nothing
+                self._write_statistics(qm, st, st.stat_start + length)
+                st.stat_start += (now - st.stat_start) // length * length
 
     def finish(self) -> list[Written]:
         """A controlled end: every connection disconnects (final accounting), then the
