@@ -98,8 +98,8 @@ def _fill(record: StatsRecord, params: tuple[pcf.Parameter, ...], kind: Kind,
     table = params_for(kind, in_group)
     for p in params:
         spec = table.get(p.parameter)
-        if spec is None:
-            record.unknown.append(p)
+        if spec is None or isinstance(p, pcf.Group):
+            record.unknown.append(p)  # not in the spec here, or a group where a value belongs
             continue
         value = p.value
         setattr(record, spec.attr, list(value) if isinstance(value, list) else value)

@@ -291,3 +291,36 @@ def test_record_types():
             Kind.CHANNEL_STATISTICS: ChannelStatistics}[Kind.QUEUE_ACCOUNTING].KIND \
         is Kind.QUEUE_ACCOUNTING
     assert CFT_ACCOUNTING == 22
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(list(Kind)), st.integers(0, 2**32 - 1), st.data())
+def test_mutated_messages_fail_cleanly(kind, seed, data):
+    """Any mutation of a valid message: records, NotStatistics or PCFError with an offset."""
+    from traceroute.display.amqsmon import record_to_json, render_amqsmon
+
+    raw = bytearray(build(Builder(data.draw(st.sampled_from("<>"))), kind, salt=seed % 97,
+                          groups=2)[0])
+    for _ in range(data.draw(st.integers(1, 8))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(0, len(raw)))
+    try:
+        m = decode_stats(None, bytes(raw[:cut] if data.draw(st.booleans()) else raw))
+    except NotStatistics:
+        return
+    except pcf.PCFError as e:
+        assert e.offset is not None and 0 <= e.offset <= len(raw)
+        return
+    for j in join_sequences([m]):
+        recs = j.records()
+        list(render_amqsmon(recs))
+        for r in recs:
+            record_to_json(r)
+
+
+def test_a_group_where_a_value_belongs_is_kept_as_unknown():
+    b = Builder()
+    data = b.message(CFT_STATISTICS, 164, [b.cfgr(2015, [b.cfin(1, 2)]), b.cfin(31, 940)])
+    [r] = next(join_sequences([decode_stats(None, data)])).records()
+    assert r.queue_manager is None and r.command_level == 940
+    assert [p.parameter for p in r.unknown] == [2015]
