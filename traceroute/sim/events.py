@@ -6,10 +6,11 @@ and destructive get drives the performance-event engine of that queue manager
 from the MQSC), and each event becomes a real PCF event message put to
 SYSTEM.ADMIN.PERFM.EVENT. A sending MCA that starts (its MQCONN) gives Channel Started, one
 ended by STOP CHANNEL (its MQDISC while the channel is stopped) Channel Stopped By User, on
-SYSTEM.ADMIN.CHANNEL.EVENT when CHLEV(ENABLED). `mqsc()` applies MQSC to the running network
-and writes Create/Change/Delete Object events when CONFIGEV(ENABLED); `refresh()` is
-REFRESH QMGR TYPE(CONFIGEV). The simulator does not enforce MAXDEPTH: Queue Full comes from
-the engine's own count of the queue.
+SYSTEM.ADMIN.CHANNEL.EVENT when CHLEV(ENABLED). An event queue that is put-inhibited or
+full loses the event message (`lost`), the event still happens. `mqsc()` applies MQSC to
+the running network and writes Create/Change/Delete Object events when CONFIGEV(ENABLED);
+`refresh()` is REFRESH QMGR TYPE(CONFIGEV). The simulator does not enforce MAXDEPTH: Queue
+Full comes from the engine's own count of the queue.
 """
 
 from __future__ import annotations
@@ -54,8 +55,22 @@ class SimEvents:
         start = self.sim.start if self.sim.start.tzinfo else self.sim.start.replace(tzinfo=UTC)
         return start + timedelta(seconds=t + self.sim.clock_skew.get(qmgr, 0.0))
 
+    def _unavailable(self, qmgr: str, queue: str) -> bool:
+        """The event queue is put-inhibited or full: the event message is lost [doc]."""
+        qm = self.sim.network.qmgrs.get(qmgr)
+        obj = qm.queues.get(queue) if qm is not None else None
+        if obj is None:  # MQ defines the event queues by default
+            return False
+        if obj.get("PUT").upper() == "DISABLED":
+            return True
+        try:
+            return self.sim.depth(qmgr, queue) >= int(obj.get("MAXDEPTH", "5000"))
+        except ValueError:
+            return False
+
     def _emit(self, event: Event, queue: str, lost: bool = False) -> None:
         self.events.append(event)
+        lost = lost or self._unavailable(event.source.queue_mgr, queue)
         if lost:
             self.lost.append(event)
             return

@@ -99,3 +99,16 @@ def test_configuration_events_define_alter_delete_refresh() -> None:
         sim.put("QM1", "WATCHED", MQMD(format="MQSTR"), b"1")
     assert [e.reason for e in _on_queue(sim, "QM1", "SYSTEM.ADMIN.PERFM.EVENT")] == [
         mqc.MQRC_Q_DEPTH_HIGH]
+
+
+def test_a_put_inhibited_event_queue_loses_the_event_but_the_state_toggles() -> None:
+    net = parse_mqsc(QM2 + "DEFINE QLOCAL(SYSTEM.ADMIN.PERFM.EVENT) PUT(DISABLED)\n",
+                     qmgr="QM2")
+    sim = Simulator(net)
+    watcher = SimEvents(sim)
+    for _ in range(5):
+        sim.put("QM2", "APP.IN", MQMD(format="MQSTR"), b"x")
+    assert [e.reason for e in watcher.lost] == [mqc.MQRC_Q_DEPTH_HIGH]
+    assert sim.depth("QM2", "SYSTEM.ADMIN.PERFM.EVENT") == 0
+    state = watcher.estate.engines["QM2"].snapshot("APP.IN")
+    assert state.enabled == {"high": False, "low": True, "full": True}
