@@ -102,39 +102,40 @@ print(f"DELIVERED: {routes.filter(F.col('verdict') == 'delivered').count()}")
 # %% [markdown]
 # ## The offenders on a picture of the network
 #
-# Queue managers as observed in the routes (the hops' sends), sized by traffic, the places
-# where messages were last seen in red, with how many were lost there.
+# Queue managers as observed in the routes (the hops' sends), grouped by traffic, channel
+# lines as thick as the messages they carried; where lost messages were last seen, coloured
+# by cause, with how many were lost there. Past 24 queue managers the quietest are
+# folded into one "other queue managers" node per group.
 
 # %%
-import matplotlib.pyplot as plt
-import networkx as nx
+from IPython.display import Image
 
-hops = spark.read.parquet("day-out/hops")
-edges = (hops.filter(F.col("kind") == "send")
-         .groupBy("src_queue_manager", "dst_queue_manager").count().collect())
-g = nx.DiGraph()
-for e in edges:
-    g.add_edge(e["src_queue_manager"], e["dst_queue_manager"], weight=e["count"])
-offenders = {r["last_queue_manager"]: r["count"] for r in
-             lost.groupBy("last_queue_manager").count().collect()}
-g.add_nodes_from(offenders)
-hub = max(g.degree, key=lambda d: d[1])[0]  # hub and spokes: the hub in the middle
-pos = nx.shell_layout(g, [[hub], sorted(n for n in g if n != hub)])
-fig, ax = plt.subplots(figsize=(10, 8))
-nx.draw_networkx_edges(g, pos, ax=ax, alpha=0.25, arrows=False)
-nx.draw_networkx_nodes(g, pos, ax=ax, node_size=18, node_color="#90caf9")
-bad = list(offenders)
-nx.draw_networkx_nodes(g, pos, nodelist=bad, ax=ax, node_color="#c62828",
-                       node_size=[80 + 12 * offenders[n] for n in bad])
-for n in bad:
-    x, y = pos[n]
-    ax.annotate(f"{n} ({offenders[n]} lost)", (x, y), xytext=(8, 8),
-                textcoords="offset points", fontsize=9, color="#b71c1c",
-                bbox={"boxstyle": "round", "fc": "white", "alpha": 0.8})
-ax.set_title("Where lost messages were last seen (red, with counts)")
-ax.axis("off")
-fig.savefig("lost_messages.png", dpi=110, bbox_inches="tight")
-plt.show()
+from graph.draw.estate import draw_estate
+from graph.report.tables import read_estate
+
+estate = read_estate("day-out")
+draw_estate(estate.sends, estate.losses, "lost_messages.png",
+            title="A day on 300 queue managers: where lost messages were last seen")
+draw_estate(estate.sends, estate.losses, "lost_messages.svg",
+            title="A day on 300 queue managers: where lost messages were last seen")
+for g in estate.lost_groups:
+    print(f"{g['cause']:<18}{g['queue_manager']:<8}{g['queue']:<26}{g['messages']:>4}")
+Image("lost_messages.png")
+
+# %% [markdown]
+# ## The whole day on one page
+#
+# `mqroute report day-out -o lost_messages_report.html` (here through its library function)
+# writes one self-contained HTML page: verdicts, lost messages by cause and place, the
+# estate, a timeline, busiest and stuck channels, the audit against the MQSC, and a page per
+# example route with its picture and dspmqrte text.
+
+# %%
+from graph.report import write_report
+
+report = write_report("day-out", "lost_messages_report.html", network=gen.network,
+                      title="A day on 300 queue managers")
+print(f"REPORT {report.name}: {report.stat().st_size:,} bytes")
 
 # %%
 spark.stop()

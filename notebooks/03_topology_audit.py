@@ -90,42 +90,27 @@ for row in findings.groupBy("kind").count().orderBy("kind").collect():
 # %% [markdown]
 # ## The two graphs in one picture
 #
-# Queue managers around the gateway; configured sender channels in grey, the channels the
-# messages used in green, and the audit's findings in red.
+# The observed traffic (channel lines as thick as their messages), the configured sender
+# channels no message used (red, dashed), and the queue managers the audit flags (red
+# border, with what it found). Quieter queue managers are folded into "other" nodes.
 
 # %%
-import matplotlib.pyplot as plt
-import networkx as nx
+from IPython.display import Image
 
-from graph.audit import configured_channels
+from graph.audit import audit, configured_channels, observed_sends
+from graph.draw.estate import draw_estate
+from graph.report.html import cluster_map
 
-used = {(r["src_queue_manager"], r["channel"]) for r in
-        hops.filter("kind = 'send'").select("src_queue_manager", "channel").distinct()
-        .collect()}
-flagged = {q for r in findings.collect() for q in [r["queue_manager"], *r["objects"]]}
-g = nx.DiGraph()
-for src, dst, channel in configured_channels(network):
-    g.add_edge(src, dst, channel=channel, used=(src, channel) in used)
-g.add_nodes_from(network.qmgrs)
-pos = nx.shell_layout(g, [["QM0000"], sorted(n for n in g if n != "QM0000")])
-fig, ax = plt.subplots(figsize=(10, 10))
-idle = [(u, v) for u, v, d in g.edges(data=True) if not d["used"]]
-busy = [(u, v) for u, v, d in g.edges(data=True) if d["used"]]
-nx.draw_networkx_edges(g, pos, edgelist=busy, ax=ax, edge_color="#2e7d32", alpha=0.35,
-                       arrows=False)
-nx.draw_networkx_edges(g, pos, edgelist=idle, ax=ax, edge_color="#c62828", width=2.5,
-                       style="dashed", arrows=True)
-bad = [n for n in g if n in flagged]
-nx.draw_networkx_nodes(g, pos, ax=ax, node_size=14, node_color="#90caf9")
-nx.draw_networkx_nodes(g, pos, nodelist=bad, ax=ax, node_size=90, node_color="#c62828")
-for n in bad:
-    ax.annotate(n, pos[n], xytext=(6, 6), textcoords="offset points", fontsize=8,
-                color="#b71c1c")
-ax.set_title("Configured channels (green: used by messages; red dashed: never used), "
-             "findings in red")
-ax.axis("off")
-fig.savefig("topology_audit.png", dpi=110, bbox_inches="tight")
-plt.show()
+found = audit(network, observed_sends("estate/out"))
+idle = {(f.queue_manager, o) for f in found if f.kind == "unused_channel" for o in f.objects}
+sends = [(s.src, s.dst, s.channel, s.messages) for s in observed_sends("estate/out")]
+options = {"title": "Configured against observed: 200 queue managers",
+           "unused": [c for c in configured_channels(network) if (c[0], c[2]) in idle],
+           "flagged": {f.queue_manager: f.kind for f in found}}
+clusters = cluster_map(network)      # queue manager -> its cluster(s)
+draw_estate(sends, [], "topology_audit.png", clusters, **options)
+draw_estate(sends, [], "topology_audit.svg", clusters, **options)
+Image("topology_audit.png")
 
 # %% [markdown]
 # ## Graph analytics, and which engine ran them

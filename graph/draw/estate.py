@@ -41,7 +41,7 @@ def _groups(names: set[str], weights: Mapping[tuple[str, str], int],
 
 def aggregate(sends: Iterable[tuple[str, str, str, int]],
               losses: Iterable[tuple[str, str, int]],
-              clusters: Mapping[str, str] | None = None, max_nodes: int = 40,
+              clusters: Mapping[str, str] | None = None, max_nodes: int = 24,
               must: Iterable[str] = ()):
     """Which queue managers get a node of their own (where messages were lost, then those in
     `must`, then the busiest); the rest, per group, one node."""
@@ -72,7 +72,7 @@ def aggregate(sends: Iterable[tuple[str, str, str, int]],
     return weights, channels, lost, traffic, groups, node_of
 
 
-def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str = "",
+def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str = "",
                labelled_edges: int = 12, unused=(), flagged=None):
     """The pygraphviz graph of the estate (see the module's docstring). `unused` configured
     channels ``(src, dst, channel)`` are drawn dashed red; `flagged` maps queue managers to
@@ -87,7 +87,6 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
     members: dict[str, list[str]] = defaultdict(list)
     for n, node in node_of.items():
         members[node].append(n)
-    heaviest = max(weights.values(), default=1)
     placed: dict[str, list[str]] = defaultdict(list)
     for node in sorted(members):
         group = groups.get(members[node][0], "") if not node.startswith(OTHER) else \
@@ -96,9 +95,13 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
     causes_seen: Counter = Counter()
     for group in sorted(placed):
         parent = out if not group else out.add_subgraph(
-            name=f"cluster_g{len(out.subgraphs())}", label=dot.wrap(group, 30, 1),
-            style="rounded,filled", fillcolor="#f1f8e9", color="#9ccc65",
-            fontcolor="#33691e", tooltip=f"{group}: {len(placed[group])} node(s)")
+            name=f"cluster_g{len(out.subgraphs())}", label="", style="rounded,filled",
+            fillcolor="#f1f8e9", color="#9ccc65", tooltip=f"{group}: "
+            f"{len(placed[group])} node(s)")
+        if group:   # the name as a node: the layout keeps edge labels off it
+            parent.add_node(f"group:{group}", label=dot.wrap(group, 24, 2), shape="plain",
+                            style="", fontcolor="#33691e", fontsize=str(dot.FONT_SIZE + 2),
+                            tooltip=f"{group}: {len(placed[group])} node(s)")
         for node in placed[group]:
             qms = members[node]
             msgs = sum(traffic[q] for q in qms)
@@ -137,15 +140,22 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
         agg[(a, b)] += w
         names[(a, b)] |= channels[(u, v)]
     top = {e for e, _ in agg.most_common(labelled_edges)}
+    heaviest = max([agg[(a, b)] + agg.get((b, a), 0) for a, b in agg] or [1])
     for (a, b), w in sorted(agg.items()):
-        width = 0.6 + 4.5 * math.log1p(w) / math.log1p(heaviest)
-        chans = sorted(names[(a, b)])
-        tip = f"{a} → {b}: {w:,} messages over " + ", ".join(chans[:8]) + \
-            (" …" if len(chans) > 8 else "")
+        back = agg.get((b, a), 0) if a != b else 0
+        if back and (b, a) < (a, b):
+            continue                     # drawn once, both ways, with its reverse
+        total = w + back
+        width = 0.6 + 4.5 * math.log1p(total) / math.log1p(heaviest)
+        chans = sorted(names[(a, b)] | (names[(b, a)] if back else set()))
+        tip = (f"{a} → {b}: {w:,} messages" + (f"; {b} → {a}: {back:,}" if back else "")
+               + " over " + ", ".join(chans[:8]) + (" …" if len(chans) > 8 else ""))
         attrs = {"penwidth": f"{width:.2f}", "color": "#5c6bc0", "tooltip": tip,
                  "arrowsize": "0.5"}
-        if (a, b) in top or (a in lost or b in lost):
-            attrs["label"] = f"{w:,}"
+        if back:
+            attrs["dir"] = "both"
+        if (a, b) in top or (b, a) in top or a in lost or b in lost:
+            attrs["label"] = f"{w:,} / {back:,}" if back else f"{w:,}"
         if a == b:
             attrs["label"] = f"{w:,} within"
         out.add_edge(a, b, **attrs)
@@ -164,11 +174,11 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 40, title: str 
         f'<<TABLE BORDER="0" CELLSPACING="2">{head}<TR><TD ALIGN="LEFT">'
         f'{len(node_of):,} queue managers, {sum(agg.values()):,} channel sends; '
         f'line width = messages{"; red dashed = configured, never used" if unused else ""}'
-        f'; lost messages by where they stopped:</TD></TR>'
+        f'{"; lost messages by where they stopped:" if causes_seen else ""}</TD></TR>'
         f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" ALIGN="LEFT"><TR>'
-        f'{legend or "<TD>none lost</TD>"}</TR></TABLE></TD></TR></TABLE>>')
+        f'{legend or "<TD></TD>"}</TR></TABLE></TD></TR></TABLE>>')
     try:    # stagger the many leaves of a hub over several ranks (Graphviz's unflatten)
-        return out.unflatten("-f -l 4 -c 4")
+        return out.unflatten("-f -l 3 -c 3")
     except (OSError, ValueError):  # no unflatten program: the plain layout still works
         return out
 

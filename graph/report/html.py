@@ -280,7 +280,7 @@ def _rejects(est: tables.Estate) -> str:
 
 
 def build_report(out: str | Path, *, network=None, title: str | None = None,
-                 routes: int = 12, max_nodes: int = 40) -> str:
+                 routes: int = 12, max_nodes: int = 24) -> str:
     """The HTML page of an analyze output folder (with the MQSC `network` for the audit)."""
     from graph.draw.estate import estate_svg
 
@@ -298,8 +298,7 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
                 for o in f.objects}
         unused = [c for c in configured_channels(network) if (c[0], c[2]) in idle]
         flagged = {f.queue_manager: f.kind for f in findings}
-        clusters = {qm.name: ",".join(sorted(_clusters_of(qm))) for qm in
-                    network.qmgrs.values() if _clusters_of(qm)} or None
+        clusters = cluster_map(network) or None
     _, event_rows, _ = tables.events(out, limit=2000)
     title = title or f"mqroute report: {out.name}"
     body = {
@@ -324,12 +323,13 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
             f"<script>{JS}</script></body></html>\n")
 
 
-def _clusters_of(qm) -> set[str]:
-    names = set()
-    for ch in qm.channels.values():
-        if ch.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR") and ch.get("CLUSTER"):
-            names.add(ch.get("CLUSTER"))
-    return names
+def cluster_map(network) -> dict[str, str]:
+    """Queue manager -> its MQ cluster(s), joined with '+' when it is in several."""
+    member: dict[str, list[str]] = {}
+    for cluster, qms in sorted(network.clusters().items()):
+        for q in qms:
+            member.setdefault(q, []).append(cluster)
+    return {q: "+".join(cs) for q, cs in member.items()}
 
 
 def write_report(out: str | Path, path: str | Path, **options) -> Path:

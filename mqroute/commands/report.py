@@ -20,9 +20,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--routes", type=int, default=12, metavar="N",
                    help="route pages: one example per group of lost messages and one "
                         "delivered, at most N (default 12)")
-    p.add_argument("--max-nodes", type=int, default=40, metavar="N",
+    p.add_argument("--max-nodes", type=int, default=24, metavar="N",
                    help="queue managers drawn on their own in the estate picture; the "
-                        "quieter rest are aggregated per cluster (default 40)")
+                        "quieter rest are aggregated per cluster (default 24)")
     p.add_argument("--title", help="the page's title")
     p.set_defaults(func=run)
 

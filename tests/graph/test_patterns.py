@@ -87,3 +87,23 @@ def test_patterns_match_the_audit(spark, graph_tables, engine):
     for r in rows:
         if r["kind"] == "alias_loop":
             assert r["queue_manager"] == min(r["objects"][1:])
+
+
+def test_audit_command_runs_the_patterns_on_spark(spark, tmp_path, capsys):
+    from mqroute.main import main
+
+    cfg = tmp_path / "all.mqsc"
+    cfg.write_text(EXAMPLE + FAULTS)
+    assert main(["audit", "--config", str(cfg), "--json"]) == 1
+    plain = capsys.readouterr().out
+    engine = engines.choose_engine(spark)
+    try:
+        assert main(["audit", "--config", str(cfg), "--json", "--engine", engine]) == 1
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", "2")  # the CLI set its own
+    captured = capsys.readouterr()
+    assert captured.out == plain  # the same findings, the same lines
+    assert f"graph patterns on {engine}" in captured.err
+    assert main(["audit", "--config", str(cfg), "--graphframes-jar",
+                 str(tmp_path / "missing.jar")]) == 2
+    assert "missing.jar: no such GraphFrames jar" in capsys.readouterr().err

@@ -44,7 +44,9 @@ def assert_clean(svg: str) -> None:
 
 
 def node_titles(svg: str) -> list[str]:
-    return re.findall(r'<g id="node\d+" class="node">\s*<title>(.*?)</title>', svg)
+    """Queue-manager nodes (not the cluster name plates)."""
+    return [t for t in re.findall(r'<g id="node\d+" class="node">\s*<title>(.*?)</title>', svg)
+            if not t.startswith("group:")]
 
 
 @pytest.mark.parametrize("with_clusters", [True, False])
@@ -60,6 +62,7 @@ def test_estate_of_300_queue_managers_is_aggregated_and_clean(with_clusters):
     assert "✕ 40 lost" in svg and "✕ 12 lost" in svg       # QM0001: expired 3 + loop 9
     if with_clusters:
         assert len(re.findall(r'class="cluster"', svg)) == 3
+        assert all(f"<title>group:CL0{i}</title>" in svg for i in range(3))
     # the aggregated nodes account for every queue manager
     counts = [int(m) for m in re.findall(r">(\d+) other<", svg)]
     assert sum(counts) + len(nodes) - len(others) == 300
