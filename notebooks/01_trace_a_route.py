@@ -59,7 +59,9 @@ print("\n".join(render_route(route, "outline", ["identifiers"])))
 # %%
 from IPython.display import Image
 
-save(route_graph(route), "route_delivered.png", title="TARG.AT.QM2: delivered")
+picture = route_graph(route)
+save(picture, "route_delivered.png", title="TARG.AT.QM2: delivered")
+save(picture, "route_delivered.svg", title="TARG.AT.QM2: delivered")  # tooltips: full names
 Image("route_delivered.png")
 
 # %% [markdown]
@@ -79,6 +81,7 @@ print("depth of transmission queue QM2 on QM1:", sim.depth("QM1", "QM2"))
 
 # %%
 save(route_graph(stuck), "route_stuck.png", title="channel QM1.TO.QM2 stopped")
+save(route_graph(stuck), "route_stuck.svg", title="channel QM1.TO.QM2 stopped")
 Image("route_stuck.png")
 
 # %% [markdown]
