@@ -7,6 +7,7 @@ SparkSession defaults (`session`). May import `pcf`, `traceroute` and pyspark/py
 (lazily, inside functions, so that importing this package needs neither).
 """
 
+from graph.pipeline import zipcodecs  # noqa: F401  (first: EBCDIC code pages in a shipped zip)
 from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, read_inputs
 from graph.pipeline.job import Summary, run
 from graph.pipeline.local import LocalResult, run_local
