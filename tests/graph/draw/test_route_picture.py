@@ -176,3 +176,12 @@ def test_save_writes_pictures(tmp_path, suffix):
     assert {".svg": b"<svg", ".png": b"\x89PNG", ".pdf": b"%PDF"}[suffix] in head \
         or head.startswith(b"<svg")
     assert path.stat().st_size > 1000
+
+
+def test_very_long_route_is_drawn_with_its_middle_elided():
+    route = traced_route(17)                      # 65 hops
+    svg = route_svg(route_graph(route))
+    assert_clean(svg)
+    nums = hop_numbers(svg)
+    assert nums[0] == 1 and nums[-1] == 65 and len(nums) < 65
+    assert "hops not drawn" in svg
