@@ -1,8 +1,16 @@
-"""The Transport to a real queue manager, through pymqi (the `mq` extra). Kept thin.
+"""The Transport to a real queue manager, through IBM's `ibmmq` or pymqi (the `mq` extra).
 
-pymqi is imported lazily, here only, so everything else installs and runs without it (and
-without an IBM MQ client library). MQMDs cross the boundary as bytes: our `pcf.mqmd` packs
-them and pymqi's MD unpacks them, so no field is translated by hand.
+Kept thin. The MQ client module is imported lazily, here only, so everything else installs
+and runs without it (and without an IBM MQ client library). IBM's maintained `ibmmq` (the
+successor of pymqi, with the same API) is preferred, pymqi is the fallback;
+$MQROUTE_MQ_CLIENT=pymqi|ibmmq picks one. Before importing ibmmq, MQIPY_NOOTEL=true is set
+unless the environment says otherwise (ibmmq would otherwise hook OpenTelemetry into every
+MQI call). Both C modules (ibmmq's `ibmmqc`, pymqi's `pymqe`) need the IBM MQ client
+libraries. A module of that name that lacks the MQI classes (a local ibmmq.py or pymqi.py
+shadowing the package) is reported, and the other client tried. Channel types and other
+MQI constants come from our own `pcf.mqc` (the same values as ibmmq's CMQXC/CMQC), so
+nothing depends on where a client keeps them. MQMDs cross the boundary as bytes: our
+`pcf.mqmd` packs them and the client's MD unpacks them, so no field is translated by hand.
 """
 
 from __future__ import annotations
@@ -21,23 +29,55 @@ _NATIVE = mqc.MQENC_REVERSED if sys.byteorder == "little" else mqc.MQENC_NORMAL
 
 
 class PymqiMissing(RuntimeError):
-    """pymqi, or the IBM MQ client library it needs, is not installed."""
+    """Neither ibmmq nor pymqi can be used: not installed, or the IBM MQ client library is
+    missing."""
+
+
+#: The MQ client modules, most preferred first (IBM's maintained one, then pymqi).
+MQ_CLIENTS = ("ibmmq", "pymqi")
+#: Choose one of MQ_CLIENTS instead of the first that imports.
+CLIENT_VARIABLE = "MQROUTE_MQ_CLIENT"
+#: What MQTransport uses from the module: without these it is not an MQ client.
+MQI_NAMES = ("QueueManager", "Queue", "MQMIError", "CD", "OD", "MD", "GMO", "PMO", "SCO")
+
+
+def load_mq_client(prefer: str | None = None):
+    """Import ibmmq, else pymqi (or `prefer` / $MQROUTE_MQ_CLIENT only), or say exactly what
+    is missing and how to get it (PymqiMissing)."""
+    prefer = prefer or os.environ.get(CLIENT_VARIABLE) or None
+    if prefer is not None and prefer not in MQ_CLIENTS:
+        raise PymqiMissing(f"{CLIENT_VARIABLE}={prefer}: the MQ client is one of "
+                           f"{', '.join(MQ_CLIENTS)}")
+    problems: list[str] = []
+    for name in (prefer,) if prefer else MQ_CLIENTS:
+        if name == "ibmmq":
+            os.environ.setdefault("MQIPY_NOOTEL", "true")
+        try:
+            module = __import__(name)  # (a top-level name: the module itself)
+        except ImportError as e:
+            if isinstance(e, ModuleNotFoundError) and e.name == name:
+                continue  # not installed: try the next
+            problems.append(f"{name} could not load the IBM MQ client library ({e}); install "
+                            "the IBM MQ client (redistributable) and set LD_LIBRARY_PATH")
+            continue
+        lacking = [n for n in MQI_NAMES if not hasattr(module, n)]
+        if lacking:
+            where = getattr(module, "__file__", None) or "a module"
+            problems.append(f"{where} shadows the {name} package (it has no "
+                            f"{', '.join(lacking)}): rename it")
+            continue
+        return module
+    if not problems:
+        which = prefer or "ibmmq or pymqi"
+        raise PymqiMissing(f"{which} is not installed: pip install 'mqroute[mq]' (IBM's "
+                           "ibmmq, which needs the IBM MQ client), or use --network to run "
+                           "on a simulated network")
+    raise PymqiMissing("; ".join(problems) + "; or use --network")
 
 
 def load_pymqi():
-    """Import pymqi, or say exactly what is missing and how to get it."""
-    try:
-        import pymqi
-    except ImportError as e:
-        text = str(e)
-        if isinstance(e, ModuleNotFoundError) and e.name == "pymqi":
-            raise PymqiMissing("pymqi is not installed: pip install 'mqroute[mq]' (it needs "
-                               "the IBM MQ client, or use --network to run on a simulated "
-                               "network)") from None
-        raise PymqiMissing(f"pymqi could not load the IBM MQ client library ({text}); "
-                           "install the IBM MQ client (redistributable) and set "
-                           "LD_LIBRARY_PATH, or use --network") from None
-    return pymqi
+    """The MQ client module MQTransport uses (ibmmq or pymqi): see `load_mq_client`."""
+    return load_mq_client()
 
 
 def password_from_environment(user: str | None) -> str:
@@ -58,7 +98,8 @@ class _Output:
 
 @dataclass
 class MQTransport:
-    """A connection to a real queue manager through pymqi (see Transport)."""
+    """A connection to a real queue manager through ibmmq or pymqi (see Transport); the
+    `pymqi` field holds whichever module it is (they share the API)."""
 
     pymqi: object
     qm: object

@@ -301,6 +301,7 @@ def test_fake_rejects_str_where_pymqi_does():
 
 
 def test_missing_pymqi_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ibmmq", None)
     monkeypatch.setitem(sys.modules, "pymqi", None)
     with pytest.raises(PymqiMissing, match=r"pymqi is not installed: pip install 'mqroute\[mq\]'"):
         MQTransport.connect(Connection("QM1"))
@@ -315,16 +316,18 @@ def test_missing_mq_client_library_is_said_so(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.delitem(sys.modules, "pymqi", raising=False)
+    monkeypatch.setitem(sys.modules, "ibmmq", None)
     monkeypatch.setattr(builtins, "__import__", failing)
     with pytest.raises(PymqiMissing, match="could not load the IBM MQ client library"):
         MQTransport.connect(Connection("QM1"))
 
 
 def test_cli_without_network_and_without_pymqi_exits_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ibmmq", None)
     monkeypatch.setitem(sys.modules, "pymqi", None)
     assert main(["trace", "-m", "QM1", "-q", "TARG.AT.QM2", "-rq", REPLY_Q]) == 2
     err = capsys.readouterr().err
-    assert "mqroute trace: pymqi is not installed" in err and "--network" in err
+    assert "mqroute trace: ibmmq or pymqi is not installed" in err and "--network" in err
     assert "Traceback" not in err
 
 
