@@ -19,6 +19,7 @@ from graph.pipeline.commit import OutputError, check_out, staged_output
 from graph.pipeline.events import decode_events_frame
 from graph.pipeline.events import write_tables as write_events_tables
 from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs, read_inputs
+from graph.pipeline.journeys import write_tables as write_journey_tables
 from graph.pipeline.reports import build_routes, decode
 from graph.pipeline.ship import ship
 from graph.pipeline.stats import decode_stats_frame
@@ -38,6 +39,7 @@ class Summary:
     out: str
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (URI, error)
     stats: dict[str, int] = field(default_factory=dict)  # accounting/statistics rows by table
+    journeys: dict[str, int] = field(default_factory=dict)  # activity-trace journeys by verdict
 
     def table(self) -> str:
         """A small text table for the end of a run."""
@@ -72,6 +74,8 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         event_rows = decode_events_frame(raw).persist()  # events/ (graph.pipeline.events)
         rejects = rejects.join(event_rows.select("source", "position").distinct(),
                                ["source", "position"], "left_anti")  # events: no rejects
+        journeys, traced = write_journey_tables(raw, stage)  # calls/, journeys/
+        rejects = rejects.join(traced, ["source", "position"], "left_anti")  # activity trace
         ops_n = ops.count()
         rejected = rejects.count()
         messages = ops.select("source", "position", "report_msg_id").distinct().count() \
@@ -91,7 +95,7 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         stats_rows.unpersist()
         event_rows.unpersist()
     return Summary(messages, ops_n, rejected, n_routes, verdicts, out, list(listing.problems),
-                   stats)
+                   stats, journeys)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -140,7 +144,9 @@ def run_args(args: argparse.Namespace) -> int:
         return 2
     print(summary.table())
     print(f"tables written to {summary.out}: operations, rejects, routes, hops, "
-          + ", ".join(f"{t} ({n} rows)" for t, n in summary.stats.items()))
+          + ", ".join(f"{t} ({n} rows)" for t, n in summary.stats.items())
+          + f", calls, journeys ({sum(summary.journeys.values())} rows: "
+          + ", ".join(f"{n} {v}" for v, n in sorted(summary.journeys.items())) + ")")
     if summary.rejected:
         _name_rejects(spark, summary, say)
     return 1 if summary.rejected or summary.unreadable else 0

@@ -100,3 +100,19 @@ def test_spark_gives_the_local_rows(spark, tmp_path: Path) -> None:
     journeys.write.parquet(str(out / "journeys"))
     assert spark.read.parquet(str(out / "journeys")).count() == len(journeys_local)
     calls.unpersist()
+
+
+@pytest.mark.slow
+def test_analyze_writes_calls_and_journeys(spark, tmp_path: Path) -> None:
+    from graph.pipeline.job import run
+
+    files, _ = _traced(tmp_path)
+    _calls, journeys_local = run_local(files)
+    out = tmp_path / "analyzed"
+    summary = run(spark, files, str(out))
+    assert summary.rejected == 0
+    assert summary.journeys == dict(Counter(r["verdict"] for r in journeys_local))
+    table = [r.asDict() for r in spark.read.parquet(str(out / "journeys")).collect()]
+    assert sorted(map(_key, ({**r, "verdict": r["verdict"]} for r in table))) == sorted(
+        map(_key, ({k: r[k] for k in table[0]} for r in journeys_local)))
+    assert spark.read.parquet(str(out / "calls")).count() == len(_calls)
