@@ -48,6 +48,8 @@ _CONNECTION = (("client", "-c"), ("channel", "--channel"), ("conname", "--connam
                ("ccdt", "--ccdt"), ("user", "--user"), ("cipher", "--cipher"),
                ("key_repository", "--key-repository"), ("cert_label", "--cert-label"))
 DEMO = "demo"
+#: The longest -w, in seconds: MQGMO WaitInterval is an MQLONG of milliseconds.
+MAX_WAIT = 2147483
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -184,6 +186,28 @@ def _print_route(route: Route, args: argparse.Namespace, level: str,
         print(line)
 
 
+def correl_id_of(text: str) -> bytes:
+    """-i's CorrelId: up to 48 hex digits (24 bytes), padded with nulls as MQ pads it."""
+    return bytes.fromhex(text).ljust(24, b"\0")
+
+
+def _number_problem(args: argparse.Namespace) -> str:
+    """What is wrong with -i, -w, --count or --latency ('' if nothing)."""
+    if args.correl_id is not None:
+        text = args.correl_id
+        if not text or len(text) > 48 or len(text) % 2 or \
+                any(c not in "0123456789abcdefABCDEF" for c in text):
+            return f"-i {text}: a CorrelId is up to 48 hex digits (24 bytes), an even number"
+    if args.wait is not None and not 0 <= args.wait <= MAX_WAIT:
+        return (f"-w {args.wait:g}: seconds to wait are 0 to {MAX_WAIT} (MQ's longest wait, "
+                "2147483647 ms)")
+    if args.count < 1:
+        return f"--count {args.count}: send at least 1 trace"
+    if not args.latency >= 0:
+        return f"--latency {args.latency:g}: simulated seconds per hop are 0 or more"
+    return ""
+
+
 def exit_status(routes: list[Route]) -> int:
     """The worst outcome among the routes, as an exit status."""
     if not routes:
@@ -201,6 +225,10 @@ def run(args: argparse.Namespace) -> int:
         options = None if args.correl_id else trace_options(args)
     except ValueError as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    problem = _number_problem(args)
+    if problem:
+        print(f"mqroute trace: {problem}", file=sys.stderr)
         return EXIT_ERROR
     if args.no_display and options and not options.reply_to_q:
         print("mqroute trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
@@ -244,13 +272,13 @@ def run(args: argparse.Namespace) -> int:
                 transports.append(t)
             extra.append(Source(t, queue))
         if args.correl_id:
-            ids = [bytes.fromhex(args.correl_id)]
+            ids = [correl_id_of(args.correl_id)]
             sources = [Source(main, args.q), *extra]
             wait = args.wait if args.wait is not None else 60.0
         else:
             reply_q = main.open_reply_queue(options.reply_to_q or DEFAULT_MODEL_QUEUE)
             ids = []
-            for _ in range(max(1, args.count)):
+            for _ in range(args.count):
                 sent = send_trace(main, options, reply_q=reply_q)
                 ids.append(sent.msg_id)
                 say(f"AMQ8659: DSPMQRTE command successfully put a message on queue "

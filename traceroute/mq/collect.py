@@ -109,7 +109,7 @@ def collect(sources: Iterable[Source], correl_id: bytes, *, wait: float, browse:
                 found.records.append(parse_message(md, data, source=src.label))
             except (PCFError, NotActivityData) as e:
                 found.problems.append(f"{src.label}: message {md.msg_id.hex()}: {e}")
-        if stop_when_complete and found.complete:
+        if stop_when_complete and progress and found.complete:  # routes only change on news
             return found
         if not progress and clock() >= deadline:
             return found
