@@ -6,9 +6,10 @@ calls (the sending MCA's MQGET from its transmission queue, the receiving MCA's 
 From them it writes, as the seed describes (accounting-statistics.md §2):
 
 * MQI statistics (STATMQI), queue statistics (STATQ) and channel statistics (STATCHL;
-  STATACLS for auto-defined cluster-senders) when an MQI call finds that STATINT seconds
-  of virtual time have passed since the interval began, and at `finish()` (a controlled
-  end); only queues and channels with activity get a group;
+  STATACLS for auto-defined cluster-senders) when an MQI call on the queue manager (or
+  `tick()`) finds that STATINT seconds of virtual time have passed since the interval
+  began, and at `finish()` (a controlled end); only queues and channels with activity get
+  a group;
 * MQI accounting (ACCTMQI) and queue accounting (ACCTQ) per connection when it
   disconnects (MQDISC; `finish()` disconnects every connection), and intermediate records
   at the connection's first MQI call after ACCTINT seconds (SeqNumber counts them).
@@ -286,7 +287,7 @@ class StatisticsCollector:
         qm = self.sim.network.qmgrs.get(call.qmgr)
         if qm is None:
             return
-        self.tick(call.time)
+        self._tick_one(qm, self._qm_state(qm.name), call.time)
         c = self._conn(call.conn)
         if call.verb != MQDISC and call.time - c.since >= interval(qm, "ACCTINT"):
             self._write_accounting(qm, c, final=False)
@@ -429,16 +430,19 @@ class StatisticsCollector:
     # --- writing -----------------------------------------------------------------------------
 
     def tick(self, now: float | None = None) -> None:
-        """Write the statistics of every queue manager whose STATINT has passed."""
+        """Write the statistics of every queue manager whose STATINT has passed (each one
+        also does so at its own next MQI call)."""
         now = self.sim.now if now is None else now
         for name, st in self.state.items():
-            qm = self.sim.network.qmgrs[name]
-            length = interval(qm, "STATINT")
-            if now - st.stat_start >= length:
-                # the interval that ended holds everything counted so far; idle intervals
-                # after it write nothing
-                self._write_statistics(qm, st, st.stat_start + length)
-                st.stat_start += (now - st.stat_start) // length * length
+            self._tick_one(self.sim.network.qmgrs[name], st, now)
+
+    def _tick_one(self, qm: QueueManager, st: _QMgrState, now: float) -> None:
+        length = interval(qm, "STATINT")
+        if now - st.stat_start >= length:
+            # the interval that ended holds everything counted so far; idle intervals
+            # after it write nothing
+            self._write_statistics(qm, st, st.stat_start + length)
+            st.stat_start += (now - st.stat_start) // length * length
 
     def finish(self) -> list[Written]:
         """A controlled end: every connection disconnects (final accounting), then the
