@@ -281,3 +281,15 @@ def test_depth_events_alternate_and_statistics_add_up(ops: list[tuple[str, int]]
                 assert out.reason != last
                 last = out.reason
             depth_at_reset = after
+
+
+def test_equal_limits_give_an_event_every_crossing() -> None:
+    """QDEPTHHI = QDEPTHLO: High when the depth reaches it from below, Low from above."""
+    engine = QueueManagerEngine("QM1", [QueueAttrs("Q", max_depth=10, depth_high_limit=50,
+                                                   depth_low_limit=50, depth_high_event=True,
+                                                   depth_max_event=False)])
+    reasons = []
+    for t, (op, n) in enumerate([("put", 5), ("get", 1), ("put", 1), ("get", 1), ("get", 1)]):
+        fn = engine.put if op == "put" else engine.get
+        reasons += [e.reason for e in fn(t * 1000, "Q", n) if isinstance(e, PerfEvent)]
+    assert reasons == [DHIGH, DLOW, DHIGH, DLOW]
