@@ -127,11 +127,18 @@ class SimEvents:
         network = self.sim.network
         applier = _mqsc._Applier(network, qmgr)
         raised: list[Event] = []
+        altered: list[tuple[str, str, dict[str, str]]] = []
+        resets: list[tuple[str, str]] = []
         for item in _mqsc._items(text, source):
             if not isinstance(item, _mqsc.Command):
                 applier.header(item)
                 continue
             qm = applier.qmgr(item)
+            if item.verb == "RESET" and item.kind == "QSTATS" and item.name:
+                resets.append((qm.name, item.name))
+                continue
+            if item.verb in ("ALTER", "DEFINE") and item.kind == "QLOCAL" and item.name:
+                altered.append((qm.name, item.name, dict(item.attrs)))
             before = self._object(qm, item.kind, item.name)
             applier.apply(item)
             after = self._object(qm, item.kind, item.name)
@@ -146,7 +153,30 @@ class SimEvents:
                 continue
             raised += self._config(qm, item.verb, item.kind, item.name, before, after)
         self.estate = self._rebuild()
+        t_ms = round(self.sim.now * 1000)
+        for qmgr_name, queue, attrs in altered:
+            self._set_flags(qmgr_name, queue, attrs)
+        for qmgr_name, queue in resets:
+            engine = self.estate.engines.get(qmgr_name)
+            if engine is not None and queue in engine.queues:
+                engine.reset_stats(t_ms, queue)
         return raised
+
+    def _set_flags(self, qmgr: str, queue: str, attrs: dict[str, str]) -> None:
+        """ALTER QLOCAL QDPHIEV/QDPLOEV/QDPMAXEV/QSVCIEV sets the live enabling state."""
+        engine = self.estate.engines.get(qmgr)
+        state = engine.queues.get(queue) if engine is not None else None
+        if state is None:
+            return
+        a = state.attrs
+        if "QDPHIEV" in attrs:
+            state.high_enabled = a.depth_high_event
+        if "QDPLOEV" in attrs:
+            state.low_enabled = a.depth_low_event
+        if "QDPMAXEV" in attrs:
+            state.full_enabled = a.depth_max_event
+        if "QSVCIEV" in attrs:
+            state.service_event = a.service_interval_event
 
     def _rebuild(self) -> Estate:
         """Engines for objects defined since, keeping the state of the existing queues."""

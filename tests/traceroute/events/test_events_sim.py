@@ -112,3 +112,19 @@ def test_a_put_inhibited_event_queue_loses_the_event_but_the_state_toggles() -> 
     assert sim.depth("QM2", "SYSTEM.ADMIN.PERFM.EVENT") == 0
     state = watcher.estate.engines["QM2"].snapshot("APP.IN")
     assert state.enabled == {"high": False, "low": True, "full": True}
+
+
+def test_alter_sets_the_live_enabling_state_and_reset_qstats_resets() -> None:
+    sim = Simulator(network())
+    watcher = SimEvents(sim)
+    for _ in range(5):
+        sim.put("QM2", "APP.IN", MQMD(format="MQSTR"), b"x")   # Depth High: High now off
+    engine = watcher.estate.engines["QM2"]
+    assert engine.snapshot("APP.IN").enabled["high"] is False
+    watcher.mqsc("ALTER QLOCAL(APP.IN) QDPHIEV(ENABLED)\nRESET QSTATS(APP.IN)\n", "QM2")
+    state = watcher.estate.engines["QM2"].snapshot("APP.IN")
+    assert state.enabled["high"] is True and state.depth == 5
+    assert (state.stats.msg_enq_count, state.stats.high_q_depth) == (0, 5)
+    sim.put("QM2", "APP.IN", MQMD(format="MQSTR"), b"x")
+    assert watcher.events[-1].reason == mqc.MQRC_Q_DEPTH_HIGH
+    assert watcher.events[-1].get(mqc.MQIA_MSG_ENQ_COUNT) == 1
