@@ -175,7 +175,8 @@ def child_single(path: str) -> dict:
     """Rows in memory, then the journeys of all of them (as follow / run_local do)."""
     import pyarrow.parquet as pq
 
-    from traceroute.journeys.rows import journeys_of_rows, link_reply_rows
+    from traceroute.journeys.reconstruct import reconstruct
+    from traceroute.journeys.rows import journeys_of_rows, link_reply_rows, traces_of_rows
 
     t0 = time.perf_counter()
     rows = pq.read_table(path).to_pylist()
@@ -183,11 +184,17 @@ def child_single(path: str) -> dict:
     journeys = journeys_of_rows(rows)
     link_reply_rows(journeys)
     t2, c2 = time.perf_counter(), time.process_time()
+    # the core alone: typed calls in memory -> reconstruct (what `follow` does after parsing)
+    traces = traces_of_rows(r for r in rows if r["journey_key"] is not None)
+    c3 = time.process_time()
+    reconstruct(traces, sequences=False)
+    c4 = time.process_time()
     verdicts: dict[str, int] = {}
     for r in journeys:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
     return {"calls": len(rows), "journeys": len(journeys), "read_seconds": t1 - t0,
-            "seconds": t2 - t1, "cpu_seconds": c2 - c1, "verdicts": verdicts,
+            "seconds": t2 - t1, "cpu_seconds": c2 - c1, "reconstruct_cpu_seconds": c4 - c3,
+            "verdicts": verdicts,
             "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
 
 
@@ -266,8 +273,9 @@ def main(argv: list[str] | None = None) -> int:
             entry["single"] = run_child("single", [str(path)], say)
             s = entry["single"]
             say(f"  single: {rows / s['seconds']:,.0f} calls/s ({rows / s['cpu_seconds']:,.0f} "
-                f"per CPU second), peak {s['peak_rss_gib']:.1f} GiB; other processes kept "
-                f"{s['others_cpus']:.1f} CPUs busy")
+                f"per CPU second; reconstruct alone "
+                f"{rows / s['reconstruct_cpu_seconds']:,.0f}), peak {s['peak_rss_gib']:.1f} "
+                f"GiB; other processes kept {s['others_cpus']:.1f} CPUs busy")
         if not args.no_spark:
             entry["spark"] = run_child("spark", [str(path), str(args.workdir / "out")], say)
             k = entry["spark"]
