@@ -10,8 +10,10 @@ counters), `unchained` (activities nothing links: browses of distinct queues, pl
 time) and `counted` (the chain with TraceRoute counters). For each size it prints the time
 of `build_routes` and, as the baseline measured in the same run on the same input,
 the time of sorting the records by (time, position), a pure O(n log n) operation: the ratio
-`build ÷ sort` stays flat as n grows when ordering is O(n log n). `--pairwise N` also times
-the ordering as it was before the index (every pair tried), at size N only.
+`build ÷ sort` stays flat (or falls) as n grows when ordering is O(n log n). It also counts
+the pairs of activities tested (`link` calls), a measure of work that machine load does not
+disturb: constant per activity here, n² before. `--pairwise N` also times the ordering as
+it was before the index (every pair tried), at size N only.
 """
 
 from __future__ import annotations
@@ -130,7 +132,13 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     rnd = random.Random(args.seed)
     print(f"{'shape':<10} {'activities':>10} {'build s':>9} {'sort s':>8} {'build/sort':>10} "
-          f"{'µs/act':>8}")
+          f"{'µs/act':>8} {'links/act':>9}")
+    calls = [0]
+    real_link = ordering.link
+
+    def counting_link(a, b):
+        calls[0] += 1
+        return real_link(a, b)
     first_ratio: dict[str, float] = {}
     for shape, make in SHAPES.items():
         for n in sizes:
@@ -138,7 +146,12 @@ def main(argv: list[str] | None = None) -> int:
             records = [Record(REPORT, KEY, (a,)) for a in acts]
             rnd.shuffle(records)
             routes: list = []
-            build = timed(lambda r=records, out=routes: out.append(ordering.build_routes(r)))
+            calls[0] = 0
+            ordering.link = counting_link
+            try:
+                build = timed(lambda r=records, out=routes: out.append(ordering.build_routes(r)))
+            finally:
+                ordering.link = real_link
             (route,) = routes[0]
             assert len(route.activities) == n
             keys = [(ordering._time(ordering._Entry(r.activities[0], None, k)), k)
@@ -147,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             ratio = build / sort
             first_ratio.setdefault(shape, ratio)
             print(f"{shape:<10} {n:>10,} {build:>9.3f} {sort:>8.4f} {ratio:>10.1f} "
-                  f"{build / n * 1e6:>8.1f}   (ratio x{ratio / first_ratio[shape]:.2f} of "
-                  f"the smallest)")
+                  f"{build / n * 1e6:>8.1f} {calls[0] / n:>9.2f}   (build/sort "
+                  f"x{ratio / first_ratio[shape]:.2f} of the smallest)")
     if args.pairwise:
         n = args.pairwise
         for shape in ("chained", "unchained"):
