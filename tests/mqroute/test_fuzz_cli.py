@@ -1,0 +1,162 @@
+"""Issue 17: the whole command line against hostile input. Random bytes, random text,
+mutated and truncated real vectors and dumps, random MQSC; every run in a subprocess under
+an address-space limit and a timeout. No traceback, an exit status from the documented set,
+bounded memory (RLIMIT_AS), time and output."""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pcf import dmpmqmsg
+from tests.conftest import VECTORS
+from traceroute.records import example_reports
+
+#: The documented exit statuses: 0 ok, 1 some input unreadable, 2 usage/fatal, 3-6 verdicts.
+STATUSES = {0, 1, 2, 3, 4, 5, 6}
+MEMORY_LIMIT = 1536 * 1024 * 1024
+SECONDS = 60
+SEED = int(os.environ.get("MQROUTE_FUZZ_SEED", "17"))  # other seeds explore further
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def check(*args: str, inputs: list[Path]) -> subprocess.CompletedProcess:
+    """Run mqroute; assert the promises every run keeps."""
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "mqroute", *args], capture_output=True,
+                       timeout=SECONDS, preexec_fn=_limit)
+    took = time.monotonic() - start
+    err = r.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "MemoryError" not in err and "internal error" not in err, \
+        (args, err[-3000:])
+    assert r.returncode in STATUSES, (args, r.returncode, err[-2000:])
+    assert took < SECONDS
+    size = sum(p.stat().st_size for p in inputs)
+    assert len(r.stdout) <= 12 * size + 65536, (args, len(r.stdout), size)
+    for line in err.splitlines():  # one line each, saying `mqroute: ...` (argparse: usage)
+        assert line.startswith(("mqroute", "usage:", " ")), (args, line)
+    return r
+
+
+def _seeds() -> list[bytes]:
+    """Valid messages to mutate: the example reports, and the real vectors when present."""
+    seeds = [data for _md, data in example_reports()]
+    if VECTORS.is_dir():
+        seeds += [p.read_bytes() for p in sorted(VECTORS.rglob("*.dat"))]
+        seeds += [p.read_bytes() for p in sorted(VECTORS.rglob("*.bin"))]
+    return seeds
+
+
+def _mutate(data: bytes, rnd: random.Random) -> bytes:
+    b = bytearray(data)
+    for _ in range(rnd.randint(1, 8)):
+        choice = rnd.random()
+        if choice < 0.5 and b:
+            b[rnd.randrange(len(b))] = rnd.randrange(256)
+        elif choice < 0.7 and len(b) > 8:  # an int32 field set to an extreme
+            k = rnd.randrange(len(b) - 4) & ~3
+            b[k:k + 4] = rnd.choice([b"\xff\xff\xff\x7f", b"\x00\x00\x00\x80", b"\0\0\0\0",
+                                     b"\x7f\xff\xff\xff", b"\x01\0\0\0"])
+        elif choice < 0.85:
+            del b[rnd.randrange(len(b) + 1):]  # truncation
+        else:
+            k = rnd.randrange(len(b) + 1)
+            b[k:k] = b[:rnd.randrange(64)]  # duplication
+    return bytes(b)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> list[Path]:
+    """Hostile inputs of every kind, a few hundred KB in all."""
+    rnd = random.Random(SEED)
+    d = tmp_path_factory.mktemp("fuzz")
+    files: list[Path] = []
+
+    def add(name: str, data: bytes) -> None:
+        path = d / name
+        path.write_bytes(data)
+        files.append(path)
+
+    seeds = _seeds()
+    for k in range(12):
+        add(f"raw{k}.bin", _mutate(rnd.choice(seeds), rnd))
+    for k in range(4):
+        add(f"random{k}.bin", bytes(rnd.randrange(256) for _ in range(rnd.randrange(2000))))
+    md_data = example_reports()
+    dump = dmpmqmsg.write([dmpmqmsg.DumpedMessage(m, x) for m, x in md_data]).encode()
+    for k in range(6):  # dumps: lines edited, dropped, repeated; truncated anywhere
+        lines = dump.split(b"\n")
+        for _ in range(rnd.randint(1, 6)):
+            i = rnd.randrange(len(lines))
+            op = rnd.random()
+            if op < 0.4:
+                lines[i] = _mutate(lines[i], rnd).replace(b"\n", b"")
+            elif op < 0.6:
+                del lines[i]
+            else:
+                lines.insert(i, lines[rnd.randrange(len(lines))])
+        add(f"dump{k}.dmp", b"\n".join(lines)[:rnd.randrange(len(dump) + 1)])
+    dumped = [dmpmqmsg.DumpedMessage(m, _mutate(x, rnd)) for m, x in md_data]
+    add("mutated_messages.dmp", dmpmqmsg.write(dumped).encode("latin-1"))
+    add("empty.dmp", b"")
+    add("text.txt", "".join(rnd.choice("AXSTN \n*~\"0123456789abcdef")
+                            for _ in range(3000)).encode())
+    return files
+
+
+def test_decode_and_show_on_everything(corpus):
+    names = [str(p) for p in corpus]
+    for args in (["decode", *names], ["decode", "--json", *names], ["show", *names],
+                 ["show", "--json", *names], ["show", *names, "-v", "all"]):  # -v goes last
+        r = check(*args, inputs=corpus)
+        assert r.returncode in (0, 1)
+
+
+def test_each_input_alone(corpus):
+    rnd = random.Random(SEED)
+    for path in rnd.sample(corpus, 3):
+        check("show", str(path), "-v", "outline", "identifiers", inputs=[path])
+        check("decode", "--json", str(path), inputs=[path])
+
+
+def test_other_readers_on_everything(corpus):
+    names = [str(p) for p in corpus]
+    for args in (["stats"], ["events"], ["follow"]):
+        check(*args, *names, inputs=corpus)
+
+
+KEYWORDS = ["DEFINE", "DEF", "QLOCAL", "QL", "QREMOTE", "QR", "QALIAS", "CHANNEL",
+            "CHLTYPE(SDR)", "CHLTYPE(RCVR)", "XMITQ(QM2)", "RNAME(TARGET.Q)", "RQMNAME(QM2)",
+            "CONNAME('h(1414)')", "TARGET(X)", "USAGE(XMITQ)", "REPLACE", "CLUSTER(C)",
+            "QMNAME(QM1)", "+", "-", "*", "'", "(", ")", "STOP", "ALTER", "DEFXMITQ(QM2)",
+            "\n", "\n", "\n", "A" * 49, "\xe9", "QM1.TO.QM2", "TARG.AT.QM2"]
+
+
+def test_random_mqsc(tmp_path):
+    rnd = random.Random(SEED)
+    base = ("DEFINE QREMOTE(TARG.AT.QM2) RNAME(TARGET.Q) RQMNAME(QM2) XMITQ(QM2)\n"
+            "DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+            "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('h(1414)') XMITQ(QM2)\n")
+    files = []
+    for k in range(3):
+        words = [rnd.choice(KEYWORDS) for _ in range(rnd.randrange(5, 60))]
+        text = base + " ".join(words)
+        if k % 2:
+            text = text[:rnd.randrange(len(text))]
+        path = tmp_path / f"QM1_{k}.mqsc"
+        path.write_bytes(text.encode("latin-1", "replace"))
+        files.append(path)
+    for path in files:
+        check("audit", "--config", str(path), inputs=[path])
+        check("trace", "--network", str(path), "-m", "QM1", "-q", "TARG.AT.QM2", "-w", "1",
+              inputs=[path])
