@@ -119,7 +119,6 @@ def stats_batches(batches: Iterator) -> Iterator:
     """mapInArrow body: raw message batches -> rows of the four tables (with `table`)."""
     import pyarrow as pa
 
-    from pcf.errors import PCFError
     from pcf.mqmd import unpack
 
     schema = arrow_schema(STATS_COLUMNS)
@@ -133,7 +132,7 @@ def stats_batches(batches: Iterator) -> Iterator:
                 md = unpack(row["md"]) if row["md"] is not None else None
                 out.extend({**empty, **r} for r in stats_rows(
                     md, row["data"], source=row["source"], position=row["position"]))
-            except PCFError:
+            except Exception:  # a PCFError or worse: one bad message never stops the job
                 continue  # the activity stage reports it among the rejects
         yield pa.RecordBatch.from_pylist(out, schema=schema)
 
