@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pcf import mqc
@@ -187,6 +187,14 @@ class _Index:
                             failed.append(c)
                         elif msg_id:
                             mca_puts[msg_id].append(c)
+                    elif c.dist_list and not mca:
+                        for copy in split_distribution_list(c, opens.get(id(c))):
+                            if copy.failed:
+                                failed.append(copy)
+                            elif copy.msg_id is None:
+                                untraceable += 1
+                            else:
+                                origins.append(copy)
                     elif msg_id is None:
                         untraceable += 1
                     elif mca:
@@ -227,6 +235,26 @@ class _Index:
         if not qm and (opened := self.opens.get(id(c))) is not None:
             qm = opened.resolved_q_mgr
         return bool(qm) and qm != c.qmgr
+
+
+def split_distribution_list(put: MQICall, opened: MQICall | None) -> list[MQICall]:
+    """A put to a distribution list as one put per queue (MQGACF_APP_DIST_LIST groups of the
+    put, names from the MQOPEN's groups in the same order when the put's lack them)."""
+    names = opened.dist_list if opened is not None else []
+    copies = []
+    for n, e in enumerate(put.dist_list):
+        named = names[n] if n < len(names) else None
+        queue = e.object_name or (named.object_name if named else "")
+        qmgr = e.object_qmgr or (named.object_qmgr if named else "")
+        failed = e.comp_code == mqc.MQCC_FAILED
+        copies.append(replace(
+            put, msg_id=None if failed else (e.msg_id or put.msg_id),
+            correl_id=e.correl_id or put.correl_id, object_name=queue, object_qmgr=qmgr,
+            resolved_q_name=queue, resolved_q_mgr=qmgr or put.qmgr,
+            resolved_local_q_name="", resolved_local_q_mgr="",
+            comp_code=e.comp_code if e.comp_code is not None else put.comp_code,
+            reason=e.reason if e.reason is not None else put.reason, dist_list=[]))
+    return copies
 
 
 class _Walk:

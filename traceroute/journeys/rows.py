@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 from pcf import mqc
 from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
-from traceroute.journeys.reconstruct import Journey, reconstruct
+from traceroute.journeys.reconstruct import Journey, reconstruct, split_distribution_list
 
 #: calls/: one row per MQI call (name, Spark SQL type).
 CALL_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -78,9 +78,15 @@ def call_rows(trace: ActivityTrace, *, source: str = "", position: int = 0) -> l
     opens: dict[int, MQICall] = {}
     rows = []
     conn_key = c.key[1]
+    calls: list[MQICall] = []
     for call in trace.calls:
         if call.operation == mqc.MQXF_OPEN and call.hobj is not None and not call.failed:
             opens[call.hobj] = call
+        if call.dist_list and call.is_put and not c.is_mca:  # one row per queue of the list
+            calls.extend(split_distribution_list(call, opens.get(call.hobj)))  # type: ignore[arg-type]
+        else:
+            calls.append(call)
+    for call in calls:
         row = {
             "journey_key": journey_key(call), "queue_manager": c.qmgr,
             "conn_id": _hex(c.conn_id) if c.conn_id.strip(b"\x00") else None,

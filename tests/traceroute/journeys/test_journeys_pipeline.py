@@ -116,3 +116,19 @@ def test_analyze_writes_calls_and_journeys(spark, tmp_path: Path) -> None:
     assert sorted(map(_key, ({**r, "verdict": r["verdict"]} for r in table))) == sorted(
         map(_key, ({k: r[k] for k in table[0]} for r in journeys_local)))
     assert spark.read.parquet(str(out / "calls")).count() == len(_calls)
+
+
+def test_distribution_list_rows_one_per_queue() -> None:
+    from pcf.mqmd import unpack
+    from tests.traceroute.journeys.scenarios import M
+    from tests.traceroute.journeys.spec_build import OPEN, PUT, op, trace_message
+
+    dl_open = [(8014, "g", [(3046, "s", "A.Q")]), (8014, "g", [(3046, "s", "B.Q")])]
+    dl_put = [(8014, "g", [(7013, "b", M)]), (8014, "g", [(7013, "b", M[:-1] + b"\x09")])]
+    md, data = trace_message("QM1", "amqsdl", [op(OPEN, hobj=4, extra=dl_open),
+                                               op(PUT, hobj=4, extra=dl_put)])
+    rows = call_rows(parse_activity_trace(unpack(md), data))
+    puts = [r for r in rows if r["operation"] == "MQPUT"]
+    assert [(r["object_name"], r["journey_key"][-2:]) for r in puts] == [("A.Q", "01"),
+                                                                         ("B.Q", "09")]
+    assert sorted(r["verdict"] for r in journeys_of_rows(rows)) == ["on_queue", "on_queue"]

@@ -212,3 +212,26 @@ def test_unrelated_datagram_with_the_same_correl_id_is_not_a_reply() -> None:
     msgs = [app_put("QM1", "LQ", t=0), *app_get("QM1", "LQ", t=10),
             app_put("QM1", "LQ2", other, correl_id=M, msg_type=8, n=4, t=20)]
     assert all(j.reply_to is None for j in follow(msgs).journeys)
+
+
+def test_distribution_list_put_is_one_journey_per_queue() -> None:
+    from tests.traceroute.journeys.spec_build import OPEN, PUT, op, trace_message
+
+    m2 = b"AMQ QM1         \x11\x22\x33\x44\x00\x00\x00\x05"
+    dl_open = [(8014, "g", [(3046, "s", "LQ"), (3023, "s", "")]),
+               (8014, "g", [(3046, "s", "TARGET.Q"), (3023, "s", "QM2")]),
+               (8014, "g", [(3046, "s", "NOPE"), (3023, "s", "")])]
+    dl_put = [(8014, "g", [(7013, "b", M)]), (8014, "g", [(7013, "b", m2)]),
+              (8014, "g", [(1242, "i", 2), (1254, "i", 2085)])]
+    put = trace_message("QM1", "amqsdl", [
+        op(OPEN, hobj=4, extra=dl_open),
+        op(PUT, hobj=4, cc=1, reason=2136, put_options=0, extra=dl_put)])
+    msgs = [put, *app_get("QM1", "LQ"),
+            mca_get("QM1", "QM2", "QM1.TO.QM2", "QM2", "TARGET.Q", m2, t=10),
+            mca_put("QM2", "TARGET.Q", "QM1.TO.QM2", m2, t=20),
+            *app_get("QM2", "TARGET.Q", m2, t=30, n=3)]
+    result = follow(msgs)
+    verdicts = sorted((j.msg_id, str(j.verdict), j.last_location) for j in result.journeys)
+    assert verdicts == sorted([(M, "consumed", Location("QM1", "LQ")),
+                               (m2, "consumed", Location("QM2", "TARGET.Q")),
+                               (bytes(24), "put_failed", Location("QM1", "NOPE"))])
