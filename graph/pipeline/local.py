@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from graph.pipeline import storage
-from graph.pipeline.dumpsplit import Split, read_range
+from graph.pipeline.dumpsplit import read_range, splits
 from graph.pipeline.rows import hop_rows, route_row
 from pcf.errors import PCFError
 from pcf.mqmd import unpack
@@ -45,7 +45,7 @@ def _parse(result: LocalResult, md, data: bytes, source: str, position: int
 
 
 def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
-    from graph.pipeline.inputs import list_inputs, parquet_groups, read_raw
+    from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, list_inputs, parquet_groups, read_raw
 
     listing = list_inputs(inputs)
     if listing.empty:
@@ -54,8 +54,9 @@ def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
     for uri, error in listing.problems:
         result.messages += 1
         _reject(result, uri, 0, error)
-    entries = (e for d in listing.dumps for e in read_range(
-        Split(d.uri, 0, d.size, d.size, d.mtime_ns)))
+    # ranges as on Spark: a dump of any size is read a range at a time, in bounded memory
+    entries = (e for part in splits(listing.dumps, DEFAULT_SPLIT_BYTES)
+               for e in read_range(part))
     for e in entries:
         result.messages += 1
         if e.error is not None:

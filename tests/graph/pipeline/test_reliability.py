@@ -176,3 +176,27 @@ def test_a_record_without_end_is_bounded(tmp_path, monkeypatch):
     assert "more than 1000 bytes without a blank line" in reject["error"]
     assert reject["position"] == os.path.getsize(path) - 5000
     assert result.messages == len(items) + 1
+
+
+def test_a_dump_over_2gib_is_read_in_ranges_in_bounded_memory(tmp_path, monkeypatch):
+    import resource
+
+    from graph.pipeline import inputs
+
+    items = corpus(1, seed=5)[:8]
+    path = tmp_path / "huge.dmp"
+    with open(path, "wb") as f:  # eight messages, then 2.1 GiB of zeros (sparse: no disk)
+        f.write(dmpmqmsg.write([dmpmqmsg.DumpedMessage(c.md, c.data) for c in items])
+                .encode("latin-1"))
+        f.truncate((2 << 30) + (100 << 20))
+    monkeypatch.setattr(dumpsplit, "MAX_RECORD_BYTES", 16 << 20)
+    monkeypatch.setattr(inputs, "DEFAULT_SPLIT_BYTES", 64 << 20)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result = run_local([str(path)])
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert result.messages == len(items) + 1  # the eight, and the stretch of zeros
+    (reject,) = result.rejects
+    assert "without a blank line" in reject["error"]
+    assert reject["position"] == len(dmpmqmsg.write(
+        [dmpmqmsg.DumpedMessage(c.md, c.data) for c in items]).encode("latin-1"))
+    assert grown_mb < 600, f"memory grew by {grown_mb:.0f} MB reading a 2.1 GiB dump"
