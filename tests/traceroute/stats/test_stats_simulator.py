@@ -202,3 +202,26 @@ def test_channel_batches_and_time_on_the_transmission_queue():
     [xq] = [r for r in recs if r.kind.value == "QueueStatistics" and r.q_name == "QM2"]
     assert (xq.q_max_depth, xq.q_min_depth) == (120, 0)
     assert 30_000_000 <= xq.avg_time_on_q[0] <= 30_100_000
+
+
+def test_cluster_senders_follow_statacls():
+    from traceroute.sim.netgen import generate
+
+    gen = generate("cluster", 8, seed=2)
+    for qm in gen.network.qmgrs.values():
+        qm.attrs.update(STATCHL="OFF", STATACLS="HIGH", STATQ="ON")
+    sim = Simulator(gen.network)
+    collector = StatisticsCollector(sim)
+    for origin, queue, _ in gen.targets:
+        assert sim.put(origin, queue, MQMD(format="MQSTR"), b"c").ok
+    sim.run()
+    recs = records_of(collector.finish())
+    channels = [r for r in recs if r.kind.value == "ChannelStatistics"]
+    assert channels and {r.channel_type for r in channels} == {mqc.MQCHT_CLUSSDR}
+    nets = gen.network.qmgrs
+    for r in channels:                    # no manually defined CLUSSDR: STATCHL(OFF) wins
+        manual = nets[r.queue_manager].channels.get(r.channel_name)
+        assert manual is None or manual.get("CHLTYPE") != "CLUSSDR"
+    auto = [t for t in gen.targets
+            if f"CL01.{t[2]}" not in nets[t[0]].channels and t[0] != t[2]]
+    assert sum(r.msg_count for r in channels) == len(auto) == 24
