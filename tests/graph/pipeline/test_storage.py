@@ -134,3 +134,25 @@ def test_a_denied_read_is_named_and_the_rest_is_read(s3_denying, items, monkeypa
     result = run_local(["s3://mq-deny/"])
     assert result.messages == 21 and len(result.rejects) == 1
     assert result.rejects[0]["source"] == "s3://mq-deny/secret.dmp"
+
+
+def test_a_file_changed_since_listing_is_named(tmp_path, items):
+    path = tmp_path / "a.dmp"
+    path.write_bytes(_dump(items[:10]))
+    parts = splits([str(path)], 1 << 10)
+    with open(path, "ab") as f:
+        f.write(_dump(items[10:12]))  # a collector appended while the job ran
+    got = [e for p in parts for e in read_range(p)]
+    (entry,) = got  # one error, from the first range; no message read twice or half
+    assert entry.error.startswith(f"{path}: changed since it was listed (size ")
+
+
+def test_a_changed_object_in_a_bucket_is_named(s3_env, items):
+    client = s3_env.client()
+    client.create_bucket(Bucket="mq-changing")
+    client.put_object(Bucket="mq-changing", Key="a.dmp", Body=_dump(items[:10]))
+    parts = splits(storage.list_files("s3://mq-changing/"), 1 << 10)
+    client.put_object(Bucket="mq-changing", Key="a.dmp", Body=_dump(items[:3]))
+    (entry,) = [e for p in parts for e in read_range(p)]
+    assert entry.source == "s3://mq-changing/a.dmp"
+    assert "changed since it was listed" in entry.error
