@@ -1,10 +1,12 @@
 """The analyze job on Spark, and the same computation in one process.
 
-Holds the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the decoding and
+Holds the storage layer every input and output goes through (`storage`: plain paths and
+URIs), the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the decoding and
 route-building stages (`reports`), the pure row conversions both paths share (`rows`), the
-job that writes the Parquet tables (`job`), the single-process reference (`local`) and the
-SparkSession defaults (`session`). May import `pcf`, `traceroute` and pyspark/pyarrow
-(lazily, inside functions, so that importing this package needs neither).
+job that writes the Parquet tables (`job`) all at once through a staging folder (`commit`),
+the zip it ships to bare executors (`ship`, `zipcodecs`), the single-process reference
+(`local`) and the SparkSession defaults (`session`). May import `pcf`, `traceroute` and
+pyspark/pyarrow (lazily, inside functions, so that importing this package needs neither).
 """
 
 from graph.pipeline import zipcodecs  # noqa: F401  (first: EBCDIC code pages in a shipped zip)
