@@ -86,12 +86,14 @@ def collect(sources: Iterable[Source], correl_id: bytes, *, wait: float, browse:
 
     Each message is passed to `keep` (the archive) and then committed; without `keep` the
     gets stay uncommitted for the caller to commit after displaying. Collection stops early
-    once the route is complete.
+    once the route is complete (checked whenever the queues fall quiet, and each time the
+    records have doubled: linear work, however many reports a looping message makes).
     """
     sources = list(sources)
     found = Collection(correl_id)
     clock = sources[0].transport.clock
     deadline = clock() + wait
+    asked = 0  # how many records there were when completeness was last asked
     while True:
         progress = False
         for n, src in enumerate(sources):
@@ -109,7 +111,12 @@ def collect(sources: Iterable[Source], correl_id: bytes, *, wait: float, browse:
                 found.records.append(parse_message(md, data, source=src.label))
             except (PCFError, NotActivityData) as e:
                 found.problems.append(f"{src.label}: message {md.msg_id.hex()}: {e}")
-        if stop_when_complete and progress and found.complete:  # routes only change on news
-            return found
+        # is the route complete? Asked when the queues fell quiet, or the records doubled
+        # since last asked: building routes for every arriving report would be quadratic
+        grown = len(found.records) != asked and (not progress or len(found.records) >= 2 * asked)
+        if stop_when_complete and grown:
+            asked = len(found.records)
+            if found.complete:
+                return found
         if not progress and clock() >= deadline:
             return found
