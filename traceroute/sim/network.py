@@ -4,12 +4,106 @@ Plain values; `traceroute.sim.mqsc` reads them from MQSC text and `traceroute.si
 messages through them. Attribute values are kept as MQSC wrote them (upper-cased where MQSC
 folds unquoted text), under the full keyword name; typed properties read the ones the
 simulator needs.
+
+Every change to these values (a queue defined, an attribute altered, a queue manager added)
+advances `generation()`, so indexes computed from a network (`traceroute.sim.resolve`'s) know
+when to compute again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_generation = 0
+
+
+def generation() -> int:
+    """A number that changes whenever any network's objects or attributes change."""
+    return _generation
+
+
+def _changed() -> None:
+    global _generation
+    _generation += 1
+
+
+class Tracked(dict):
+    """A dict whose every change advances `generation()` (reads cost what a dict's do)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value) -> None:
+        _changed()
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key) -> None:
+        _changed()
+        dict.__delitem__(self, key)
+
+    def __ior__(self, other):
+        _changed()
+        dict.update(self, other)
+        return self
+
+    def update(self, *args, **kwargs) -> None:
+        _changed()
+        dict.update(self, *args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            _changed()
+        return dict.setdefault(self, key, default)
+
+    def pop(self, *args):
+        _changed()
+        return dict.pop(self, *args)
+
+    def popitem(self):
+        _changed()
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        _changed()
+        dict.clear(self)
+
+
+class _TrackedFields:
+    """Assigning one of `_TRACKED` stores it as a Tracked dict (and, when it replaces a value
+    already set, advances the generation: a new object changes no network until added)."""
+
+    _TRACKED: frozenset[str] = frozenset()
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in self._TRACKED:
+            if name in self.__dict__:
+                _changed()
+            if type(value) is not Tracked:
+                value = Tracked(value)
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state.pop("_cache", None)  # derived: computed again where needed
+        return state
+
+
+def cached(holder: object, key: object, compute: Callable[[], T]) -> T:
+    """`compute()` once per key and generation, kept on `holder` (a network or its part)."""
+    cache = holder.__dict__.get("_cache")
+    if cache is None or cache[0] != _generation:
+        cache = (_generation, {})
+        object.__setattr__(holder, "_cache", cache)
+    values = cache[1]
+    try:
+        return values[key]
+    except KeyError:
+        value = values[key] = compute()
+        return value
+
 
 #: Object kinds, by their full MQSC keyword.
 QUEUE_KINDS = ("QLOCAL", "QREMOTE", "QALIAS", "QMODEL")
@@ -17,8 +111,10 @@ RECORDING = {"DISABLED": 0, "QUEUE": 1, "MSG": 2}
 
 
 @dataclass
-class MQObject:
+class MQObject(_TrackedFields):
     """One defined object: its kind (QLOCAL, CHANNEL ...), name, attributes and origin."""
+
+    _TRACKED = frozenset({"attrs"})
 
     kind: str
     name: str
@@ -37,8 +133,10 @@ class MQObject:
 
 
 @dataclass
-class QueueManager:
+class QueueManager(_TrackedFields):
     """A queue manager: its own attributes and the objects defined on it."""
+
+    _TRACKED = frozenset({"attrs", "queues", "channels", "others"})
 
     name: str
     attrs: dict[str, str] = field(default_factory=dict)
@@ -89,8 +187,10 @@ class QueueManager:
 
 
 @dataclass
-class Network:
+class Network(_TrackedFields):
     """Queue managers by name."""
+
+    _TRACKED = frozenset({"qmgrs"})
 
     qmgrs: dict[str, QueueManager] = field(default_factory=dict)
 
@@ -108,9 +208,34 @@ class Network:
 
     def cluster_queues(self, cluster: str, name: str) -> list[tuple[QueueManager, MQObject]]:
         """The instances of a cluster queue: every queue manager that shares it."""
-        return [(qm, q) for qm in self.qmgrs.values()
-                if (q := qm.queues.get(name)) is not None and cluster_names(q)
-                and (not cluster or cluster in cluster_names(q))]
+        return [(qm, q) for qm, q in self.shared_queues(name)
+                if not cluster or cluster in cluster_names(q)]
+
+    def shared_queues(self, name: str) -> list[tuple[QueueManager, MQObject]]:
+        """Every queue manager's queue `name` that is shared in a cluster, in network order."""
+        index = cached(self, "shared", self._shared_index)
+        return index.get(name, [])
+
+    def _shared_index(self) -> dict[str, list[tuple[QueueManager, MQObject]]]:
+        index: dict[str, list[tuple[QueueManager, MQObject]]] = {}
+        for qm in self.qmgrs.values():
+            for name, q in qm.queues.items():
+                if q.cluster:
+                    index.setdefault(name, []).append((qm, q))
+        return index
+
+    def receivers(self, channel: str) -> list[QueueManager]:
+        """The queue managers defining a RCVR or RQSTR channel of that name, in network order."""
+        index = cached(self, "receivers", self._receiver_index)
+        return index.get(channel, [])
+
+    def _receiver_index(self) -> dict[str, list[QueueManager]]:
+        index: dict[str, list[QueueManager]] = {}
+        for qm in self.qmgrs.values():
+            for name, ch in qm.channels.items():
+                if ch.get("CHLTYPE") in ("RCVR", "RQSTR"):
+                    index.setdefault(name, []).append(qm)
+        return index
 
     def clusters(self) -> dict[str, set[str]]:
         """Cluster name -> the queue managers with a CLUSRCVR channel in it."""

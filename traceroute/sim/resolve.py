@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcf import mqc
-from traceroute.sim.network import MQObject, Network, QueueManager
+from traceroute.sim.network import MQObject, Network, QueueManager, cached
 
 CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 
@@ -59,26 +59,33 @@ def _fail(qm: QueueManager, reason: int) -> Resolution:
     return Resolution(qm.name, reason=reason)
 
 
-def clusters_of(qm: QueueManager) -> set[str]:
+def clusters_of(qm: QueueManager) -> frozenset[str]:
     """The clusters a queue manager belongs to (by its cluster channels)."""
-    return {ch.cluster for ch in qm.channels.values()
-            if ch.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR") and ch.cluster}
+    return cached(qm, "clusters", lambda: frozenset(
+        ch.cluster for ch in qm.channels.values()
+        if ch.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR") and ch.cluster))
 
 
-def cluster_receiver(network: Network, qmgr: str, clusters: set[str]) -> MQObject | None:
+def _cluster_receivers(qm: QueueManager) -> list[MQObject]:
+    """qm's CLUSRCVR channels with a cluster, in definition order."""
+    return cached(qm, "clusrcvr", lambda: [
+        ch for ch in qm.channels.values() if ch.get("CHLTYPE") == "CLUSRCVR" and ch.cluster])
+
+
+def cluster_receiver(network: Network, qmgr: str, clusters: set[str] | frozenset[str]
+                     ) -> MQObject | None:
     """The CLUSRCVR channel by which `qmgr` is reached in one of `clusters`."""
     target = network.qmgrs.get(qmgr)
     if target is None:
         return None
-    return next((ch for ch in target.channels.values()
-                 if ch.get("CHLTYPE") == "CLUSRCVR" and ch.cluster in clusters), None)
+    return next((ch for ch in _cluster_receivers(target) if ch.cluster in clusters), None)
 
 
 def _cluster_instances(network: Network, qm: QueueManager, name: str) -> list[str]:
     """Queue managers hosting cluster queue `name` in a cluster `qm` belongs to."""
     mine = clusters_of(qm)
-    return sorted(other.name for other in network.qmgrs.values()
-                  if (q := other.queues.get(name)) is not None and q.cluster in mine
+    return sorted(other.name for other, q in network.shared_queues(name)
+                  if q.cluster in mine
                   and (other is qm or cluster_receiver(network, other.name, mine)))
 
 
@@ -225,8 +232,18 @@ def sending_channel(network: Network, qm: QueueManager, r: Resolution) -> MQObje
     if r.xmitq == CLUSTER_XMITQ:
         receiver = cluster_receiver(network, r.remote_qmgr, clusters_of(qm))
         return receiver
-    return next((ch for ch in sorted(qm.channels.values(), key=lambda c: c.name)
-                 if ch.get("CHLTYPE") in ("SDR", "SVR") and ch.get("XMITQ") == r.xmitq), None)
+    return _senders(qm).get(r.xmitq)
+
+
+def _senders(qm: QueueManager) -> dict[str, MQObject]:
+    """qm's SDR/SVR channels by transmission queue (the first by name where several serve)."""
+    def index() -> dict[str, MQObject]:
+        out: dict[str, MQObject] = {}
+        for ch in sorted(qm.channels.values(), key=lambda c: c.name):
+            if ch.get("CHLTYPE") in ("SDR", "SVR"):
+                out.setdefault(ch.get("XMITQ"), ch)
+        return out
+    return cached(qm, "senders", index)
 
 
 def receiving_end(network: Network, channel: MQObject, sender: QueueManager,
@@ -234,9 +251,7 @@ def receiving_end(network: Network, channel: MQObject, sender: QueueManager,
     """The queue manager at the other end of a sending channel (its RCVR/RQSTR/CLUSRCVR)."""
     if channel.get("CHLTYPE") == "CLUSRCVR":
         return network.qmgrs.get(remote_qmgr)
-    ends = [qm for qm in network.qmgrs.values() if qm is not sender
-            and (ch := qm.channels.get(channel.name)) is not None
-            and ch.get("CHLTYPE") in ("RCVR", "RQSTR")]
+    ends = [qm for qm in network.receivers(channel.name) if qm is not sender]
     if len(ends) > 1:
         named = [qm for qm in ends if qm.name == remote_qmgr]
         return named[0] if named else ends[0]
