@@ -4,16 +4,18 @@ Run from the project root:
 
     python benchmarks/bench_ordering.py [--sizes 1000,10000,100000] [--pairwise 1000]
 
-Three shapes of one message's activity reports, shuffled: `chained` (a message crossing
+Four shapes of one message's activity reports, shuffled: `chained` (a message crossing
 queue managers QM0 → QM1 → ..., linked by Send → Receive and Put → MCA Get, no TraceRoute
 counters), `unchained` (activities nothing links: browses of distinct queues, placed by
-time) and `counted` (the chain with TraceRoute counters). For each size it prints the time
-of `build_routes` and, as the baseline measured in the same run on the same input,
+time), `counted` (the chain with TraceRoute counters) and `one-queue` (put to one queue
+and got back, again and again: every get has every earlier put as a candidate). For each
+size it prints the time of `build_routes` and, as the baseline measured in the same run on
+the same input,
 the time of sorting the records by (time, position), a pure O(n log n) operation: the ratio
 `build ÷ sort` stays flat (or falls) as n grows when ordering is O(n log n). It also counts
-the pairs of activities tested (`link` calls), a measure of work that machine load does not
-disturb: constant per activity here, n² before. `--pairwise N` also times the ordering as
-it was before the index (every pair tried), at size N only.
+the pairs of activities examined (link tests, tree checks), a measure of work that machine
+load does not disturb: constant per activity here, n² before. `--pairwise N` also times
+the ordering as it was before the index (every pair tried), at size N only.
 """
 
 from __future__ import annotations
@@ -77,8 +79,15 @@ def unchained(n: int) -> list[Activity]:
             for k in range(n)]
 
 
+def loop(n: int) -> list[Activity]:
+    """n activities putting the message to one queue and getting it back, again and again
+    (every get has every earlier put as a candidate)."""
+    return [_act([Operation(mqc.MQOPER_PUT if k % 2 == 0 else mqc.MQOPER_GET, DATE, _t(k),
+                            "QM1", queue="Q", resolved_queue="Q")], None) for k in range(n)]
+
+
 SHAPES = {"chained": chained, "unchained": unchained,
-          "counted": lambda n: chained(n, counted=True)}
+          "counted": lambda n: chained(n, counted=True), "one-queue": loop}
 
 
 def _ancestor(a, b) -> bool:
@@ -132,13 +141,17 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     rnd = random.Random(args.seed)
     print(f"{'shape':<10} {'activities':>10} {'build s':>9} {'sort s':>8} {'build/sort':>10} "
-          f"{'µs/act':>8} {'links/act':>9}")
-    calls = [0]
-    real_link = ordering.link
+          f"{'µs/act':>8} {'pairs/act':>9}")
+    calls = [0]  # pairs examined: link tests (counted ordering), tree checks (chaining)
+    real_link, real_root = ordering.link, ordering._Trees.root
 
     def counting_link(a, b):
         calls[0] += 1
         return real_link(a, b)
+
+    def counting_root(self, i):
+        calls[0] += 1
+        return real_root(self, i)
     first_ratio: dict[str, float] = {}
     for shape, make in SHAPES.items():
         for n in sizes:
@@ -147,11 +160,11 @@ def main(argv: list[str] | None = None) -> int:
             rnd.shuffle(records)
             routes: list = []
             calls[0] = 0
-            ordering.link = counting_link
+            ordering.link, ordering._Trees.root = counting_link, counting_root
             try:
                 build = timed(lambda r=records, out=routes: out.append(ordering.build_routes(r)))
             finally:
-                ordering.link = real_link
+                ordering.link, ordering._Trees.root = real_link, real_root
             (route,) = routes[0]
             assert len(route.activities) == n
             keys = [(ordering._time(ordering._Entry(r.activities[0], None, k)), k)
@@ -164,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"x{ratio / first_ratio[shape]:.2f} of the smallest)")
     if args.pairwise:
         n = args.pairwise
-        for shape in ("chained", "unchained"):
+        for shape in ("chained", "unchained", "one-queue"):
             records = [Record(REPORT, KEY, (a,)) for a in SHAPES[shape](n)]
             rnd.shuffle(records)
             new = timed(lambda r=records: ordering.build_routes(r))

@@ -6,6 +6,7 @@ and trace-route messages for any number of original messages and returns one Rou
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -194,59 +195,69 @@ def _child_keys(a: Activity) -> set[tuple]:
     return keys
 
 
-class _Index:
-    """Entries by the keys they offer as a parent, in input order."""
+def _index(entries: Iterable[_Entry]) -> dict[tuple, list[_Entry]]:
+    """Entries by the keys they offer as a parent, in the order given.
 
-    def __init__(self, entries: Iterable[_Entry]) -> None:
-        self.by_key: dict[tuple, list[_Entry]] = {}
-        for e in entries:
-            for key in _child_keys(e.activity):
-                self.by_key.setdefault(key, []).append(e)
-
-    def candidates(self, child: _Entry) -> list[_Entry]:
-        """Entries that `link` to the child (each once), by the exact test."""
-        seen: dict[int, _Entry] = {}
-        for key in _parent_keys(child.activity):
-            for p in self.by_key.get(key, ()):
-                seen.setdefault(id(p), p)
-        return [p for p in seen.values() if link(p.activity, child.activity)]
+    An entry is in the list of one of `_parent_keys(b)` exactly when `link(entry, b) > 0`;
+    and for one b every such link has the same score (3 across a channel or from an xmitq
+    to its MCA, else 2), so only the tie-breaks choose among them.
+    """
+    by_key: dict[tuple, list[_Entry]] = {}
+    for e in entries:
+        for key in _child_keys(e.activity):
+            by_key.setdefault(key, []).append(e)
+    return by_key
 
 
 def _by_counters(entries: list[_Entry]) -> list[_Entry]:
     """Parent each entry to one at the previous recorded count; returns the roots.
 
     The parent is the one that links to it, else one in the same queue manager, else the
-    first; ties go to the earliest in the input. Each count's entries are indexed once.
+    first; ties go to the earliest in the input. Each count's entries are indexed once,
+    with the earliest of each key (overall and per queue manager), so every choice is
+    among a few.
     """
     entries.sort(key=lambda e: (e.recorded, sum(e.counters), e.order))
     roots: list[_Entry] = []
     previous: list[_Entry] = []
-    index: _Index | None = None
-    earliest: _Entry | None = None
-    first_in_qmgr: dict[str, _Entry] = {}
     level: list[_Entry] = []
     current = None
+    firsts: dict[tuple, tuple[_Entry, dict[str, _Entry]]] = {}
+    earliest: _Entry | None = None
+    first_in_qmgr: dict[str, _Entry] = {}
+    indexed = True
     for e in entries:
         if e.recorded != current:
             if level:
-                previous, index = level, None
+                previous, indexed = level, False
             level, current = [], e.recorded
         level.append(e)
         if not previous:
             roots.append(e)
             continue
-        if index is None:
-            index = _Index(previous)
-            first_in_qmgr = {}
-            for p in sorted(previous, key=lambda p: p.order):
+        if not indexed:
+            by_order = sorted(previous, key=lambda p: p.order)
+            earliest, first_in_qmgr, firsts = by_order[0], {}, {}
+            for p in by_order:
                 first_in_qmgr.setdefault(p.activity.qmgr, p)
-            earliest = min(previous, key=lambda p: p.order)
-        choices = [*index.candidates(e), earliest]
-        same = first_in_qmgr.get(e.activity.qmgr)
-        if same is not None:
-            choices.append(same)
+            for key, members in _index(by_order).items():
+                per_qmgr: dict[str, _Entry] = {}
+                for p in members:
+                    per_qmgr.setdefault(p.activity.qmgr, p)
+                firsts[key] = (members[0], per_qmgr)
+            indexed = True
+        qmgr = e.activity.qmgr
+        choices = [earliest]
+        if qmgr in first_in_qmgr:
+            choices.append(first_in_qmgr[qmgr])
+        for key in _parent_keys(e.activity):
+            if key in firsts:
+                first, per_qmgr = firsts[key]
+                choices.append(first)
+                if qmgr in per_qmgr:
+                    choices.append(per_qmgr[qmgr])
         best = max(choices, key=lambda p: (link(p.activity, e.activity),
-                                           p.activity.qmgr == e.activity.qmgr, -p.order))
+                                           p.activity.qmgr == qmgr, -p.order))
         _adopt(best, e)
     return roots
 
@@ -286,31 +297,72 @@ class _Trees:
         self.top[b] = top
 
 
+def _latest(positions: list[int], lo: int, hi: int, valid, group_start: list[int]
+            ) -> int | None:
+    """Of the valid positions in [lo, hi] of a sorted list: those of the latest time, and
+    of them the first (positions are in (time, input order))."""
+    i = bisect_right(positions, hi) - 1
+    while i >= 0 and positions[i] >= lo:
+        j = positions[i]
+        if valid(j):
+            for m in range(bisect_left(positions, max(group_start[j], lo)), i + 1):
+                if valid(positions[m]):
+                    return positions[m]
+        i -= 1
+    return None
+
+
 def _by_chaining(entries: list[_Entry]) -> list[_Entry]:
     """Parent each entry to the activity it must follow (Send→Receive, Put→Get); roots.
 
-    Of the candidates that link to it (found through an index) the parent is the surest
-    link, then one not later than it, then one without children yet, then the latest, then
-    the first in the input; never one below it in its own tree.
+    Of the activities that link to it the parent is one not later than it, then one
+    without children yet, then the latest, then the first in the input; never one below
+    it in its own tree. Each key's candidates are kept as sorted positions (all, and those
+    still without children), so each choice costs a few binary searches.
     """
     entries.sort(key=lambda e: (_time(e), e.order))
-    position = {id(e): k for k, e in enumerate(entries)}
+    n = len(entries)
     times = [_time(e) for e in entries]
-    trees = _Trees(len(entries))
-    index = _Index(entries)
+    group_start = [0] * n
+    group_end = [n - 1] * n
+    for j in range(1, n):
+        group_start[j] = group_start[j - 1] if times[j] == times[j - 1] else j
+    for j in range(n - 2, -1, -1):
+        group_end[j] = group_end[j + 1] if times[j] == times[j + 1] else j
+    position = {id(e): j for j, e in enumerate(entries)}
+    members: dict[tuple, list[int]] = {
+        key: [position[id(e)] for e in bucket] for key, bucket in _index(entries).items()}
+    childless = {key: list(ps) for key, ps in members.items()}
+    keys_of = [_child_keys(e.activity) & members.keys() for e in entries]
+    trees = _Trees(n)
     for k, e in enumerate(entries):
-        best_key, best = None, None
-        for p in index.candidates(e):
-            j = position[id(p)]
-            if j == k or trees.root(j) == k:
+        def valid(j: int, k: int = k) -> bool:
+            return j != k and trees.root(j) != k
+
+        last_not_later = group_end[k]
+        found: list[int] = []
+        for key in _parent_keys(e.activity):
+            if key not in members:
                 continue
-            key = (link(p.activity, e.activity), times[j] <= times[k], not p.children,
-                   times[j], -p.order)
-            if best_key is None or key > best_key:
-                best_key, best = key, p
-        if best is not None:
-            _adopt(best, e)
-            trees.hang(k, position[id(best)])
+            for positions, lo, hi in ((childless[key], 0, last_not_later),
+                                      (members[key], 0, last_not_later),
+                                      (childless[key], last_not_later + 1, n),
+                                      (members[key], last_not_later + 1, n)):
+                j = _latest(positions, lo, hi, valid, group_start)
+                if j is not None:
+                    found.append(j)
+                    break
+        if not found:
+            continue
+        j = max(found, key=lambda j: (times[j] <= times[k], not entries[j].children,
+                                      times[j], -entries[j].order))
+        parent = entries[j]
+        if not parent.children:
+            for key in keys_of[j]:
+                bucket = childless[key]
+                del bucket[bisect_left(bucket, j)]
+        _adopt(parent, e)
+        trees.hang(k, j)
     return [e for e in entries if e.parent is None]
 
 

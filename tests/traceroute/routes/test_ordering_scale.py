@@ -164,3 +164,21 @@ def test_ten_thousand_counted_activities():
     (route,) = build_routes(records)
     assert list(route.steps) == acts
     assert route.complete is False or route.verdict.terminal
+
+
+def test_ten_thousand_activities_on_one_queue():
+    # a message put to and got from the same queue again and again: every get has
+    # thousands of candidate puts, and the ordering still picks as before, fast
+    def at(k):
+        return f"{k // 3600:02d}:{k // 60 % 60:02d}:{k % 60:02d}"
+
+    acts = [activity([Operation(mqc.MQOPER_PUT if k % 2 == 0 else mqc.MQOPER_GET,
+                                "2026-11-22", at(k), "QM1", queue="Q", resolved_queue="Q")])
+            for k in range(10_000)]
+    records = [Record(REPORT, KEY, (a,)) for a in acts[1::2] + acts[::2]]
+    (route,) = build_routes(records)
+    assert [s for s in route.steps if not isinstance(s, Gap)] == acts
+    # put k -> get k+1 chain; a get is never followed by a put, so 5,000 fragments
+    assert sum(isinstance(s, Gap) for s in route.steps) == 4_999
+    small = records[:300:3] + records[5_000:5_300:3]
+    assert build_routes(small) == reference_routes(small)
