@@ -8,7 +8,7 @@ import sys
 from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
 from mqroute.otlp import add_otlp_options, export
-from mqroute.output import add_graph_option, draw_routes, print_routes
+from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_routes
 from traceroute.readers import load_records
 from traceroute.routes import build_routes
 
@@ -35,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """`mqroute show`: every route found in dumps or raw message files; 0 ok, 1 some input
     unreadable or no activity data at all."""
+    parse_verbosity(args.v)  # a usage error before any input is read
     problems = Problems()
     wanted = None
     if args.correl_id:
