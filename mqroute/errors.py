@@ -11,12 +11,11 @@ Nothing else reaches the user: `run_command` turns every exception into one line
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from pcf.errors import DumpFormatError, InputError, PCFError
 
@@ -96,8 +95,9 @@ def _say(text: str) -> None:
     print(text if text.startswith("mqroute") else f"mqroute: {text}", file=sys.stderr)
 
 
-def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run a subcommand; every exception becomes one line on stderr and an exit status."""
+def run_command(func: Callable[[Any], int], args: Any) -> int:
+    """Run a subcommand (or the whole command line); every exception becomes one line on
+    stderr and an exit status (SystemExit keeps its status; with a message, 2)."""
     try:
         return func(args)
     except BrokenPipeError:  # output piped into `head` and closed: stop quietly

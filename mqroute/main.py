@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from mqroute.errors import EXIT_USAGE, run_command
+from mqroute.errors import run_command
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
@@ -24,15 +24,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _dispatch(words: list[str]) -> int:
+    args = build_parser().parse_args(words)  # --help, usage errors: SystemExit 0 or 2
+    args.argv = words[1:]
+    return args.func(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `mqroute` with these arguments (default: the process's); the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    try:
-        args = build_parser().parse_args(words)
-    except SystemExit as e:  # --help (0), or a usage error argparse has printed (2)
-        return e.code if isinstance(e.code, int) else EXIT_USAGE
-    args.argv = words[1:]
-    return run_command(args.func, args)
+    return run_command(_dispatch, words)
 
 
 if __name__ == "__main__":
