@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from pcf import mqc
+from pcf import fast, mqc
 from pcf.codepages import DEFAULT_CCSID, decode_text
 from pcf.errors import PCFError
 from pcf.limits import MAX_DEPTH
@@ -241,20 +241,43 @@ def decode(data: bytes, *, encoding: int | None = None, ccsid: int | None = None
 
     `encoding`, `ccsid` and `fmt` are the MQMD's Encoding, CodedCharSetId and Format when
     known; without them the byte order is detected from the header, CCSID 0 strings are
-    read as UTF-8, and an MQEPH is recognised by its StrucId.
+    read as UTF-8, and an MQEPH is recognised by its StrucId. Uses the compiled decoder
+    when it was built (pcf.fast), else pure Python; both give the same tree and errors.
     """
+    return _decode(data, encoding, ccsid, fmt, fast.compiled_parse)
+
+
+def decode_python(data: bytes, *, encoding: int | None = None, ccsid: int | None = None,
+                  fmt: str | None = None) -> Message:
+    """decode() on the pure-Python path only (the reference the compiled path is tested to)."""
+    return _decode(data, encoding, ccsid, fmt, None)
+
+
+def _parameters(d: _Decoder, offset: int, count: int,
+                compiled: fast.ParseFn | None) -> tuple[list[Parameter], int]:
+    """The top-level parameters from `offset` and the offset after them."""
+    if compiled is not None:
+        done = compiled(d.data, offset, count, d.order is LITTLE, d.ccsid, d.end, MAX_DEPTH)
+        if done is not None:
+            return done
+    parameters: list[Parameter] = []
+    return parameters, d.parse(offset, count, 0, parameters)
+
+
+def _decode(data: bytes, encoding: int | None, ccsid: int | None, fmt: str | None,
+            compiled: fast.ParseFn | None) -> Message:
+    """decode(), with the compiled parse function or None for pure Python."""
     data = bytes(data)
     message_ccsid = ccsid or DEFAULT_CCSID
     if _is_eph(data, fmt):
         order = byte_order(encoding) if encoding is not None else \
             _detect_order(data, 0, 4, (mqc.MQEPH_VERSION_1,))
-        return _decode_eph(data, order, message_ccsid)
+        return _decode_eph(data, order, message_ccsid, compiled)
     order = byte_order(encoding) if encoding is not None else \
         _detect_order(data, 0, 4, (mqc.MQCFH_STRUC_LENGTH,))
     d = _Decoder(data, order, message_ccsid)
     header, count = _header(d, 0)
-    parameters: list[Parameter] = []
-    end = d.parse(mqc.MQCFH_STRUC_LENGTH, count, 0, parameters)
+    parameters, end = _parameters(d, mqc.MQCFH_STRUC_LENGTH, count, compiled)
     return Message(header, parameters, None, data[end:], _encoding_of(order), message_ccsid)
 
 
@@ -262,7 +285,8 @@ def _encoding_of(order: _Order) -> int:
     return mqc.MQENC_REVERSED if order is LITTLE else mqc.MQENC_NORMAL
 
 
-def _decode_eph(data: bytes, order: _Order, ccsid: int) -> Message:
+def _decode_eph(data: bytes, order: _Order, ccsid: int,
+                compiled: fast.ParseFn | None) -> Message:
     """Decode an MQEPH-first message (MQHEPCF): MQEPH, its MQCFH, parameters, user data."""
     if len(data) < mqc.MQEPH_STRUC_LENGTH_FIXED:
         raise PCFError(f"truncated: {len(data)} bytes for the 68-byte MQEPH", offset=0,
@@ -282,10 +306,10 @@ def _decode_eph(data: bytes, order: _Order, ccsid: int) -> Message:
     if fmt_text is None:
         raise PCFError(f"MQEPH Format {fmt_raw!r} is not text in CCSID {char_ccsid}",
                        offset=20, path="MQEPH")
-    d = _Decoder(data[:struc_length], order, ccsid)
+    d = _Decoder(data, order, ccsid)
+    d.end = struc_length  # the parameters end where the MQEPH says
     header, count = _header(d, 32)
-    parameters: list[Parameter] = []
-    end = d.parse(mqc.MQEPH_STRUC_LENGTH_FIXED, count, 0, parameters)
+    parameters, end = _parameters(d, mqc.MQEPH_STRUC_LENGTH_FIXED, count, compiled)
     if end != struc_length:
         raise PCFError(f"the PCF parameters end at {end} but MQEPH StrucLength says "
                        f"{struc_length}", offset=end, path="MQEPH")
