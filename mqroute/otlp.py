@@ -108,14 +108,69 @@ def send_otlp(endpoint: str, document: dict, *, exporter: Any = None) -> int:
     return len(spans)
 
 
-def export(args: argparse.Namespace, routes: Iterable) -> None:
-    """Write/send the routes as the command's --otlp/--otlp-endpoint options ask."""
+def export(args: argparse.Namespace, routes: Iterable, *, journeys: bool = False) -> None:
+    """Write/send the routes (or journeys) as the --otlp/--otlp-endpoint options ask."""
     if not (getattr(args, "otlp", None) or getattr(args, "otlp_endpoint", None)):
         return
-    from traceroute.display.otlp import routes_to_otlp
+    from traceroute.display.otlp import journeys_to_otlp, routes_to_otlp
 
-    document = routes_to_otlp(routes)
+    document = journeys_to_otlp(routes) if journeys else routes_to_otlp(routes)
     if args.otlp:
         write_otlp(args.otlp, document)
     if args.otlp_endpoint:
         send_otlp(args.otlp_endpoint, document)
+
+
+#: Routes per OTLP document (line) when exporting `mqroute analyze`'s tables.
+ROUTES_PER_DOCUMENT = 500
+
+
+def table_documents(spark: Any, out_dir: str, *, per_document: int = ROUTES_PER_DOCUMENT):
+    """OTLP documents of the routes and hops tables under `mqroute analyze`'s --out, one per
+    `per_document` routes: rows reach the driver a partition at a time (toLocalIterator),
+    so memory stays bounded whatever the number of routes."""
+    import os
+
+    from pyspark.sql import functions as F
+
+    from traceroute.display.otlp import document, row_spans
+
+    hop_names = ["seq", "kind", "src", "dst", "src_queue_manager", "dst_queue_manager",
+                 "channel", "queue", "time", "feedback", "branch"]
+    routes = spark.read.parquet(os.path.join(out_dir, "routes"))
+    hops = spark.read.parquet(os.path.join(out_dir, "hops"))
+    per_route = hops.groupBy("correl_id").agg(
+        F.collect_list(F.struct(*hop_names)).alias("hop_rows"))
+    rows = (routes.select("correl_id", "verdict", "complete")
+            .join(per_route, "correl_id", "left").orderBy("correl_id"))
+    batch: list = []
+    for row in rows.toLocalIterator():
+        route = row.asDict()
+        hop_rows = [h.asDict() for h in (route.pop("hop_rows") or [])]
+        batch += row_spans(route, hop_rows)
+        if len({s["traceId"] for _, s in batch}) >= per_document:
+            yield document(batch)
+            batch = []
+    if batch:
+        yield document(batch)
+
+
+def export_tables(args: argparse.Namespace, spark: Any) -> int:
+    """--otlp/--otlp-endpoint for `mqroute analyze`: its tables as traces; spans written."""
+    import contextlib
+    import json
+
+    if not (getattr(args, "otlp", None) or getattr(args, "otlp_endpoint", None)):
+        return 0
+    spans = 0
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.otlp, "w", encoding="utf-8")) if args.otlp \
+            else None
+        for doc in table_documents(spark, args.out):
+            spans += sum(len(ss["spans"]) for rs in doc["resourceSpans"]
+                         for ss in rs["scopeSpans"])
+            if out is not None:
+                out.write(json.dumps(doc) + "\n")
+            if args.otlp_endpoint:
+                send_otlp(args.otlp_endpoint, doc)
+    return spans

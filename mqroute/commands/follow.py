@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 from mqroute.commands.events import add_events_option, print_explanations
+from mqroute.otlp import add_otlp_options, export
 from pcf.errors import DumpFormatError, PCFError
 from traceroute.display.amqsact import render_journey
 from traceroute.journeys import ActivityTrace, NotActivityTrace, exit_status, reconstruct
@@ -37,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="each call's trace record as amqsact -v prints it")
     add_events_option(p)
+    add_otlp_options(p)
     p.set_defaults(func=run)
 
 
@@ -106,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
               file=sys.stderr)
     print_explanations(args, journeys=journeys, problem=problem)
+    export(args, journeys, journeys=True)
     summary = f"mqroute: {len(journeys)} journeys from {result.calls} MQI calls"
     if skipped[0]:
         summary += f"; {skipped[0]} other messages skipped"

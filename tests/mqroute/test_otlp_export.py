@@ -100,3 +100,36 @@ def test_a_failed_export_is_an_error(delivered):
     assert len(readable_spans(document)) == sum(len(r.activities) for r in routes)
     with pytest.raises(OSError, match="OTLP export failed"):
         send_otlp("http://x/v1/traces", document, exporter=Refusing())
+
+
+def test_follow_writes_journeys_as_otlp(tmp_path, capsys):
+    from pcf.dmpmqmsg import DumpedMessage, write_file
+    from pcf.mqmd import unpack
+    from tests.traceroute.journeys.scenarios import M, app_put, qm1_to_qm2
+
+    stuck_id = b"AMQ QM1         \x11\x22\x33\x44\x00\x00\x00\x02"
+    messages = [*qm1_to_qm2(), app_put("QM1", "TARG.AT.QM2", stuck_id, target_qmgr="QM2",
+                                       xmitq="QM2", n=9, t=50)]
+    dump = tmp_path / "trace.dmp"
+    write_file(dump, [DumpedMessage(unpack(md), data) for md, data in messages])
+    out = tmp_path / "journeys.json"
+    status = main(["follow", str(dump), "--json", "--otlp", str(out)])
+    journeys = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 4  # the second message waits on a transmission queue
+    request = parse_otlp(out.read_text())
+    spans = [s for rs in request.resource_spans for ss in rs.scope_spans for s in ss.spans]
+    assert len(spans) == sum(len(j["path"]) for j in journeys) == 5  # one span per MQI call
+    by_trace: dict[bytes, list] = {}
+    for s in spans:
+        by_trace.setdefault(s.trace_id, []).append(s)
+    assert len(by_trace) == 2
+    done = next(v for v in by_trace.values() if len(v) == 4)
+    chain = sorted(done, key=lambda s: s.start_time_unix_nano)
+    path = next(j["path"] for j in journeys if len(j["path"]) == 4)
+    assert [s.name.split()[0] for s in chain] == [p["operation"] for p in path]
+    assert [s.name.split()[0] for s in chain] == ["MQPUT", "MQGET", "MQPUT1", "MQGET"]
+    assert chain[-1].status.code == 1 and all(s.status.code == 0 for s in chain[:-1])
+    (stuck,) = next(v for v in by_trace.values() if len(v) == 1)
+    assert stuck.status.code == 2 and stuck.status.message.startswith("on_xmitq")
+    assert M.hex() in {kv.value.string_value for s in done for kv in s.attributes
+                       if kv.key == "messaging.message.id"}

@@ -22,8 +22,14 @@ the message passing from queue manager to queue manager.
                  delivered or discarded at its target, ERROR with the verdict's text for
                  the others; the earlier hops are UNSET
 
-The JSON is OTLP/JSON as the OpenTelemetry protocol specifies it (trace and span ids as
-hex, 64-bit integers as strings, enums as integers). Pure: builds dicts and strings.
+`journey_spans` does it for the journeys of real messages (`traceroute.journeys`, from
+activity trace): a span per MQI call on the path. `row_spans` does it from the rows of
+`mqroute analyze`'s routes and hops tables (a span per hop row, from its time to the next
+hop's). The JSON is OTLP/JSON as the
+OpenTelemetry protocol specifies it (trace and span ids as hex, 64-bit integers as
+strings, enums as integers); a file of several documents has one per line, as the
+OpenTelemetry Collector's file exporter writes and its otlpjsonfile receiver reads.
+Pure: builds dicts and strings.
 """
 
 from __future__ import annotations
@@ -185,10 +191,93 @@ def _span_name(activity: Activity) -> str:
 
 def routes_to_otlp(routes: Iterable[Route]) -> dict:
     """An OTLP ExportTraceServiceRequest (as JSON-ready dict) of these routes' traces."""
+    return document(span for route in routes for span in route_spans(route))
+
+
+def _row_nanos(text: str | None) -> int | None:
+    if not text:
+        return None
+    date, _, time = text.partition(" ")
+    return operation_nanos(Operation(type=0, date=date, time=time))
+
+
+def row_spans(route: dict, hops: Iterable[dict]) -> list[tuple[str, dict]]:
+    """(queue manager, span) per hop of one route as `mqroute analyze` tabulates it.
+
+    `route` is a row of its routes table (correl_id, verdict, ...), `hops` the route's rows
+    of the hops table (seq, kind, src, dst, src_queue_manager, dst_queue_manager, channel,
+    queue, time, feedback, branch). Each hop but a gap is a span from its time to the next
+    hop's (the edge latency of graph.network), chained by seq within its branch; a branch's
+    first hop hangs from the trunk's last earlier hop. The last trunk hop has the verdict.
+    """
+    correl = bytes.fromhex(route["correl_id"])
+    tid = trace_id(correl)
+    rows = sorted(hops, key=lambda h: (h["branch"] or 0, h["seq"]))
+    verdict = route.get("verdict")
+    ok = verdict in {v.value for v in OK_VERDICTS}
+    trunk = [h for h in rows if not h["branch"] and h["kind"] != "gap"]
+    out: list[tuple[str, dict]] = []
+    last_of: dict[int, tuple[str, int | None]] = {}  # branch -> (span id, end)
+    trunk_ids: list[tuple[int, str]] = []
+    for n, h in enumerate(rows):
+        branch = h["branch"] or 0
+        nxt = rows[n + 1] if n + 1 < len(rows) and (rows[n + 1]["branch"] or 0) == branch \
+            else None
+        if h["kind"] == "gap":
+            continue
+        start = _row_nanos(h["time"])
+        end = _row_nanos(nxt["time"]) if nxt is not None and nxt["kind"] != "gap" else None
+        prev = last_of.get(branch)
+        if prev is None and branch:
+            earlier = [sid for seq, sid in trunk_ids if seq < h["seq"]]
+            parent = earlier[-1] if earlier else None
+        else:
+            parent = prev[0] if prev else None
+        if start is None:
+            start = prev[1] if prev and prev[1] is not None else 0
+        end = start if end is None or end < start else end
+        sid = span_id(correl, f"/{branch}/{h['seq']}")
+        qmgr = h["src_queue_manager"] or h["src"] or UNKNOWN_QMGR
+        attrs = {"messaging.system": "ibm_mq", "messaging.operation.name": h["kind"],
+                 "messaging.destination.name": h["queue"],
+                 "messaging.message.conversation_id": route["correl_id"],
+                 "mq.queue_manager": qmgr, "mq.queue": h["queue"], "mq.channel": h["channel"],
+                 "mq.remote_queue_manager": h["dst_queue_manager"]
+                 if h["kind"] == "send" else None,
+                 "mq.feedback": h["feedback"], "mq.hop": h["seq"], "mq.branch": branch,
+                 "mq.route.verdict": verdict, "mq.route.complete": route.get("complete")}
+        last = bool(trunk) and h is trunk[-1]
+        status = {"code": STATUS_UNSET}
+        if last:
+            status = {"code": STATUS_OK} if ok else {
+                "code": STATUS_ERROR, "message": f"{verdict}: {_verdict_text(verdict)}"}
+        span = {"traceId": tid, "spanId": sid,
+                "name": f"{h['kind']} {h['channel'] or h['queue'] or h['dst']}",
+                "kind": SPAN_KIND_INTERNAL, "startTimeUnixNano": str(start),
+                "endTimeUnixNano": str(end), "attributes": attributes(attrs), "events": [],
+                "status": status}
+        if parent is not None:
+            span["parentSpanId"] = parent
+        out.append((qmgr, span))
+        last_of[branch] = (sid, end)
+        if not branch:
+            trunk_ids.append((h["seq"], sid))
+    return out
+
+
+def _verdict_text(verdict: str | None) -> str:
+    try:
+        return Verdict(verdict).text
+    except ValueError:
+        return str(verdict)
+
+
+def document(spans: Iterable[tuple[str, dict]]) -> dict:
+    """An OTLP ExportTraceServiceRequest of (queue manager, span) pairs: a resource per
+    queue manager (service.name), mqroute as the instrumentation scope."""
     by_qmgr: dict[str, list[dict]] = {}
-    for route in routes:
-        for qmgr, span in route_spans(route):
-            by_qmgr.setdefault(qmgr, []).append(span)
+    for qmgr, span in spans:
+        by_qmgr.setdefault(qmgr, []).append(span)
     return {"resourceSpans": [
         {"resource": {"attributes": attributes({"service.name": qmgr,
                                                 "messaging.system": "ibm_mq",
@@ -201,3 +290,67 @@ def routes_to_otlp(routes: Iterable[Route]) -> dict:
 def otlp_json(routes: Iterable[Route], *, indent: int | None = None) -> str:
     """The OTLP/JSON text of these routes (one ExportTraceServiceRequest)."""
     return json.dumps(routes_to_otlp(routes), indent=indent)
+
+
+# --- journeys (activity trace: real messages) ----------------------------------------------
+
+#: Journey verdicts that are a normal end (the others make the last span an ERROR).
+OK_JOURNEYS = ("consumed", "on_queue")
+
+
+def journey_spans(journey: Any) -> list[tuple[str, dict]]:
+    """(queue manager, span) per step of a `traceroute.journeys` Journey: one trace per
+    original MsgId, one span per MQI call on the message's path (the application's put, the
+    sending MCA's get, the receiving MCA's put, the consumer's get ...), chained in path
+    order, from the call's time to the next call's; the last step has the verdict."""
+    tid = trace_id(journey.msg_id)
+    out: list[tuple[str, dict]] = []
+    parent: str | None = None
+    verdict = str(journey.verdict)
+    times = [_nanos(s.call.time) for s in journey.steps]
+    clock = 0
+    for n, step in enumerate(journey.steps):
+        call = step.call
+        start = times[n] if times[n] is not None else clock
+        later = next((t for t in times[n + 1:n + 2] if t is not None), None)
+        end = later if later is not None and later >= start else start
+        sid = span_id(journey.msg_id, f"/j/{n}")
+        conn = call.conn
+        attrs = {"messaging.system": "ibm_mq", "messaging.operation.name": call.op_name,
+                 "messaging.destination.name": step.queue,
+                 "messaging.message.id": journey.msg_id.hex(),
+                 "mq.queue_manager": call.qmgr or None, "mq.queue": step.queue,
+                 "mq.object_name": call.object_name or None, "mq.channel": step.channel,
+                 "mq.application.name": conn.appl_name or None, "mq.role": step.role,
+                 "mq.mca": conn.is_mca, "mq.comp_code": call.comp_code,
+                 "mq.reason": call.reason or None, "mq.hop": n + 1,
+                 "mq.journey.verdict": verdict}
+        status = {"code": STATUS_UNSET}
+        if n == len(journey.steps) - 1:
+            status = {"code": STATUS_OK} if verdict in OK_JOURNEYS else {
+                "code": STATUS_ERROR, "message": f"{verdict}: last seen at "
+                f"{journey.last_location.queue_manager or '?'} "
+                f"{journey.last_location.queue or journey.last_location.channel or ''}".strip()}
+        span = {"traceId": tid, "spanId": sid,
+                "name": f"{call.op_name} {step.queue or step.channel or ''}".strip(),
+                "kind": SPAN_KIND_INTERNAL, "startTimeUnixNano": str(start),
+                "endTimeUnixNano": str(end), "attributes": attributes(attrs), "events": [],
+                "status": status}
+        if parent is not None:
+            span["parentSpanId"] = parent
+        out.append((call.qmgr or UNKNOWN_QMGR, span))
+        parent, clock = sid, end
+    return out
+
+
+def _nanos(when: dt.datetime | None) -> int | None:
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return int(when.timestamp() * 1_000_000) * 1000
+
+
+def journeys_to_otlp(journeys: Iterable[Any]) -> dict:
+    """An OTLP ExportTraceServiceRequest of these journeys' traces."""
+    return document(span for j in journeys for span in journey_spans(j))
