@@ -21,7 +21,8 @@ Findings, one per problem, each naming its queue manager and objects:
                               DEFXMITQ) is not defined on its queue manager
     transmission_queue_not_xmitq
                               ... whose transmission queue exists but is not a local queue
-                              with USAGE(XMITQ): puts fail (MQRC_XMIT_Q_TYPE_ERROR/USAGE_ERROR)
+                              with USAGE(XMITQ): puts fail (MQRC_XMIT_Q_TYPE_ERROR 2091,
+                              MQRC_XMIT_Q_USAGE_ERROR 2092)
     receiver_without_sender   a receiver channel no queue manager sends to
     sender_without_receiver   a sender channel with no receiver of that name anywhere
     stopped_channel           a channel stopped (STOP CHANNEL) — its messages wait
@@ -232,13 +233,21 @@ def _xmitq_findings(network: Network) -> Iterator[Finding]:
             if not kind:
                 continue
             obj = qm.queues.get(xmitq)
-            state = ("is not defined" if obj is None else
-                     f"is a {obj.kind} with USAGE({obj.get('USAGE') or 'NORMAL'}), not a "
-                     "local queue with USAGE(XMITQ)")
+            if obj is None:
+                state = "is not defined"
+                reason = ("MQRC_UNKNOWN_REMOTE_Q_MGR (2087)" if xmitq == rqmname
+                          else "MQRC_UNKNOWN_XMIT_Q (2196)")
+            elif obj.kind != "QLOCAL":
+                state = f"is a {obj.kind}, not a local queue with USAGE(XMITQ)"
+                reason = "MQRC_XMIT_Q_TYPE_ERROR (2091)"
+            else:
+                state = (f"is a QLOCAL with USAGE({obj.get('USAGE') or 'NORMAL'}), not "
+                         "USAGE(XMITQ)")
+                reason = "MQRC_XMIT_Q_USAGE_ERROR (2092)"
             yield Finding(kind, qm.name, (q.name, xmitq),
                           f"{what} {q.name} sends through {how}, {xmitq}, which {state} on "
-                          f"{qm.name}: puts to it fail (or its messages go to the "
-                          "dead-letter queue)")
+                          f"{qm.name}: puts to it fail with {reason}, and messages that "
+                          "arrive for it go to the dead-letter queue")
 
 
 def _cluster_findings(network: Network) -> Iterator[Finding]:

@@ -56,19 +56,27 @@ def test_every_planted_xmitq_fault_and_nothing_else():
     assert set(found) == EXPECTED
     detail = found[("transmission_queue_not_xmitq", "QM1", ("XMITQ.IS.NORMAL", "NORMAL.Q"))]
     assert "QLOCAL with USAGE(NORMAL)" in detail and "XMITQ.IS.NORMAL" in detail
+    assert "MQRC_XMIT_Q_USAGE_ERROR" in detail
     detail = found[("transmission_queue_missing", "QM2", ("VIA.DEFAULT", "DEF.XQ"))]
     assert "DEFXMITQ" in detail
     assert "queue-manager alias QM8" in found[("transmission_queue_missing", "QM1",
                                                 ("QM8", "GONE"))]
 
 
+#: What MQ's name resolution gives for each planted fault (and the simulator with it).
+REASONS = {"NO.SUCH.XMITQ": 2196, "XMITQ.IS.NORMAL": 2092, "XMITQ.IS.ALIAS": 2091,
+           "NO.ROUTE": 2087, "QM8": 2196, "TO.QM9": 2092, "VIA.DEFAULT": 2196}
+
+
 def test_the_simulator_agrees_that_these_definitions_fail():
     from traceroute.sim.resolve import resolve
 
     network = parse_mqsc(CONFIG)
-    for _, qmgr, (name, _) in EXPECTED:
+    found = _xmitq_findings(network)
+    for kind, qmgr, (name, xmitq) in EXPECTED:
         r = resolve(network, qmgr, "ANY", name) if name == "QM8" else resolve(network, qmgr, name)
-        assert not r.ok, (name, r)
+        assert r.reason == REASONS[name], (name, r)
+        assert f"({REASONS[name]})" in found[(kind, qmgr, (name, xmitq))]
     for name in ("GOOD.1", "GOOD.2"):
         assert resolve(network, "QM1", name).xmitq == "QM2"
 

@@ -96,11 +96,15 @@ def transmission_queue(network: Network, qm: QueueManager, remote_qmgr: str,
         q = qm.queues.get(xmitq)
         if q is None:
             return _fail(qm, mqc.MQRC_UNKNOWN_XMIT_Q)
-        if q.kind != "QLOCAL" or q.get("USAGE") != "XMITQ":
+        if q.kind != "QLOCAL":  # MQ: XmitQName names a queue that is not a local queue
+            return _fail(qm, mqc.MQRC_XMIT_Q_TYPE_ERROR)
+        if q.get("USAGE") != "XMITQ":
             return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
         return Resolution(qm.name, xmitq=xmitq, remote_qmgr=remote_qmgr)
     same = qm.queues.get(remote_qmgr)
-    if same is not None and same.kind == "QLOCAL" and same.get("USAGE") == "XMITQ":
+    if same is not None and same.kind == "QLOCAL":
+        if same.get("USAGE") != "XMITQ":  # MQ uses the queue of that name, and it is no xmitq
+            return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
         return Resolution(qm.name, xmitq=remote_qmgr, remote_qmgr=remote_qmgr)
     receiver = cluster_receiver(network, remote_qmgr, clusters_of(qm))
     if receiver is not None and remote_qmgr != qm.name:
