@@ -39,6 +39,22 @@ typedef struct {
 } Kind;
 
 static Kind kinds[K_COUNT];
+
+/* Parameter ids and CCSIDs repeat in every message: their int objects are made once. */
+#define CACHED 16384
+static PyObject *cache[CACHED];
+
+static inline PyObject *num(long v) {
+    if (v >= 0 && v < CACHED) {
+        PyObject *o = cache[v];
+        if (o == NULL) {
+            o = cache[v] = PyLong_FromLong(v);
+            if (o == NULL) return NULL;
+        }
+        return Py_NewRef(o);
+    }
+    return PyLong_FromLong(v);
+}
 static PyObject *decode_text = NULL; /* pcf.codepages.decode_text */
 static int ready = 0;
 
@@ -131,11 +147,11 @@ static int parse(const Ctx *c, Py_ssize_t *offset, long count, int depth, PyObje
         int32_t typ = rd32(c, off), length = rd32(c, off + 4), pid = rd32(c, off + 8);
         BAD(length < 16 || (length & 3) || length > left);
         PyObject *node = NULL;
-        PyObject *p = PyLong_FromLong(pid);
+        PyObject *p = num(pid);
         if (p == NULL) return -1;
         switch (typ) {
         case 3: /* MQCFIN */
-            node = make(K_INT, p, PyLong_FromLong(rd32(c, off + 12)), NULL, NULL);
+            node = make(K_INT, p, num(rd32(c, off + 12)), NULL, NULL);
             break;
         case 4: { /* MQCFST */
             if (length < 20) { Py_DECREF(p); goto bad; }
@@ -145,12 +161,12 @@ static int parse(const Ctx *c, Py_ssize_t *offset, long count, int depth, PyObje
             PyObject *width = NULL;
             if (v != NULL) {
                 if (PyUnicode_Check(v) && PyUnicode_GET_LENGTH(v) != slen) {
-                    width = PyLong_FromLong(slen);
+                    width = num(slen);
                 } else {
                     width = Py_NewRef(Py_None);
                 }
             }
-            node = make(K_STR, p, v, PyLong_FromLong(ccsid), width);
+            node = make(K_STR, p, v, num(ccsid), width);
             break;
         }
         case 20: { /* MQCFGR */
@@ -193,7 +209,7 @@ static int parse(const Ctx *c, Py_ssize_t *offset, long count, int depth, PyObje
             if (list != NULL) {
                 for (int32_t i = 0; i < n; i++) {
                     Py_ssize_t at = off + 16 + size * i;
-                    PyObject *v = typ == 5 ? PyLong_FromLong(rd32(c, at))
+                    PyObject *v = typ == 5 ? num(rd32(c, at))
                                            : PyLong_FromLongLong(rd64(c, at));
                     if (v == NULL) { Py_CLEAR(list); break; }
                     PyList_SET_ITEM(list, i, v);
@@ -217,7 +233,7 @@ static int parse(const Ctx *c, Py_ssize_t *offset, long count, int depth, PyObje
                     PyList_SET_ITEM(list, i, v);
                 }
             }
-            node = make(K_SLIST, p, list, PyLong_FromLong(ccsid), PyLong_FromLong(slen));
+            node = make(K_SLIST, p, list, num(ccsid), num(slen));
             break;
         }
         case 13: /* MQCFIF */
@@ -230,7 +246,7 @@ static int parse(const Ctx *c, Py_ssize_t *offset, long count, int depth, PyObje
             int32_t op = rd32(c, off + 12), ccsid = rd32(c, off + 16), slen = rd32(c, off + 20);
             if (slen < 0 || slen > length - 24) { Py_DECREF(p); goto bad; }
             node = make(K_SFILT, p, PyLong_FromLong(op), text(c, off + 24, slen, ccsid),
-                        PyLong_FromLong(ccsid));
+                        num(ccsid));
             break;
         }
         case 15: { /* MQCFBF */
@@ -349,6 +365,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "pcf._cdecode",
-    "Optional compiled fast path of pcf.decoder (see pcf/fast.py).", -1, methods};
+    "Optional compiled fast path of pcf.decoder (see pcf/fast.py).", -1, methods,
+    NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cdecode(void) { return PyModule_Create(&module); }

@@ -8,6 +8,7 @@ Set MQROUTE_PCF_PURE=1 to ignore the compiled decoder.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 
@@ -39,7 +40,7 @@ def _load() -> tuple[ParseFn | None, str]:
     if os.environ.get("MQROUTE_PCF_PURE", "") not in ("", "0"):
         return None, "disabled by MQROUTE_PCF_PURE"
     try:
-        from pcf import _cdecode  # type: ignore[attr-defined]
+        _cdecode = importlib.import_module("pcf._cdecode")
     except ImportError as exc:
         return None, f"not built ({exc})"
     try:
