@@ -297,8 +297,9 @@ class _Walk:
     def on_queue(self, qm: str, queue: str | None) -> tuple[JourneyVerdict, Location] | MQICall:
         """On a local queue: browses never consume; the first destructive get does."""
         gets = self.unused(self.index.gets.get(self.msg_id, []))
-        here = [g for g in gets if g.qmgr == qm and (not queue or not self.index.queue(g)
-                                                     or self.index.queue(g) == queue)]
+        queue_of = self.index.queue
+        here = [g for g in gets if g.conn.qmgr == qm and (
+            not queue or (gq := queue_of(g)) is None or gq == queue)]
         for g in here:
             if g.is_browse:
                 self.take(g, "browse")
@@ -455,11 +456,14 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
     # records of messages whose original put was not traced
     for table in (index.mca_gets, index.mca_puts, index.gets):
         for msg_id, found in table.items():
+            if msg_id in by_id:
+                continue
             for c in found:
-                if id(c) not in used and msg_id not in by_id:
+                if id(c) not in used:
                     j = _journey(index, msg_id, c, used)
                     by_id[msg_id] = j
                     journeys.append(j)
+                    break
     _link_replies(journeys, by_id, origin_of)
     _hole_notes(journeys, holes)
     return Reconstruction(journeys, index.calls, duplicates, holes, index.untraceable)
