@@ -82,8 +82,9 @@ def unchained(n: int) -> list[Activity]:
 def loop(n: int) -> list[Activity]:
     """n activities putting the message to one queue and getting it back, again and again
     (every get has every earlier put as a candidate)."""
-    return [_act([Operation(mqc.MQOPER_PUT if k % 2 == 0 else mqc.MQOPER_GET, DATE, _t(k),
-                            "QM1", queue="Q", resolved_queue="Q")], None) for k in range(n)]
+    return [_act([Operation(mqc.MQOPER_PUT if k % 2 == 0 else mqc.MQOPER_GET,
+                            f"2026-11-{10 + k // 86400:02d}", _t(k), "QM1", queue="Q",
+                            resolved_queue="Q")], None) for k in range(n)]
 
 
 SHAPES = {"chained": chained, "unchained": unchained,
