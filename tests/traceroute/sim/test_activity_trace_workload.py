@@ -90,3 +90,32 @@ def test_incomplete_when_channels_are_not_traced() -> None:
     (j,) = result.journeys
     assert j.verdict == V.INCOMPLETE and j.last_location == Location("QM2", "TARGET.Q")
     assert any("records missing" in n for n in j.notes)
+
+
+CLUSTER = """
+* Queue manager name: GW
+ALTER QMGR ACTVTRC(ON)
+DEFINE CHANNEL(TO.GW) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('gw') REPLACE
+* Queue manager name: A
+ALTER QMGR ACTVTRC(ON)
+DEFINE CHANNEL(TO.A) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('a') REPLACE
+DEFINE QLOCAL(ORDERS) CLUSTER(APPS) REPLACE
+* Queue manager name: B
+ALTER QMGR ACTVTRC(ON)
+DEFINE CHANNEL(TO.B) CHLTYPE(CLUSRCVR) CLUSTER(APPS) CONNAME('b') REPLACE
+DEFINE QLOCAL(ORDERS) CLUSTER(APPS) REPLACE
+"""
+
+
+def test_cluster_messages_followed_through_the_cluster_transmission_queue() -> None:
+    sim = Simulator(parse_mqsc(CLUSTER, source="cluster.mqsc"))
+    tracer = ActivityTracer(sim)
+    Workload(sim).add(Producer("GW", "ORDERS", count=4, interval=1.0),
+                      Consumer("A", "ORDERS"), Consumer("B", "ORDERS")).run(until=10)
+    result = reconstruct(parse_activity_trace(md, d) for md, d in tracer.messages())
+    assert len(result.journeys) == 4 and {j.verdict for j in result.journeys} == {V.CONSUMED}
+    assert Counter(j.last_location.queue_manager for j in result.journeys) == {"A": 2, "B": 2}
+    for j in result.journeys:
+        put, get, received, _got = j.steps
+        assert put.queue == "SYSTEM.CLUSTER.TRANSMIT.QUEUE" and get.role == "mca_get"
+        assert get.channel == received.channel == f"TO.{j.last_location.queue_manager}"
