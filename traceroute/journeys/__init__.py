@@ -3,8 +3,10 @@
 Holds the typed values of activity-trace messages (`Connection`, `MQICall`), their parser
 (from a decoded `pcf.Message` + MQMD), and the reconstruction of journeys: one per original
 message, linked put -> sending MCA get (XmitqMsgId) -> receiving MCA put (channel name) ->
-consumer get, with a verdict and the last place it was seen. Pure functions over values; it
-imports only `pcf` and itself (no files, no Spark).
+consumer get, with a verdict and the last place it was seen; `rows` flattens calls and
+journeys for the analyze job's tables; `join` notes what activity reports say of the same
+message. Pure functions over values: imports `pcf` and `traceroute.records` (no files, no
+Spark).
 """
 
 from traceroute.journeys.calls import ActivityTrace, Connection, DistListEntry, MQICall
