@@ -56,7 +56,7 @@ from traceroute.sim.mqi import (
     SimCall,
     SimConnection,
 )
-from traceroute.sim.network import MQObject, Network, QueueManager
+from traceroute.sim.network import MQObject, Network, QueueManager, cached
 from traceroute.sim.resolve import Resolution, receiving_end, resolve, sending_channel
 
 ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
@@ -79,6 +79,7 @@ class Stored:
     data: bytes
     put_at: float
     original: MQMD | None = None  # on an xmitq: the MQMD v2 the MQXQH carries as v1
+    xqh: MQXQH | None = None  # on an xmitq: the MQXQH that `data` begins with, unpacked
 
 
 @dataclass
@@ -135,11 +136,19 @@ class Opened:
             self.sim._notify(conn, MQCLOSE, object_name=self.queue, hobj=self.hobj)
 
 
+#: An Operation group, or how to make it: only activities that are recorded need theirs.
+_Op = Group | Callable[[], Group]
+
+
+def _made(op: _Op) -> Group:
+    return op if isinstance(op, Group) else op()
+
+
 @dataclass
 class _Action:
     """What an activity does with the message: its operation, and doing it (given the data)."""
 
-    operation: Group
+    operation: _Op
     run: Callable[[bytes], None]
     local: bool = False
     rejected: bool = False
@@ -154,7 +163,7 @@ class _Activity:
     appl_type: int
     description: str
     level: int
-    operations: list[Group] = field(default_factory=list)
+    operations: list[_Op] = field(default_factory=list)
 
 
 class Simulator:
@@ -306,13 +315,7 @@ class Simulator:
 
     def _encoding(self, qm: QueueManager) -> tuple[int, int]:
         """(Encoding, CCSID) of what the queue manager writes: z/OS style when CCSID is EBCDIC."""
-        from pcf.codepages import is_ebcdic
-
-        try:
-            ccsid = int(qm.attrs.get("CCSID", "819"))
-        except ValueError:
-            ccsid = _CCSID
-        return (mqc.MQENC_S390 if is_ebcdic(ccsid) else mqc.MQENC_REVERSED), ccsid
+        return cached(qm, "encoding", lambda: _encoding_of(qm))
 
     # --- queues ------------------------------------------------------------------------
 
@@ -379,9 +382,10 @@ class Simulator:
         self._queue(qmgr, queue).appendleft(Stored(md, data, self.now))
 
     def _store(self, qm: QueueManager, queue: str, md: MQMD, data: bytes,
-               original: MQMD | None = None, put_at: float | None = None) -> None:
+               original: MQMD | None = None, put_at: float | None = None,
+               xqh: MQXQH | None = None) -> None:
         self._queue(qm.name, queue).append(Stored(md, data, self.now if put_at is None
-                                                  else put_at, original))
+                                                  else put_at, original, xqh))
 
     # --- channels ----------------------------------------------------------------------
 
@@ -405,7 +409,7 @@ class Simulator:
         """The sending MCAs of one xmitq move every message whose channel is running."""
         q = self._queue(qm.name, xmitq)
         for s in list(q):
-            xqh = unpack_xqh(s.data)
+            xqh = s.xqh or unpack_xqh(s.data)
             r = Resolution(qm.name, xmitq, xmitq, xqh.remote_q_name, xqh.remote_q_mgr_name)
             if xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
                 r = replace(r, channel=self._cluster_channel(qm, xqh.remote_q_mgr_name))
@@ -541,7 +545,8 @@ class Simulator:
         group = None
         if recorded:
             group = activity_group(appl_name=act.appl_name, appl_type=act.appl_type,
-                                   description=act.description, operations=act.operations,
+                                   description=act.description,
+                                   operations=[_made(op) for op in act.operations],
                                    trace_route=trace.snapshot() if trace else None)
             if trace is not None and ts.accumulates(trace.state, qm.routerec):
                 trace.append(group)
@@ -567,33 +572,35 @@ class Simulator:
             return self._rejection(qm, md, data, r.reason, queue=opened)
         if r.local and trace is not None and not ts.delivers(trace.state):
             return self._rejection(qm, md, data, mqc.MQFB_NOT_DELIVERED, queue=opened)
-        details: list[Parameter] = [_s(mqc.MQCA_Q_NAME, opened),
-                                    _s(mqc.MQCACF_RESOLVED_Q_NAME, r.queue)]
-        if r.xmitq:
-            details += [_s(mqc.MQCA_REMOTE_Q_NAME, r.remote_q),
-                        _s(mqc.MQCA_REMOTE_Q_MGR_NAME, r.remote_qmgr)]
-        op = operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name, md=md,
-                             msg_length=len(data), details=details)
+
+        def op() -> Group:
+            details: list[Parameter] = [_s(mqc.MQCA_Q_NAME, opened),
+                                        _s(mqc.MQCACF_RESOLVED_Q_NAME, r.queue)]
+            if r.xmitq:
+                details += [_s(mqc.MQCA_REMOTE_Q_NAME, r.remote_q),
+                            _s(mqc.MQCA_REMOTE_Q_MGR_NAME, r.remote_qmgr)]
+            return operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name, md=md,
+                                   msg_length=len(data), details=details)
         return _Action(op, lambda d: self._deliver(qm, md, d, r, original), local=r.local)
 
     def _rejection(self, qm: QueueManager, md: MQMD, data: bytes, feedback: int, *,
                    queue: str = "", remote_qmgr: str = "") -> _Action:
         """Reject with feedback: a Discard (MQRO_DISCARD_MSG, or no DLQ) or a Put to the DLQ."""
-        when = self._now(qm)
-        if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
-            details: list[Parameter] = [Integer(mqc.MQIACF_FEEDBACK, feedback)]
-            if queue:
-                details.insert(0, _s(mqc.MQCA_Q_NAME, queue))
-            if remote_qmgr:
-                details.append(_s(mqc.MQCA_REMOTE_Q_MGR_NAME, remote_qmgr))
-            op = operation_group(mqc.MQOPER_DISCARD, **when, qmgr=qm.name, md=md,
-                                 msg_length=len(data), details=details)
-        else:
-            op = operation_group(mqc.MQOPER_PUT, **when, qmgr=qm.name, md=md,
-                                 msg_length=len(data), details=[
-                                     _s(mqc.MQCA_Q_NAME, qm.deadq),
-                                     _s(mqc.MQCACF_RESOLVED_Q_NAME, qm.deadq),
-                                     Integer(mqc.MQIACF_FEEDBACK, feedback)])
+        def op() -> Group:
+            when = self._now(qm)
+            if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
+                details: list[Parameter] = [Integer(mqc.MQIACF_FEEDBACK, feedback)]
+                if queue:
+                    details.insert(0, _s(mqc.MQCA_Q_NAME, queue))
+                if remote_qmgr:
+                    details.append(_s(mqc.MQCA_REMOTE_Q_MGR_NAME, remote_qmgr))
+                return operation_group(mqc.MQOPER_DISCARD, **when, qmgr=qm.name, md=md,
+                                       msg_length=len(data), details=details)
+            return operation_group(mqc.MQOPER_PUT, **when, qmgr=qm.name, md=md,
+                                   msg_length=len(data), details=[
+                                       _s(mqc.MQCA_Q_NAME, qm.deadq),
+                                       _s(mqc.MQCACF_RESOLVED_Q_NAME, qm.deadq),
+                                       Integer(mqc.MQIACF_FEEDBACK, feedback)])
         return _Action(op, lambda d: self._reject(qm, md, d, feedback, queue), rejected=True)
 
     def _deliver(self, qm: QueueManager, md: MQMD, data: bytes, r: Resolution,
@@ -617,8 +624,11 @@ class Simulator:
         xqh = MQXQH(r.remote_q, r.remote_qmgr, replace(md, version=1))
         xmit_md = replace(md, msg_id=self.new_msg_id(qm.name), correl_id=md.msg_id,
                           format="MQXMIT", encoding=enc, coded_char_set_id=ccsid)
-        self._store(qm, r.xmitq, xmit_md, pack_xqh(xqh, encoding=enc, ccsid=ccsid) + data,
-                    original or md)
+        packed = pack_xqh(xqh, encoding=enc, ccsid=ccsid)
+        # the names as read back from the header (padding and width as MQ's 48 characters)
+        kept = MQXQH(_as_packed(r.remote_q), _as_packed(r.remote_qmgr), xqh.msg_desc) \
+            if (r.remote_q + r.remote_qmgr).isascii() else None
+        self._store(qm, r.xmitq, xmit_md, packed + data, original or md, xqh=kept)
         self._at(self.latency, lambda: self._drain(qm, r.xmitq))
 
     def _reject(self, qm: QueueManager, md: MQMD, data: bytes, reason: int,
@@ -648,10 +658,11 @@ class Simulator:
     def _sending_mca(self, qm: QueueManager, s: Stored, md: MQMD, data: bytes,
                      xmitq: str) -> tuple[_Activity, ts.TraceMessage | None]:
         """The sending MCA's activity, begun with its Get of `s` from the xmitq."""
-        get = operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qm.name, md=s.md,
-                              embedded=md, msg_length=len(s.data), details=[
-                                  _s(mqc.MQCA_Q_NAME, xmitq),
-                                  _s(mqc.MQCACF_RESOLVED_Q_NAME, xmitq)])
+        def get() -> Group:
+            return operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qm.name, md=s.md,
+                                   embedded=md, msg_length=len(s.data), details=[
+                                       _s(mqc.MQCA_Q_NAME, xmitq),
+                                       _s(mqc.MQCACF_RESOLVED_Q_NAME, xmitq)])
         act = _Activity(qm, self.sending_mca, mqc.MQAT_QMGR, "Sending Message Channel Agent",
                         ts.MEDIUM, [get])
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
@@ -662,10 +673,11 @@ class Simulator:
         md = s.original or xqh.msg_desc
         data = s.data[XQH_LENGTH:]
         act, trace = self._sending_mca(qm, s, md, data, xmitq)
-        discard = operation_group(mqc.MQOPER_DISCARD, **self._now(qm), qmgr=qm.name, md=md,
-                                  msg_length=len(data), details=[
-                                      _s(mqc.MQCA_Q_NAME, xmitq),
-                                      Integer(mqc.MQIACF_FEEDBACK, mqc.MQFB_EXPIRATION)])
+        def discard() -> Group:
+            return operation_group(mqc.MQOPER_DISCARD, **self._now(qm), qmgr=qm.name, md=md,
+                                   msg_length=len(data), details=[
+                                       _s(mqc.MQCA_Q_NAME, xmitq),
+                                       Integer(mqc.MQIACF_FEEDBACK, mqc.MQFB_EXPIRATION)])
         self._perform(act, md, data, trace, lambda: _Action(
             discard, lambda _d: self._expire(qm, s), rejected=True))
 
@@ -689,12 +701,14 @@ class Simulator:
                 if feedback is not None:
                     return self._rejection(qm, md, data, feedback,
                                            remote_qmgr=xqh.remote_q_mgr_name)
-            op = operation_group(mqc.MQOPER_SEND, **self._now(qm), qmgr=qm.name, md=md,
-                                 msg_length=len(data), details=[
-                                     _s(mqc.MQCA_REMOTE_Q_MGR_NAME, other.name),
-                                     _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
-                                     Integer(mqc.MQIACH_CHANNEL_TYPE, _sender_type(channel)),
-                                     _s(mqc.MQCACH_XMIT_Q_NAME, xmitq)])
+            def op() -> Group:
+                return operation_group(
+                    mqc.MQOPER_SEND, **self._now(qm), qmgr=qm.name, md=md,
+                    msg_length=len(data), details=[
+                        _s(mqc.MQCA_REMOTE_Q_MGR_NAME, other.name),
+                        _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
+                        Integer(mqc.MQIACH_CHANNEL_TYPE, _sender_type(channel)),
+                        _s(mqc.MQCACH_XMIT_Q_NAME, xmitq)])
             return _Action(op, lambda d: self._at(
                 self.latency, lambda: self._receive(other, qm, channel, md, d, xqh)))
 
@@ -709,12 +723,13 @@ class Simulator:
     def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
                  data: bytes, xqh: MQXQH) -> None:
         """The receiving MCA's activity: Receive, then the put onwards (or a rejection)."""
-        receive = operation_group(mqc.MQOPER_RECEIVE, **self._now(qm), qmgr=qm.name, md=md,
-                                  msg_length=len(data), details=[
-                                      _s(mqc.MQCA_REMOTE_Q_MGR_NAME, sender.name),
-                                      _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
-                                      Integer(mqc.MQIACH_CHANNEL_TYPE,
-                                              _receiver_type(channel))])
+        def receive() -> Group:
+            return operation_group(mqc.MQOPER_RECEIVE, **self._now(qm), qmgr=qm.name, md=md,
+                                   msg_length=len(data), details=[
+                                       _s(mqc.MQCA_REMOTE_Q_MGR_NAME, sender.name),
+                                       _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
+                                       Integer(mqc.MQIACH_CHANNEL_TYPE,
+                                               _receiver_type(channel))])
         act = _Activity(qm, self.receiving_mca, mqc.MQAT_QMGR, "Receiving Message Channel Agent",
                         ts.MEDIUM, [receive])
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
@@ -806,6 +821,21 @@ class _Actor:
 
 def _s(pid: int, value: str, width: int = 48) -> String:
     return String(pid, value, _CCSID, width)
+
+
+def _encoding_of(qm: QueueManager) -> tuple[int, int]:
+    from pcf.codepages import is_ebcdic
+
+    try:
+        ccsid = int(qm.attrs.get("CCSID", "819"))
+    except ValueError:
+        ccsid = _CCSID
+    return (mqc.MQENC_S390 if is_ebcdic(ccsid) else mqc.MQENC_REVERSED), ccsid
+
+
+def _as_packed(name: str) -> str:
+    """A name as an MQXQH holds it: at most 48 characters, trailing blanks gone."""
+    return name[:48].rstrip(" \x00")
 
 
 def _sender_type(channel: MQObject) -> int:

@@ -3,7 +3,8 @@ trace-route.md §5 (record or not, loop check, forwarding, delivery). Pure funct
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import struct
+from dataclasses import dataclass, field
 
 import pcf
 from pcf import mqc
@@ -17,6 +18,18 @@ LOW, MEDIUM, HIGH = (mqc.MQROUTE_DETAIL_LOW, mqc.MQROUTE_DETAIL_MEDIUM,
 ENABLED = (mqc.MQRECORDING_MSG, mqc.MQRECORDING_Q)
 _ACCUMULATING = (mqc.MQROUTE_ACCUMULATE_IN_MSG, mqc.MQROUTE_ACCUMULATE_AND_REPLY)
 _REJ_UNSUP = 0xFFFF0000
+_EPH_IDS = (b"EPH ", b"\xc5\xd7\xc8\x40")  # ASCII, EBCDIC
+_KIND = (mqc.MQCFT_TRACE_ROUTE, mqc.MQCMD_TRACE_ROUTE)
+_PEEK = (struct.Struct("<i8xi"), struct.Struct(">i8xi"))  # MQCFH Type, Command
+
+
+def _may_be_trace_route(data: bytes, fmt: str) -> bool:
+    """False when the MQCFH (at 0, or after an MQEPH's fixed part) is surely not a
+    trace-route message's, in either byte order; True when only decoding can tell."""
+    at = 32 if fmt == "MQHEPCF" or data[:4] in _EPH_IDS else 0
+    if len(data) < at + 16:
+        return False  # too short for an MQCFH: decoding would fail
+    return any(p.unpack_from(data, at) == _KIND for p in _PEEK)
 
 
 @dataclass
@@ -25,12 +38,16 @@ class TraceMessage:
 
     message: Message
     group: Group
+    _state: TraceRoute | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def recognise(cls, md: MQMD, data: bytes) -> TraceMessage | None:
         """The trace-route message in (md, data), or None for any other message (step 1)."""
-        if md.format.rstrip() not in ("MQADMIN", "MQHEPCF") or md.msg_type == mqc.MQMT_REPLY:
+        fmt = md.format.rstrip()
+        if fmt not in ("MQADMIN", "MQHEPCF") or md.msg_type == mqc.MQMT_REPLY:
             return None  # a trace-route reply carries the same PCF but is not one
+        if not _may_be_trace_route(data, fmt):
+            return None  # an activity report, an event ...: its MQCFH says so, no decoding
         try:
             message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
                                  fmt=md.format)
@@ -45,9 +62,12 @@ class TraceMessage:
     @property
     def state(self) -> TraceRoute:
         """The TraceRoute values now."""
-        return parse_trace_route(self.group)
+        if self._state is None:
+            self._state = parse_trace_route(self.group)
+        return self._state
 
     def _set(self, pid: int, value: int) -> None:
+        self._state = None
         member = self.group.find(pid)
         if isinstance(member, Integer):
             member.value = value
