@@ -119,7 +119,7 @@ def test_an_interrupted_run_leaves_the_last_tables(spark, tmp_path, monkeypatch)
     assert [p.name for p in tmp_path.iterdir() if "mqroute-tmp" in p.name] == []
 
     monkeypatch.undo()
-    summary = pipeline.run(spark, [str(second)], str(out))
+    summary = pipeline.run(spark, [f"file://{second}"], f"file://{out}")  # URIs work too
     routes = spark.read.parquet(str(out / "routes")).count()
     assert routes == summary.routes and summary.messages == len(items)
     assert _tree(out) != before and sorted(p.name for p in tmp_path.iterdir()) == \
