@@ -36,6 +36,7 @@ sends from the pipeline's Parquet and the Spark DataFrame form are at the edges.
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
@@ -426,6 +427,9 @@ def observed_with_statistics(out_dir: str | Path
     import pyarrow.dataset as ds
 
     out = Path(out_dir)
+    if not any((out / table).is_dir() for table in ("hops", "channel_stats", "queue_stats")):
+        raise FileNotFoundError(errno.ENOENT, "not an output folder of mqroute analyze (it "
+                                "has no hops, channel_stats or queue_stats table)", str(out))
     routes = observed_sends(out) if (out / "hops").exists() else []
     stat_sends: list[ObservedSend] = []
     if (out / "channel_stats").exists():

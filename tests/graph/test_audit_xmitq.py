@@ -118,3 +118,15 @@ def test_audit_command_subprocess(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "transmission_queue_missing" in done.stdout
     assert "NO.SUCH.XMITQ,MISSING.XQ" in done.stdout
+
+
+def test_observed_folder_that_is_not_an_analyze_output_is_refused(tmp_path):
+    path = tmp_path / "estate.mqsc"
+    path.write_text(CONFIG)
+    for folder in (tmp_path / "absent", tmp_path):
+        done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--config",
+                               str(path), "--observed", str(folder)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert "not an output folder of mqroute analyze" in done.stderr
+        assert str(folder) in done.stderr and done.stdout == ""
