@@ -1,10 +1,14 @@
-"""Decode benchmark: our pcf.decode against pymqi's pure-Python PCFExecute.unpack.
+"""Decode benchmark: our pcf.decode (compiled and pure-Python paths) against pymqi's unpack.
 
 Run from the project root (or anywhere):
 
-    python benchmarks/bench_decode.py [--seconds S] [--rounds N] [--json FILE]
+    python benchmarks/bench_decode.py [--seconds S] [--rounds N] [--json FILE] [--profile]
     python -m benchmarks.bench_decode ...
 
+Three decoders on the same messages in one run: `pcf.decode` with its optional compiled path
+(pcf._cdecode, when built), `pcf.decoder.decode_python` (the pure-Python path, what
+`pcf.decode` was before the compiled path) and pymqi's PCFExecute.unpack. Each rate is taken
+on two clocks: wall time and this process's CPU time (less distorted on a loaded machine).
 pymqi is fetched once with pip into benchmarks/.cache/ and imported with its C extension
 (pymqe, which needs an MQ client to build) replaced by a stub: PCFExecute.unpack is pure Python.
 """
@@ -32,6 +36,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import pcf  # noqa: E402
+import pcf.mqmd  # noqa: E402
+from pcf import fast  # noqa: E402
+from pcf.decoder import decode_python  # noqa: E402
 from traceroute.records import samples  # noqa: E402
 
 PYMQI_VERSION = "1.12.13"
@@ -61,28 +68,38 @@ class Case:
 
 @dataclass
 class Result:
-    """Rates of one decoder on one case; rate is None when the decoder was not run."""
+    """Rates of one decoder on one case (wall clock and CPU time); None when not run."""
 
     msg_per_s: float | None = None
     mb_per_s: float | None = None
+    cpu_msg_per_s: float | None = None
+    cpu_mb_per_s: float | None = None
     error: str | None = None
 
 
 @dataclass
 class Row:
-    """One line of the table: a case, both decoders' results and notes on their output."""
+    """One line of the table: a case, each decoder's results and notes on their output.
+
+    `ours` is pcf.decode as shipped (compiled when built), `pure` its pure-Python path.
+    """
 
     case: Case
     ours: Result
     pymqi: Result
     notes: list[str] = field(default_factory=list)
+    pure: Result = field(default_factory=Result)
+
+    def ratio_of(self, result: Result, base: Result, cpu: bool = False) -> float | None:
+        """result's messages/s divided by base's (on the CPU-time clock when `cpu`)."""
+        a, b = ((result.cpu_msg_per_s, base.cpu_msg_per_s) if cpu
+                else (result.msg_per_s, base.msg_per_s))
+        return a / b if a and b else None
 
     @property
     def ratio(self) -> float | None:
-        """Our messages/s divided by pymqi's."""
-        if self.ours.msg_per_s and self.pymqi.msg_per_s:
-            return self.ours.msg_per_s / self.pymqi.msg_per_s
-        return None
+        """Our messages/s divided by pymqi's (wall clock)."""
+        return self.ratio_of(self.ours, self.pymqi)
 
 
 # --- pymqi ------------------------------------------------------------------------------------
@@ -188,31 +205,40 @@ def load_cases(operations: int) -> tuple[list[Case], list[str]]:
 # --- timing -----------------------------------------------------------------------------------
 
 
-def best_rate(run: Callable[[], object], seconds: float, rounds: int) -> float:
-    """Calls per second of `run`: warm up, then the best of `rounds` rounds of ≥ `seconds`."""
+def best_rates(run: Callable[[], object], seconds: float, rounds: int) -> tuple[float, float]:
+    """Calls per second of `run` on the wall clock and on this process's CPU time: warm up,
+    then the best of `rounds` rounds of ≥ `seconds` (wall) for each clock."""
     warm_until = time.perf_counter() + min(0.2, seconds)
     run()
     while time.perf_counter() < warm_until:
         run()
-    best = 0.0
+    best = best_cpu = 0.0
     for _ in range(rounds):
         gc.collect()
         calls = 0
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         while True:
             run()
             calls += 1
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 break
+        cpu = time.process_time() - cpu_start
         best = max(best, calls / elapsed)
-    return best
+        if cpu > 0:
+            best_cpu = max(best_cpu, calls / cpu)
+    return best, best_cpu
 
 
-def _ours_runner(case: Case) -> Callable[[], None]:
-    """Decode every message of the case with pcf.decode."""
+def best_rate(run: Callable[[], object], seconds: float, rounds: int) -> float:
+    """Calls per second of `run` on the wall clock (see best_rates)."""
+    return best_rates(run, seconds, rounds)[0]
+
+
+def _ours_runner(case: Case, decode: Callable[..., pcf.Message] = pcf.decode
+                 ) -> Callable[[], None]:
+    """Decode every message of the case with pcf.decode (or the decode function given)."""
     pairs = list(zip(case.messages, case.decode_kwargs, strict=True))
-    decode = pcf.decode
 
     def run() -> None:
         for data, kwargs in pairs:
@@ -242,9 +268,12 @@ def _pymqi_runner(unpack: Callable[[bytes], Any], case: Case) -> Callable[[], No
     return run_clean
 
 
-def _rates(calls_per_s: float, case: Case) -> Result:
-    """Messages/s and MB/s (of the messages as received) from calls of the whole case per s."""
-    return Result(calls_per_s * len(case.messages), calls_per_s * case.size / MB)
+def _rates(calls_per_s: float | tuple[float, float], case: Case) -> Result:
+    """Messages/s and MB/s (of the messages as received) from calls of the whole case per s
+    (a pair: wall clock and CPU time)."""
+    wall, cpu = calls_per_s if isinstance(calls_per_s, tuple) else (calls_per_s, None)
+    n, size = len(case.messages), case.size / MB
+    return Result(wall * n, wall * size, cpu and cpu * n, cpu and cpu * size)
 
 
 # --- what each decoder returns ----------------------------------------------------------------
@@ -345,17 +374,100 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def render(rows: list[Row]) -> str:
-    """The results table."""
-    head = (f"{'input':<26}{'msgs':>5}{'bytes':>9}{'ours msg/s':>12}{'ours MB/s':>11}"
-            f"{'pymqi msg/s':>13}{'pymqi MB/s':>12}{'ratio':>8}")
+def render(rows: list[Row], cpu: bool = False) -> str:
+    """The results table on one clock: MB/s of each decoder and the ratios between them."""
+    def mb(r: Result) -> float | None:
+        return r.cpu_mb_per_s if cpu else r.mb_per_s
+
+    def x(v: float | None) -> str:
+        return "-" if v is None else f"{v:.1f}x"
+
+    head = (f"{'input':<26}{'msgs':>5}{'bytes':>8}{'decode MB/s':>12}{'pure MB/s':>11}"
+            f"{'pymqi MB/s':>12}{'decode/pymqi':>13}{'pure/pymqi':>11}{'decode/pure':>12}")
     lines = [head, "-" * len(head)]
     for r in rows:
-        ratio = "-" if r.ratio is None else f"{r.ratio:.2f}x"
-        lines.append(f"{r.case.name:<26}{len(r.case.messages):>5}{r.case.size:>9}"
-                     f"{_fmt(r.ours.msg_per_s):>12}{_fmt(r.ours.mb_per_s, 2):>11}"
-                     f"{_fmt(r.pymqi.msg_per_s):>13}{_fmt(r.pymqi.mb_per_s, 2):>12}{ratio:>8}")
+        lines.append(f"{r.case.name:<26}{len(r.case.messages):>5}{r.case.size:>8}"
+                     f"{_fmt(mb(r.ours), 2):>12}{_fmt(mb(r.pure), 2):>11}"
+                     f"{_fmt(mb(r.pymqi), 2):>12}{x(r.ratio_of(r.ours, r.pymqi, cpu)):>13}"
+                     f"{x(r.ratio_of(r.pure, r.pymqi, cpu)):>11}"
+                     f"{x(r.ratio_of(r.ours, r.pure, cpu)):>12}")
     return "\n".join(lines)
+
+
+def profile(cases: list[Case], seconds: float, rounds: int) -> list[str]:
+    """Where the time of pcf.decode goes, per input (CPU time, microseconds per message)."""
+    lines: list[str] = []
+    parse = fast.compiled_parse
+    for case in cases:
+        n = len(case.messages)
+
+        def us(run: Callable[[], object], n: int = n) -> float:
+            return 1e6 / best_rates(run, seconds, rounds)[1] / n
+
+        total = us(_ours_runner(case))
+        line = f"{case.name}: pcf.decode {total:.1f} us/msg"
+        if parse is not None:
+            spans = []
+            for data, kwargs in zip(case.messages, case.decode_kwargs, strict=True):
+                m = decode_python(data, **kwargs)
+                start = 68 if m.eph is not None else 36
+                end = len(data) - len(m.user_data)
+                little = m.encoding & pcf.mqc.MQENC_INTEGER_MASK == \
+                    pcf.mqc.MQENC_INTEGER_REVERSED
+                spans.append((data, start, m.parameter_count, little, m.ccsid, end))
+
+            def tree_only(spans: list = spans) -> None:
+                for data, start, count, little, ccsid, end in spans:
+                    parse(data, start, count, little, ccsid, end, 32)
+
+            tree = us(tree_only)
+            gc.disable()
+            try:
+                tree_nogc = us(tree_only)
+            finally:
+                gc.enable()
+            nodes = sum(1 for d, k in zip(case.messages, case.decode_kwargs, strict=True)
+                        for _ in pcf.decode(d, **k).walk()) / n
+            line += (f"; the compiled tree walk {tree:.1f} ({100 * tree / total:.0f}%; "
+                     f"{1000 * tree / nodes:.0f} ns per node over {nodes:.0f} nodes; with the "
+                     f"cyclic GC off {tree_nogc:.1f}), the Python around it (header, MQEPH, "
+                     f"Message) {total - tree:.1f}")
+        lines.append(line)
+    lines.extend(stage_profile(seconds, rounds))
+    return lines
+
+
+def stage_profile(seconds: float, rounds: int, copies: int = 250) -> list[str]:
+    """The Spark pipeline's decode stage body (graph.pipeline.reports.decode_batches, without
+    Spark) on the example reports, with and without the compiled decoder: reports/s."""
+    try:
+        import pyarrow as pa
+
+        from graph.pipeline.reports import decode_batches
+    except ImportError as exc:
+        return [f"pipeline decode stage: not measured ({exc})"]
+    reports = samples.example_reports() * copies
+    batch = pa.RecordBatch.from_pylist([
+        {"source": "bench", "position": i, "error": None, "md": pcf.mqmd.pack(md),
+         "data": data} for i, (md, data) in enumerate(reports)])
+
+    def run() -> None:
+        for _ in decode_batches(iter([batch])):
+            pass
+
+    saved = fast.compiled_parse
+    rates = {}
+    try:
+        for name, parse in (("compiled", saved), ("pure", None)):
+            if name == "compiled" and parse is None:
+                continue
+            fast.compiled_parse = parse
+            rates[name] = best_rates(run, seconds, rounds)[1] * len(reports)
+    finally:
+        fast.compiled_parse = saved
+    shown = ", ".join(f"{k} {v:,.0f}" for k, v in rates.items())
+    return [f"pipeline decode stage (decode_batches on {len(reports)} example reports in one "
+            f"Arrow batch, no Spark; reports/s of CPU time): {shown}"]
 
 
 def to_json(rows: list[Row], args: argparse.Namespace, pymqi_status: str,
@@ -370,14 +482,18 @@ def to_json(rows: list[Row], args: argparse.Namespace, pymqi_status: str,
         "rounds": args.rounds,
         "mb": MB,
         "skipped": skipped,
+        "decoder": fast.STATUS,
         "results": [
             {
                 "input": r.case.name,
                 "messages": len(r.case.messages),
                 "bytes": r.case.size,
                 "ours": vars(r.ours),
+                "pure": vars(r.pure),
                 "pymqi": vars(r.pymqi),
                 "ratio": r.ratio,
+                "ratio_cpu": r.ratio_of(r.ours, r.pymqi, cpu=True),
+                "pure_ratio_cpu": r.ratio_of(r.pure, r.pymqi, cpu=True),
                 "notes": r.notes,
             }
             for r in rows
@@ -394,6 +510,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--operations", type=int, default=100,
                    help="Put operations in the large activity report (default 100)")
     p.add_argument("--json", metavar="FILE", type=Path, help="also write the figures as JSON")
+    p.add_argument("--profile", action="store_true",
+                   help="also break pcf.decode's time down (compiled tree walk, GC, Python)")
     args = p.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1 or args.operations < 1:
         p.error("--seconds must be > 0, --rounds and --operations ≥ 1")
@@ -413,24 +531,35 @@ def main(argv: list[str] | None = None) -> int:
         pymqi_status = f"pymqi unavailable: {exc}"
 
     print(f"Python {platform.python_version()} ({platform.python_implementation()}, "
-          f"{platform.machine()}); {pymqi_status}")
+          f"{platform.machine()}); {pymqi_status}; pcf.decode: {fast.STATUS}")
     print(f"each rate: best of {args.rounds} rounds of >= {args.seconds:g} s; "
           f"MB = {MB:,} bytes of message data as received (MQMD excluded)\n")
 
     rows: list[Row] = []
     for case in cases:
-        ours = _rates(best_rate(_ours_runner(case), args.seconds, args.rounds), case)
+        rate = best_rates
+        ours = _rates(rate(_ours_runner(case), args.seconds, args.rounds), case)
+        pure = _rates(rate(_ours_runner(case, decode_python), args.seconds, args.rounds), case)
         theirs = Result(error="not run")
         if unpack is not None:
-            theirs = _rates(best_rate(_pymqi_runner(unpack, case), args.seconds, args.rounds),
-                            case)
+            theirs = _rates(rate(_pymqi_runner(unpack, case), args.seconds, args.rounds), case)
         notes = correctness_notes(case, unpack)
         theirs.error = next((n for n in notes if n.startswith("pymqi cannot")), theirs.error)
-        rows.append(Row(case, ours, theirs, notes))
+        rows.append(Row(case, ours, theirs, notes, pure))
 
+    print("Wall clock:")
     print(render(rows))
-    print("\nratio = ours msg/s / pymqi msg/s. pymqi is given each message from its MQCFH on "
-          f"(MQEPH-first reports minus {EPH_CFH_OFFSET} bytes), ours the whole message.")
+    print("\nCPU time of this process (time.process_time; less distorted by other load):")
+    print(render(rows, cpu=True))
+    print("\ndecode = pcf.decode as installed (" + fast.STATUS + "); pure = "
+          "pcf.decoder.decode_python, the pure-Python path (pcf.decode without the compiled "
+          "decoder); pymqi = PCFExecute.unpack. Ratios are of messages/s in this run. pymqi is "
+          f"given each message from its MQCFH on (MQEPH-first reports minus {EPH_CFH_OFFSET} "
+          "bytes), ours the whole message.")
+    if args.profile:
+        print("\nWhere pcf.decode's time goes (CPU time per message):")
+        for line in profile(cases, args.seconds, args.rounds):
+            print(f"  {line}")
     print("\nWhat each decoder returns (first message of each input; reported, not asserted):")
     for row in rows:
         print(f"  {row.case.name}:")

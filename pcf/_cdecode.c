@@ -36,6 +36,7 @@ typedef struct {
     PyTypeObject *type;
     Py_ssize_t off[4];
     int nfields;
+    int untrack; /* every field an int, str, bytes or None: no cycle can pass through it */
 } Kind;
 
 static Kind kinds[K_COUNT];
@@ -97,6 +98,7 @@ static PyObject *make(int k, PyObject *a, PyObject *b, PyObject *c, PyObject *d)
         return NULL;
     }
     for (int i = 0; i < kd->nfields; i++) *(PyObject **)((char *)o + kd->off[i]) = vals[i];
+    if (kd->untrack) PyObject_GC_UnTrack(o);
     return o;
 }
 
@@ -292,7 +294,13 @@ static PyObject *py_parse(PyObject *self, PyObject *args) {
         PyBuffer_Release(&view);
         return NULL;
     }
+    /* The tree's nodes are GC-tracked containers: left on, the cyclic collector would run
+     * every ~700 of them over the young tree being built, most of the time on a large
+     * report. Paused for the walk (the GIL is held throughout, except while a callback to
+     * decode_text runs); the next collection then sees the finished tree once. */
+    int gc_was_on = PyGC_Disable();
     int r = parse(&c, &offset, count, 0, out);
+    if (gc_was_on) PyGC_Enable();
     PyBuffer_Release(&view);
     if (r < 0) {
         Py_DECREF(out);
@@ -325,6 +333,8 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
         }
         found[k].type = (PyTypeObject *)cls;
         found[k].nfields = 0;
+        found[k].untrack = k != K_ILIST && k != K_I64LIST && k != K_SLIST && k != K_GROUP
+                           && PyType_IS_GC((PyTypeObject *)cls);
         for (int i = 0; FIELDS[k][i] != NULL; i++) {
             PyObject *d = PyObject_GetAttrString(cls, FIELDS[k][i]);
             if (d == NULL) return NULL;

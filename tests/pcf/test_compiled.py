@@ -121,6 +121,9 @@ def test_compiled_nodes_behave_like_constructed_ones():
     assert n.value == 8
     group = m.find(15)
     assert gc.is_tracked(group) and gc.is_tracked(group.parameters)
+    # leaves holding only ints, text, bytes and None are left to reference counting
+    assert not gc.is_tracked(m.parameters[0]) and not gc.is_tracked(m.parameters[2])
+    assert gc.is_tracked(m.parameters[8])         # an MQCFIL holds a list
     group.parameters.append(group)                # a cycle: the collector must free it
     gc.collect()
     del m, group, n
