@@ -190,6 +190,7 @@ class ActivityTracer:
         self.encoding = dict(encoding or {})
         self.written: list[tuple[str, MQMD, bytes]] = []
         self._conns: dict[bytes, _Conn] = {}
+        self._stamps: dict[tuple[str, float], tuple[str, str, int]] = {}
         sim.add_observer(self.observe)
 
     def close(self) -> None:
@@ -233,14 +234,27 @@ class ActivityTracer:
     def _clock(self, qmgr: str, t: float) -> datetime:
         return self.sim.start + timedelta(seconds=t + self.sim.clock_skew.get(qmgr, 0.0))
 
+    def _stamp(self, qmgr: str, t: float) -> tuple[str, str, int]:
+        """A moment's date and time as a record shows them, and its microseconds."""
+        key = (qmgr, t)
+        stamp = self._stamps.get(key)
+        if stamp is None:
+            if len(self._stamps) > 4096:
+                self._stamps.clear()
+            when = self._clock(qmgr, t)
+            micros = int(when.replace(tzinfo=UTC).timestamp() * 1_000_000)
+            stamp = self._stamps[key] = (when.strftime("%Y-%m-%d"), when.strftime("%H:%M:%S"),
+                                         micros)
+        return stamp
+
     def record(self, call: SimCall, s: TraceSettings) -> Group:
         """The MQGACF_ACTIVITY_TRACE group of one call, up to the trace level."""
-        when = self._clock(call.qmgr, call.time)
+        date, clock, micros = self._stamp(call.qmgr, call.time)
         p: list[Parameter] = [
             Integer(mqc.MQIACF_OPERATION_ID, _VERBS[call.verb]),
             Integer(mqc.MQIACF_THREAD_ID, 1),
-            _s(mqc.MQCACF_OPERATION_DATE, when.strftime("%Y-%m-%d"), 12),
-            _s(mqc.MQCACF_OPERATION_TIME, when.strftime("%H:%M:%S"), 8)]
+            _s(mqc.MQCACF_OPERATION_DATE, date, 12),
+            _s(mqc.MQCACF_OPERATION_TIME, clock, 8)]
         medium, high = s.level >= MEDIUM, s.level >= HIGH
         v = call.verb
         if v == MQCONN:
@@ -267,7 +281,7 @@ class ActivityTracer:
             if s.message_data and call.data:
                 p.append(ByteString(mqc.MQBACF_MESSAGE_DATA, call.data[:s.message_data]))
         if medium and v != MQDISC:
-            p.extend(self._medium(call, when))
+            p.extend(self._medium(call, micros))
         if high and call.md is not None and v in (MQPUT, MQPUT1, MQGET):
             p.append(ByteString(mqc.MQBACF_MQMD_STRUCT, call.md.pack(
                 encoding=mqc.MQENC_NATIVE)))
@@ -277,11 +291,10 @@ class ActivityTracer:
                 p.append(ByteString(mqc.MQBACF_MQPMO_STRUCT, _pmo(call)))
         return Group(mqc.MQGACF_ACTIVITY_TRACE, p)
 
-    def _medium(self, call: SimCall, when: datetime) -> list[Parameter]:
+    def _medium(self, call: SimCall, micros: int) -> list[Parameter]:
         v = call.verb
         p: list[Parameter] = []
         if v in (MQPUT, MQPUT1, MQGET):
-            micros = int(when.replace(tzinfo=UTC).timestamp() * 1_000_000)
             p.append(Integer64(mqc.MQIAMO64_HIGHRES_TIME, micros))
             if v != MQPUT1:
                 p.append(_s(mqc.MQCACF_OBJECT_NAME, call.object_name))

@@ -213,29 +213,16 @@ class Network(_TrackedFields):
 
     def shared_queues(self, name: str) -> list[tuple[QueueManager, MQObject]]:
         """Every queue manager's queue `name` that is shared in a cluster, in network order."""
-        index = cached(self, "shared", self._shared_index)
-        return index.get(name, [])
-
-    def _shared_index(self) -> dict[str, list[tuple[QueueManager, MQObject]]]:
-        index: dict[str, list[tuple[QueueManager, MQObject]]] = {}
-        for qm in self.qmgrs.values():
-            for name, q in qm.queues.items():
-                if q.cluster:
-                    index.setdefault(name, []).append((qm, q))
-        return index
+        return cached(self, ("shared", name), lambda: [
+            (qm, q) for qm in self.qmgrs.values()
+            if (q := qm.queues.get(name)) is not None and q.cluster])
 
     def receivers(self, channel: str) -> list[QueueManager]:
         """The queue managers defining a RCVR or RQSTR channel of that name, in network order."""
-        index = cached(self, "receivers", self._receiver_index)
-        return index.get(channel, [])
-
-    def _receiver_index(self) -> dict[str, list[QueueManager]]:
-        index: dict[str, list[QueueManager]] = {}
-        for qm in self.qmgrs.values():
-            for name, ch in qm.channels.items():
-                if ch.get("CHLTYPE") in ("RCVR", "RQSTR"):
-                    index.setdefault(name, []).append(qm)
-        return index
+        return cached(self, ("receivers", channel), lambda: [
+            qm for qm in self.qmgrs.values()
+            if (ch := qm.channels.get(channel)) is not None
+            and ch.get("CHLTYPE") in ("RCVR", "RQSTR")])
 
     def clusters(self) -> dict[str, set[str]]:
         """Cluster name -> the queue managers with a CLUSRCVR channel in it."""

@@ -30,7 +30,7 @@ import heapq
 import random
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 
 from pcf import mqc
@@ -501,9 +501,9 @@ class Simulator:
                 self._put_call(actor, qm, md, data, reason=r.reason)
             return PutResult(r.reason, resolution=r)
         if not any(md.msg_id):
-            md = replace(md, msg_id=self.new_msg_id(qm.name))
+            md = _md_with(md, msg_id=self.new_msg_id(qm.name))
         date, time = self._put_stamp(qm)
-        md = replace(md, put_date=date, put_time=time, put_appl_name=handle.appl_name[-28:],
+        md = _md_with(md, put_date=date, put_time=time, put_appl_name=handle.appl_name[-28:],
                      put_appl_type=handle.appl_type,
                      reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q else ""))
         act = _Activity(qm, handle.appl_name, handle.appl_type, "Application put", ts.LOW)
@@ -621,8 +621,8 @@ class Simulator:
                 self._report(qm, md, data, mqc.MQFB_COA, mqc.MQRO_COA)
             return
         enc, ccsid = self._encoding(qm)
-        xqh = MQXQH(r.remote_q, r.remote_qmgr, replace(md, version=1))
-        xmit_md = replace(md, msg_id=self.new_msg_id(qm.name), correl_id=md.msg_id,
+        xqh = MQXQH(r.remote_q, r.remote_qmgr, _md_with(md, version=1))
+        xmit_md = _md_with(md, msg_id=self.new_msg_id(qm.name), correl_id=md.msg_id,
                           format="MQXMIT", encoding=enc, coded_char_set_id=ccsid)
         packed = pack_xqh(xqh, encoding=enc, ccsid=ccsid)
         # the names as read back from the header (padding and width as MQ's 48 characters)
@@ -650,7 +650,7 @@ class Simulator:
         date, time = self._put_stamp(qm)
         dlh = MQDLH(reason, queue, qm.name, md.encoding, md.coded_char_set_id, md.format,
                     mqc.MQAT_QMGR, qm.name, date, time)
-        dead_md = replace(md, format="MQDEAD", encoding=enc, coded_char_set_id=ccsid)
+        dead_md = _md_with(md, format="MQDEAD", encoding=enc, coded_char_set_id=ccsid)
         if actor is not None:
             self._put_call(actor, qm, dead_md, data, queue=qm.deadq)
         self._store(qm, qm.deadq, dead_md, pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
@@ -691,7 +691,7 @@ class Simulator:
     def _send(self, qm: QueueManager, other: QueueManager, channel: MQObject, s: Stored,
               xqh: MQXQH, xmitq: str) -> None:
         """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
-        md = replace(s.original or xqh.msg_desc, expiry=self._remaining(s))
+        md = _md_with(s.original or xqh.msg_desc, expiry=self._remaining(s))
         data = s.data[XQH_LENGTH:]
         act, trace = self._sending_mca(qm, s, md, data, xmitq)
 
@@ -768,7 +768,7 @@ class Simulator:
         date, time = self._put_stamp(qm)
         md = report_descriptor(original, qmgr=qm.name, msg_id=self.new_msg_id(qm.name),
                                put_date=date, put_time=time, encoding=enc)
-        return replace(md, coded_char_set_id=ccsid)
+        return _md_with(md, coded_char_set_id=ccsid)
 
     def _activity_report(self, qm: QueueManager, original: MQMD, activity: Group) -> None:
         md = self._respond_md(qm, original)
@@ -780,7 +780,7 @@ class Simulator:
 
     def _reply(self, qm: QueueManager, original: MQMD, trace: ts.TraceMessage) -> None:
         """A trace-route reply: the accumulated data, MQADMIN, MsgType REPLY."""
-        md = replace(self._respond_md(qm, original), msg_type=mqc.MQMT_REPLY,
+        md = _md_with(self._respond_md(qm, original), msg_type=mqc.MQMT_REPLY,
                      feedback=mqc.MQFB_NONE, format="MQADMIN", encoding=original.encoding,
                      coded_char_set_id=original.coded_char_set_id)
         msg = Message(Header(mqc.MQCFT_TRACE_ROUTE, mqc.MQCMD_TRACE_ROUTE),
@@ -797,14 +797,14 @@ class Simulator:
         if not original.reply_to_q:
             return
         asked = original.report & (option * 7)
-        md = replace(self._respond_md(qm, original), feedback=feedback)
+        md = _md_with(self._respond_md(qm, original), feedback=feedback)
         if asked == option * 7:
             body, fmt = data, original.format
         elif asked == option * 3:
             body, fmt = data[:100], original.format
         else:
             body, fmt = b"", ""
-        self._send_back(qm, replace(md, format=fmt), body, original.reply_to_q,
+        self._send_back(qm, _md_with(md, format=fmt), body, original.reply_to_q,
                         original.reply_to_q_mgr)
 
 
@@ -821,6 +821,20 @@ class _Actor:
 
 def _s(pid: int, value: str, width: int = 48) -> String:
     return String(pid, value, _CCSID, width)
+
+
+_MD_FIELDS = tuple(f.name for f in fields(MQMD))
+
+
+def _md_with(md: MQMD, **changes: object) -> MQMD:
+    """dataclasses.replace for an MQMD, without its per-call cost (the fields are known)."""
+    new = MQMD.__new__(MQMD)
+    for name in _MD_FIELDS:
+        object.__setattr__(new, name, changes.pop(name) if name in changes
+                           else getattr(md, name))
+    if changes:
+        raise TypeError(f"MQMD has no field {next(iter(changes))!r}")
+    return new
 
 
 def _encoding_of(qm: QueueManager) -> tuple[int, int]:
