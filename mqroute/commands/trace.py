@@ -7,6 +7,7 @@ MQSC (`--network FILE.mqsc...`, or `--network demo` for IBM's QM1/QM2 example ne
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections import Counter
@@ -299,6 +300,8 @@ def run(args: argparse.Namespace) -> int:
             for route in found.routes:
                 routes.append(route)
                 _print_route(route, args, level, display)
+            if archive is None:
+                _output_written()  # displayed means written, before the gets become final
             for t in transports:
                 t.commit()  # displayed (or archived): the gets are final
         draw_routes(args, routes)
@@ -309,6 +312,11 @@ def run(args: argparse.Namespace) -> int:
         return exit_status(routes)
     except (TransportError, PymqiMissing) as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except OutputError as e:
+        _back_out(transports)
+        print(f"mqroute trace: the output cannot be written ({e}): the reports are backed "
+              "out and stay on their queues", file=sys.stderr)
         return EXIT_ERROR
     except ArchiveError as e:
         _back_out(transports)
@@ -325,6 +333,28 @@ def run(args: argparse.Namespace) -> int:
         _close_all(transports)
         if archive:
             archive.close()
+
+
+class OutputError(OSError):
+    """Standard output could not be written (a full disk, a closed file)."""
+
+
+def _output_written() -> None:
+    """Flush standard output (and fsync it when it is a file); OutputError if that fails."""
+    import os
+    import stat
+
+    try:
+        sys.stdout.flush()
+        fd = sys.stdout.fileno()
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fsync(fd)
+    except BrokenPipeError:
+        raise
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return  # not a real file (captured in tests, or an in-memory stream)
+    except OSError as e:
+        raise OutputError(e.errno, e.strerror or str(e)) from None
 
 
 def _back_out(transports: list[Transport]) -> None:
