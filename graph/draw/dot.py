@@ -19,12 +19,13 @@ MAX_LINES = 3
 
 
 def wrap(name: str, width: int = WRAP, lines: int = MAX_LINES) -> str:
-    """A long MQ name broken after '.', '_' or '/' into lines of about `width`, at most `lines`."""
+    """A long name broken after '.', '_', '/' or a space into lines of about `width`, at most
+    `lines` (the last one ends in '…' when the name does not fit)."""
     parts: list[str] = []
     piece = ""
     for ch in name:
         piece += ch
-        if ch in "._/" and len(piece) >= width // 2:
+        if (ch in "._/" and len(piece) >= width // 2) or ch == " ":
             parts.append(piece)
             piece = ""
     if piece:
@@ -41,7 +42,7 @@ def wrap(name: str, width: int = WRAP, lines: int = MAX_LINES) -> str:
     if len(out) > lines:
         out = out[:lines]
         out[-1] = out[-1][: width - 1] + "…"
-    return "\n".join(out) if out else name
+    return "\n".join(line.strip() for line in out) if out else name
 
 
 def shorten(name: str, width: int = WRAP * 2) -> str:

@@ -17,6 +17,8 @@ from graph.draw import dot
 from graph.draw.palette import verdict_colour
 
 OTHER = "…other"
+MUST_UNUSED = 4   # unused channels whose ends get nodes of their own (the rest aggregate)
+MAX_UNUSED_DRAWN = 8   # more configured-but-unused channels than this are counted, not drawn
 
 
 def _groups(names: set[str], weights: Mapping[tuple[str, str], int],
@@ -79,9 +81,14 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
     what an audit found there (drawn with a red border)."""
     unused = list(unused)
     flagged = dict(flagged or {})
+    many_unused = len(unused) if len(unused) > MAX_UNUSED_DRAWN else 0
+    if many_unused:    # a configuration full of idle channels: say so, draw the traffic
+        unused = []
+        flagged = {q: k for q, k in flagged.items() if k != "unused_channel"}
     weights, channels, lost, traffic, groups, node_of = aggregate(
         list(sends), list(losses), clusters, max_nodes,
-        must=[*flagged, *(q for src, dst, _ in unused for q in (src, dst))])
+        must=[*(q for q, kind in flagged.items() if kind != "unused_channel"),
+              *(q for src, dst, _ in unused[:MUST_UNUSED] for q in (src, dst))])
     out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.2", ranksep="1.1",
                         labelloc="t", labeljust="l", pad="0.2", outputorder="edgesfirst")
     members: dict[str, list[str]] = defaultdict(list)
@@ -159,13 +166,20 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
         if a == b:
             attrs["label"] = f"{w:,} within"
         out.add_edge(a, b, **attrs)
+    idle: dict[tuple[str, str], list[str]] = defaultdict(list)
     for src, dst, channel in unused:
         a, b = node_of.get(src, src), node_of.get(dst, dst or "?")
         if a in members and b in members:
-            out.add_edge(a, b, style="dashed", color="#c62828", penwidth="2",
-                         label=dot.wrap(f"{channel} never used", 20, 2), fontcolor="#b71c1c",
-                         tooltip=f"configured channel {channel} {src} → {dst}: no message "
-                                 "used it")
+            idle[(a, b)].append(f"{channel} ({src} → {dst})")
+    for (a, b), chans in sorted(idle.items()):
+        text = f"{chans[0].split(' ')[0]} never used" if len(chans) == 1 else \
+            f"{len(chans)} channels never used"
+        out.add_edge(a, b, style="dashed", color="#c62828", penwidth="2",
+                     label=dot.wrap(text, 20, 2), fontcolor="#b71c1c",
+                     tooltip="configured, no message used: " + ", ".join(chans[:20])
+                     + (" …" if len(chans) > 20 else ""))
+    idle_note = f"; {many_unused:,} configured channels never used (see the audit)" \
+        if many_unused else ""
     legend = "".join(f'<TD BGCOLOR="{verdict_colour(c)}"><FONT COLOR="white">'
                      f'{dot.html_escape(c.replace("_", " "))} {k:,}</FONT></TD>'
                      for c, k in causes_seen.most_common())
@@ -174,6 +188,7 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
         f'<<TABLE BORDER="0" CELLSPACING="2">{head}<TR><TD ALIGN="LEFT">'
         f'{len(node_of):,} queue managers, {sum(agg.values()):,} channel sends; '
         f'line width = messages{"; red dashed = configured, never used" if unused else ""}'
+        f'{idle_note}'
         f'{"; lost messages by where they stopped:" if causes_seen else ""}</TD></TR>'
         f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" ALIGN="LEFT"><TR>'
         f'{legend or "<TD></TD>"}</TR></TABLE></TD></TR></TABLE>>')

@@ -28,8 +28,8 @@ th.asc:after{content:" ▲"}th.desc:after{content:" ▼"}td.n{text-align:right}
 .search{margin:4px 0;padding:3px 6px;width:260px;font-size:12px}
 .chip{display:inline-block;padding:1px 7px;border-radius:9px;color:white;font-size:11px}
 .picture{overflow:auto;border:1px solid #eee;max-height:900px;background:white}
-.picture svg{display:block}pre{background:#263238;color:#eceff1;padding:10px;
-overflow:auto;font-size:11px;max-height:420px}.note{color:#616161;font-size:12px}
+.picture svg{display:block;max-width:100%;height:auto}
+pre{background:#263238;color:#eceff1;padding:10px;overflow:auto;font-size:11px;max-height:420px}.note{color:#616161;font-size:12px}
 .count{font-size:26px;font-weight:bold;margin-right:18px}
 """
 
