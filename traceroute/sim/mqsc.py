@@ -74,7 +74,8 @@ Errors
     manager named, and the DEFINE/ALTER/DELETE conflicts above. Unknown attributes are not
     errors. All commands are read before any is applied, so a syntax error leaves the network
     untouched; a conflict found while applying leaves the commands before it applied.
-    `read_mqsc` reads files as UTF-8 and names the line and column of a byte that is not;
+    `read_mqsc` reads files (at most `MAX_MQSC_BYTES` each) as UTF-8 and names the line and
+    column of a byte that is not;
     ``MQSCError.located`` is the one-line ``FILE:LINE:COL: reason`` form for users.
 """
 
@@ -567,12 +568,26 @@ def decode_mqsc(data: bytes, source: str = "<mqsc>") -> str:
                         column=column) from None
 
 
-def read_mqsc(paths: Iterable[str | Path]) -> Network:
+#: The largest MQSC file read (dmpmqcfg of a queue manager with 100,000 objects is ~100 MB).
+MAX_MQSC_BYTES = 256 * 1024 * 1024
+
+
+def _read_bounded(path: Path, limit: int) -> bytes:
+    """The file's bytes (also from a FIFO or device); MQSCError past `limit` bytes."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise MQSCError(f"larger than {limit // (1024 * 1024)} MiB: not an MQSC file (or "
+                        "split it per queue manager)", source=str(path))
+    return data
+
+
+def read_mqsc(paths: Iterable[str | Path], *, limit: int = MAX_MQSC_BYTES) -> Network:
     """One network from MQSC files (UTF-8); a file's default queue manager is its stem."""
     network = Network()
     for path in paths:
         path = Path(path)
-        parse_mqsc(decode_mqsc(path.read_bytes(), str(path)), source=str(path),
+        parse_mqsc(decode_mqsc(_read_bounded(path, limit), str(path)), source=str(path),
                    qmgr=path.stem.upper(), network=network)
     return network
 

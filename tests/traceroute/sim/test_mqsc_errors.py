@@ -144,3 +144,20 @@ def test_random_bytes_through_the_audit_command(tmp_path_factory, data):
     assert status in (0, 1, 2)
     if status == 2:
         assert err.getvalue().startswith(f"mqroute: {path}:")
+
+
+def test_reading_is_bounded(tmp_path):
+    path = _write(tmp_path, "big", b"DEFINE QLOCAL(A)\n" * 100)
+    with pytest.raises(MQSCError, match="larger than"):
+        read_mqsc([path], limit=1000)
+    assert "QM1" in read_mqsc([_write(tmp_path, "qm1", b"DEFINE QLOCAL(A)\n")], limit=1000).qmgrs
+
+
+def test_dev_zero_is_refused_not_read_forever():
+    import os
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    done = _cli("audit", "--config", "/dev/zero")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("mqroute: /dev/zero: larger than")
