@@ -7,6 +7,8 @@ import json
 import sys
 from dataclasses import asdict
 
+from mqroute.graphopts import add_graph_engine_options
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute audit`."""
@@ -18,7 +20,33 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="the --out folder of mqroute analyze (without it: configuration "
                             "checks only)")
     audit.add_argument("--json", action="store_true", help="one JSON object per finding")
+    add_graph_engine_options(audit)
+    audit.epilog = ("With --engine or --graphframes-jar, the graph-shaped checks (alias loops "
+                    "of two or three queue managers, receivers without a sender, remote "
+                    "definitions that lead nowhere) run as motifs on Spark.")
     audit.set_defaults(func=run)
+
+
+def spark_patterns(args: argparse.Namespace, network, findings: list) -> list:
+    """The findings with the graph-shaped kinds found by motifs on Spark instead (alias
+    loops longer than three queue managers still come from the walk in graph.audit)."""
+    from graph.analytics import configuration_patterns
+    from graph.audit import Finding
+    from graph.engines import choose_engine
+    from graph.network import configured_graph
+    from mqroute.graphopts import start_session
+
+    spark = start_session(args, "mqroute audit")
+    engine = choose_engine(spark, args.engine)
+    vertices, edges = configured_graph(spark, network)
+    rows = configuration_patterns(spark, vertices, edges, engine=engine).collect()
+    kinds = {"alias_loop", "receiver_without_sender", "remote_definition_without_channel"}
+    kept = [f for f in findings if f.kind not in kinds
+            or (f.kind == "alias_loop" and len(f.objects) > 4)]
+    found = [Finding(r["kind"], r["queue_manager"], tuple(r["objects"]), r["detail"])
+             for r in rows]
+    print(f"graph patterns on {engine}", file=sys.stderr)
+    return sorted(kept + found, key=lambda f: (f.kind, f.queue_manager, f.objects))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     sends, queues = observed_with_statistics(args.observed) if args.observed else ([], [])
     findings = audit_with_statistics(network, sends, queues)
+    if args.engine or args.graphframes_jar:
+        findings = spark_patterns(args, network, findings)
     for f in findings:
         if args.json:
             print(json.dumps(asdict(f)))
