@@ -193,7 +193,7 @@ def correl_id_of(text: str) -> bytes:
 
 
 def _number_problem(args: argparse.Namespace) -> str:
-    """What is wrong with -i, -w, --count or --latency ('' if nothing)."""
+    """What is wrong with -i, -w, --count, --latency or --also ('' if nothing)."""
     if args.correl_id is not None:
         text = args.correl_id
         if not text or len(text) > 48 or len(text) % 2 or \
@@ -206,6 +206,10 @@ def _number_problem(args: argparse.Namespace) -> str:
         return f"--count {args.count}: send at least 1 trace"
     if not args.latency >= 0:
         return f"--latency {args.latency:g}: simulated seconds per hop are 0 or more"
+    for spec in args.also:
+        if not spec.partition(":")[2].strip():
+            return (f"--also {spec}: give QMGR:QUEUE (or :QUEUE for the queue manager "
+                    "connected to); the queue is missing")
     return ""
 
 

@@ -24,6 +24,8 @@ BASE = ["trace", "--network", "demo", "-m", "QM1", "-q", "TARG.AT.QM2", "-rq", "
     (["-w", str(MAX_WAIT + 1)], "2147483647 ms"),
     (["--count", "0"], "--count 0: send at least 1"),
     (["--latency", "-1"], "--latency -1"),
+    (["--also", "QM2"], "--also QM2: give QMGR:QUEUE"),
+    (["--also", "QM2:"], "the queue is missing"),
 ])
 def test_refused(capsys, extra, words):
     assert main([*BASE, *extra]) == 2
