@@ -316,29 +316,37 @@ def stream_lines(stream: BinaryIO, head: bytes = b"", *,
     stream is read on past it in bounded pieces (up to MAX_DUMP_MESSAGE bytes; a longer
     line ends the reading). Nothing is read twice or lost, so this works on pipes and FIFOs.
     """
-    pending = head
-    while True:
-        cut = pending.find(b"\n")
-        if cut >= 0:
-            line, pending = pending[:cut + 1], pending[cut + 1:]
-        else:
-            line = pending + stream.readline(max(max_line - len(pending), 0) + 1)
-            pending = b""
-            if not line:
-                return
-        if len(line) > max_line:
+    *whole, partial = head.split(b"\n")
+    readline = stream.readline
+    for line in whole:
+        if len(line) >= max_line:
             too_long = TooLong()
-            too_long.size = len(line)
-            while not line.endswith(b"\n") and too_long.size <= MAX_DUMP_MESSAGE:
-                line = stream.readline(1 << 20)
-                if not line:
-                    break
-                too_long.size += len(line)
+            too_long.size = len(line) + 1
             yield too_long
-            if too_long.size > MAX_DUMP_MESSAGE:
-                return
+        else:
+            yield line.decode("latin-1") + "\n"
+    first = True
+    while True:
+        if first:
+            line = partial + readline(max(max_line - len(partial), 0) + 1)
+            first = False
+        else:
+            line = readline(max_line + 1)
+        if not line:
+            return
+        if len(line) <= max_line:
+            yield line.decode("latin-1")
             continue
-        yield line.decode("latin-1")
+        too_long = TooLong()
+        too_long.size = len(line)
+        while not line.endswith(b"\n") and too_long.size <= MAX_DUMP_MESSAGE:
+            line = readline(1 << 20)
+            if not line:
+                break
+            too_long.size += len(line)
+        yield too_long
+        if too_long.size > MAX_DUMP_MESSAGE:
+            return
 
 
 def _file_lines(path: str | PathLike[str]) -> Iterator[str]:
