@@ -8,6 +8,8 @@ import json
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pcf
 from pcf import dmpmqmsg
@@ -112,3 +114,18 @@ def test_endless_message_text_stops_the_read(monkeypatch):
     assert len(got) == 1 and len(errors) == 1 and "no blank line" in errors[0].reason
     with pytest.raises(DumpFormatError, match="no blank line"):
         list(dmpmqmsg.iter_stream(io.BytesIO(text), source="d"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.integers(0, 300), st.integers(1, 40))
+def test_stream_lines_lose_no_byte_wherever_the_head_ends(data, cut, max_line):
+    cut = min(cut, len(data))
+    whole = list(dmpmqmsg.stream_lines(io.BytesIO(data[cut:]), data[:cut], max_line=1000))
+    assert "".join(whole).encode("latin-1") == data
+    lines = list(dmpmqmsg.stream_lines(io.BytesIO(data[cut:]), data[:cut], max_line=max_line))
+    assert len(lines) == len(whole)
+    for kept, line in zip(lines, whole, strict=True):
+        if isinstance(kept, dmpmqmsg.TooLong):
+            assert len(line) > max_line and kept.size == len(line)
+        else:
+            assert kept == line and len(line) <= max_line
