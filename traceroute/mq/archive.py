@@ -14,6 +14,8 @@ Rules (issue 17, class 6):
   was half written of that message is cut off again (only bytes this run appended, never
   older ones), so the dump stays valid, and the caller backs the get out: the message
   stays on its queue.
+* One writer at a time: the dump is locked (flock) while it is open; a second run saving
+  to the same file is refused.
 * A dump whose last record was torn by a process killed mid-write (it does not end with a
   blank line) gets a blank line before the next record, so new messages stay readable; the
   torn message was never committed and is still on its queue.
@@ -36,6 +38,21 @@ class ArchiveError(OSError):
     """The dump cannot be opened, or a message could not be made durable in it."""
 
 
+def _lock(fd: int, path: str) -> None:
+    """One writer per dump: an exclusive lock (POSIX), held until the file is closed."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ArchiveError(f"--save {path}: another process is saving to this dump now; "
+                           "wait for it, or name another file") from None
+    except OSError:
+        return  # a device or file system without locks (/dev/full, some network mounts)
+
+
 class Archive:
     """A dmpmqmsg file that reports are appended to, each durable before `keep` returns."""
 
@@ -47,6 +64,7 @@ class Archive:
         except OSError as e:
             raise ArchiveError(f"--save {path}: {e.strerror or e}") from None
         try:
+            _lock(self._fd, path)
             info = os.fstat(self._fd)
             self._regular = stat.S_ISREG(info.st_mode)
             self._created = self._regular and info.st_size == 0

@@ -283,3 +283,14 @@ def test_cli_refuses_a_file_that_is_not_a_dump(tmp_path):
     assert "Traceback" not in done.stderr and path.read_text() == "my notes\n"
     done = _cli("--save", str(tmp_path / "no" / "such" / "folder.dmp"))
     assert done.returncode == 2 and "No such file or directory" in done.stderr
+
+
+def test_one_writer_at_a_time(tmp_path):
+    path = tmp_path / "saved.dmp"
+    first = Archive(str(path))
+    try:
+        with pytest.raises(ArchiveError, match="another process is saving"):
+            Archive(str(path))
+    finally:
+        first.close()
+    Archive(str(path)).close()  # free again once the first is closed
