@@ -8,6 +8,7 @@ Set MQROUTE_PCF_PURE=1 to ignore the compiled decoder.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 from collections.abc import Callable
@@ -31,6 +32,15 @@ from pcf.model import String as _String
 NODE_CLASSES = (Integer, Integer64, _String, ByteString, IntegerList, Integer64List, StringList,
                 IntegerFilter, StringFilter, ByteStringFilter, Group)
 
+#: The fields pcf/_cdecode.c fills, per class (it checks each is a writable slot; this checks
+#: there are no others, which it would leave unset).
+NODE_FIELDS = (("parameter", "value"), ("parameter", "value"),
+               ("parameter", "value", "ccsid", "width"), ("parameter", "value"),
+               ("parameter", "value"), ("parameter", "value"),
+               ("parameter", "value", "ccsid", "width"), ("parameter", "operator", "value"),
+               ("parameter", "operator", "value", "ccsid"), ("parameter", "operator", "value"),
+               ("parameter", "parameters"))
+
 #: parse(data, offset, count, little, ccsid, end, max_depth) -> (parameters, end) or None.
 ParseFn = Callable[[bytes, int, int, bool, int, int, int], "tuple[list, int] | None"]
 
@@ -43,6 +53,9 @@ def _load() -> tuple[ParseFn | None, str]:
         _cdecode = importlib.import_module("pcf._cdecode")
     except ImportError as exc:
         return None, f"not built ({exc})"
+    for cls, names in zip(NODE_CLASSES, NODE_FIELDS, strict=True):
+        if tuple(f.name for f in dataclasses.fields(cls)) != names:
+            return None, f"not usable: {cls.__name__} has fields the compiled decoder lacks"
     try:
         _cdecode.init(NODE_CLASSES, decode_text)
     except TypeError as exc:  # the model's classes changed shape: stay pure

@@ -250,3 +250,38 @@ def test_pure_switch_in_a_fresh_interpreter():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, cwd=ROOT, check=True, timeout=120)
     assert done.stdout.split() == ["False", "disabled", "by", "MQROUTE_PCF_PURE", "5"]
+
+
+@compiled_only
+def test_a_model_class_with_another_field_keeps_the_pure_path(monkeypatch):
+    changed = (("parameter", "value", "extra"), *fast.NODE_FIELDS[1:])
+    monkeypatch.setattr(fast, "NODE_FIELDS", changed)
+    parse, status = fast._load()
+    assert parse is None and "Integer has fields" in status
+
+
+@compiled_only
+def test_pipeline_decode_stage_same_rows_on_both_paths(monkeypatch):
+    """graph.pipeline.reports.decode_batches (no Spark) gives the same rows and rejects."""
+    pa = pytest.importorskip("pyarrow")
+    from graph.pipeline.reports import decode_batches
+    from pcf.mqmd import pack
+    from traceroute.records import samples
+
+    reports = [*samples.example_reports(), samples.large_activity_report(operations=5)]
+    rows = [{"source": "s", "position": i, "error": None, "md": pack(md), "data": data}
+            for i, (md, data) in enumerate(reports)]
+    md0, data0 = reports[0]
+    for cut in (40, 100, len(data0) - 3):           # truncated reports become rejects
+        rows.append({"source": "s", "position": 100 + cut, "error": None, "md": pack(md0),
+                     "data": data0[:cut]})
+    batch = pa.RecordBatch.from_pylist(rows)
+
+    def stage() -> list[dict]:
+        return [r for out in decode_batches(iter([batch])) for r in out.to_pylist()]
+
+    compiled = stage()
+    monkeypatch.setattr(fast, "compiled_parse", None)
+    pure = stage()
+    assert compiled == pure
+    assert sum(r["rejected"] for r in pure) == 3 and len(pure) > 10
