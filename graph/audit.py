@@ -10,8 +10,10 @@ Findings, one per problem, each naming its queue manager and objects:
     remote_definition_without_channel
                               a remote queue definition (or queue-manager alias) whose
                               transmission queue no sender channel serves
-    alias_loop                queue-manager aliases that send a message round in a circle,
-                              across queue managers or naming each other on one
+    alias_loop                queue-manager aliases that send a message round in a circle
+                              of queue managers
+    qmgr_alias_loop           queue-manager aliases on one queue manager naming each other
+                              in a circle (none leads anywhere)
     resolution_loop           remote queue definitions (RQMNAME blank or this queue manager)
                               and aliases leading back to themselves: opens fail with
                               MQRC_UNKNOWN_REMOTE_Q_MGR (2087)
@@ -188,7 +190,7 @@ def _local_loop_findings(network: Network) -> Iterator[Finding]:
             loop = loop[start:] + loop[:start]
             circle = " -> ".join([*loop, loop[0]])
             if qm_alias:
-                yield Finding("alias_loop", qm.name, tuple(loop),
+                yield Finding("qmgr_alias_loop", qm.name, tuple(loop),
                               f"queue-manager aliases {circle} on {qm.name} name each other: "
                               "none leads to a queue manager or transmission queue, so puts "
                               "addressed to them fail")

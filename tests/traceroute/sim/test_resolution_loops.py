@@ -73,7 +73,7 @@ def test_audit_finds_both_kinds_of_loop():
              for f in audit(parse_mqsc(LOOP + QM_ALIASES.split("\n", 1)[1]), [])}
     assert ("resolution_loop", "QM1", ("X", "Y", "Z")) in found
     assert ("resolution_loop", "QM1", ("SELF",)) in found
-    assert ("alias_loop", "QM1", ("QMA", "QMB", "QMC")) in found
+    assert ("qmgr_alias_loop", "QM1", ("QMA", "QMB", "QMC")) in found
     assert "2087" in found[("resolution_loop", "QM1", ("X", "Y", "Z"))]
     assert sum(k == "resolution_loop" for k, _, _ in found) == 2
 
@@ -119,7 +119,7 @@ def test_cli_subprocess(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stderr and done.returncode == 1
     assert "resolution_loop" in done.stdout and "X,Y,Z" in done.stdout
-    assert "alias_loop" in done.stdout and "QMA,QMB,QMC" in done.stdout
+    assert "qmgr_alias_loop" in done.stdout and "QMA,QMB,QMC" in done.stdout
     done = subprocess.run([sys.executable, "-m", "mqroute", "trace", "--network", str(path),
                            "-q", "Y", "-rq", "REPLY"], capture_output=True, text=True,
                           timeout=120)
