@@ -192,7 +192,7 @@ def correl_id_of(text: str) -> bytes:
     return bytes.fromhex(text).ljust(24, b"\0")
 
 
-def _number_problem(args: argparse.Namespace) -> str:
+def _argument_problem(args: argparse.Namespace) -> str:
     """What is wrong with -i, -w, --count, --latency or --also ('' if nothing)."""
     if args.correl_id is not None:
         text = args.correl_id
@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
         return EXIT_ERROR
-    problem = _number_problem(args)
+    problem = _argument_problem(args)
     if problem:
         print(f"mqroute trace: {problem}", file=sys.stderr)
         return EXIT_ERROR
@@ -260,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mqroute: {e.filename or args.network[0]}: {e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        archive = Archive(args.save) if args.save else None
+        archive = Archive(args.save) if args.save and not args.no_display else None
     except ArchiveError as e:
         print(f"mqroute trace: {e}", file=sys.stderr)
         return EXIT_ERROR
