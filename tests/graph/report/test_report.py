@@ -278,3 +278,35 @@ def test_browser_screenshot_is_not_blank(rendered):
     # the header band is the report's blue
     r, _, b = img.getpixel((640, 10))
     assert b > 120 and r < 60
+
+
+# --- the committed example: notebook 02's day on 300 queue managers ------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "notebooks" / "lost_messages_report.html"
+
+
+def test_example_report_is_complete_and_offline():
+    html = EXAMPLE.read_text(encoding="utf-8")
+    for section in SECTIONS:
+        assert f'<section id="{section}">' in html
+    assert not re.search(r"\bsrc=", html)
+    assert all(h.startswith("#") for h in re.findall(r'\bhref="([^"]*)"', html))
+    for cause in ("dead lettered", "expired", "loop", "waiting on xmitq"):
+        assert f">{cause}</span>" in html
+    assert 'data-picture="estate"' in html and 'data-picture="route0"' in html
+    assert 'data-name="audit findings"' in html      # the notebook gives the MQSC
+
+
+def test_example_report_in_the_browser(tmp_path):
+    page = tmp_path / "example.html"
+    page.write_text(EXAMPLE.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"),
+                    encoding="utf-8")
+    dom = browse(page, tmp_path / "profile", "--dump-dom")
+    m = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, flags=re.S)
+    assert m, f"no probe output; chromium said: {dom.stderr[-2000:]}"
+    probe = json.loads(m.group(1).replace("&quot;", '"').replace("&lt;", "<")
+                       .replace("&gt;", ">").replace("&amp;", "&"))
+    assert probe["errors"] == [] and probe["ready"] == "1"
+    assert probe["sections"] == SECTIONS
+    assert all(p["w"] > 100 and p["h"] > 50 for p in probe["pictures"])
+    assert probe["overlaps"] == []
