@@ -20,7 +20,7 @@ from graph.pipeline.events import decode_events_frame
 from graph.pipeline.events import write_tables as write_events_tables
 from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs, read_inputs
 from graph.pipeline.journeys import write_tables as write_journey_tables
-from graph.pipeline.reports import build_routes, decode
+from graph.pipeline.reports import build_routes_with_failures, decode
 from graph.pipeline.ship import ship
 from graph.pipeline.stats import decode_stats_frame
 from graph.pipeline.stats import write_tables as write_stats_tables
@@ -83,10 +83,15 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         progress(f"reports read {messages}, decoded {messages - rejected}, rejected {rejected}")
         ops.write.mode("overwrite").partitionBy("date").parquet(f"{stage}/operations")
         rejects.write.mode("overwrite").parquet(f"{stage}/rejects")
-        routes, hops = build_routes(ops)
+        routes, hops, failed = build_routes_with_failures(ops)
         routes = routes.persist()
         routes.write.mode("overwrite").partitionBy("verdict").parquet(f"{stage}/routes")
         hops.write.mode("overwrite").parquet(f"{stage}/hops")
+        failed_n = failed.count()  # messages whose route could not be built: rejects too
+        if failed_n:
+            failed.write.mode("append").parquet(f"{stage}/rejects")
+            rejected += failed_n
+            progress(f"routes failed {failed_n} (in rejects)")
         verdicts = {r["verdict"]: r["count"] for r in routes.groupBy("verdict").count().collect()}
         n_routes = sum(verdicts.values())
         progress(f"routes built {n_routes}")

@@ -17,7 +17,7 @@ from graph.pipeline.rows import hop_rows, route_row
 from pcf.errors import PCFError
 from pcf.mqmd import unpack
 from traceroute.records.parse import NotActivityData, Record, parse_message
-from traceroute.routes.ordering import build_routes
+from traceroute.routes.ordering import route_of
 
 
 @dataclass
@@ -126,8 +126,17 @@ def _parquet_records(uri: str, result: LocalResult, *, data_column: str = "data"
 def run_local(inputs: Sequence[str]) -> LocalResult:
     """Every route of the inputs, in this process."""
     result = LocalResult()
-    routes = build_routes(_records(inputs, result))
-    for route in routes:
+    by_key: dict[bytes, list[Record]] = {}
+    for record in _records(inputs, result):
+        by_key.setdefault(record.key, []).append(record)
+    for key, records in by_key.items():  # as ordering.build_routes, one message at a time
+        try:
+            route = route_of(key, records)
+        except Exception as err:  # one message without a route is a reject, as on Spark
+            first = min(records, key=lambda r: (r.source or "", r.line or 0))
+            _reject(result, first.source, first.line,
+                    f"route of message {key.hex()}: {type(err).__name__}: {err}")
+            continue
         result.routes.append(route_row(route))
         result.hops.extend(hop_rows(route))
     return result

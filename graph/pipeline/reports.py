@@ -11,11 +11,13 @@ from collections.abc import Iterator
 from graph.pipeline.rows import (
     HOP_COLUMNS,
     OPERATION_COLUMNS,
+    REJECT_COLUMNS,
     ROUTE_COLUMNS,
     hop_rows,
     operation_rows,
+    route_failure,
     route_row,
-    routes_from_operation_rows,
+    routes_or_failures,
 )
 from graph.pipeline.schema import arrow_schema, ddl
 
@@ -72,8 +74,10 @@ def decode(raw):
     return ops, rejects
 
 
+#: A message whose route could not be built has only these set (then a `rejects` row).
+FAILED_COLUMNS = tuple((f"failed_{n}", k) for n, k in REJECT_COLUMNS)
 ROUTE_OUTPUT = (*ROUTE_COLUMNS, ("hop_list", "array<struct<" + ", ".join(
-    f"{n}: {k}" for n, k in HOP_COLUMNS) + ">>"))
+    f"{n}: {k}" for n, k in HOP_COLUMNS) + ">>"), *FAILED_COLUMNS)
 
 
 def routes_of_batches(batches: Iterator) -> Iterator:
@@ -102,8 +106,15 @@ def routes_of_batches(batches: Iterator) -> Iterator:
 
 
 def _route_rows(rows: list[dict]) -> list[dict]:
-    return [{**route_row(route), "hop_list": list(hop_rows(route))}
-            for route in routes_from_operation_rows(rows)]
+    out = []
+    for first, outcome in routes_or_failures(rows):
+        if isinstance(outcome, Exception):
+            failure = route_failure(first, outcome)
+            out.append({"correl_id": first["correl_id"], "hop_list": [],
+                        **{f"failed_{k}": v for k, v in failure.items()}})
+        else:
+            out.append({**route_row(outcome), "hop_list": list(hop_rows(outcome))})
+    return out
 
 
 def _route_arrow_schema():
@@ -111,11 +122,20 @@ def _route_arrow_schema():
 
     base = arrow_schema(ROUTE_COLUMNS)
     hop = pa.struct(list(arrow_schema(HOP_COLUMNS)))
-    return base.append(pa.field("hop_list", pa.list_(hop)))
+    schema = base.append(pa.field("hop_list", pa.list_(hop)))
+    for field in arrow_schema(FAILED_COLUMNS):
+        schema = schema.append(field)
+    return schema
 
 
 def build_routes(ops):
-    """(routes, hops) DataFrames: the same ordering code as single-process, per message.
+    """(routes, hops) DataFrames: the same ordering code as single-process, per message."""
+    routes, hops, _ = build_routes_with_failures(ops)
+    return routes, hops
+
+
+def build_routes_with_failures(ops):
+    """(routes, hops, failures): failures are `rejects` rows of messages without a route.
 
     Rows are shuffled by original MsgId and sorted within each partition, so one Python
     call orders every message of a partition (a per-group call costs ~10 ms each).
@@ -125,6 +145,9 @@ def build_routes(ops):
     grouped = ops.repartition("correl_id").sortWithinPartitions("correl_id")
     with_hops = grouped.mapInArrow(routes_of_batches, ddl(ROUTE_OUTPUT))
     with_hops = with_hops.persist()  # routes and hops both come from it: build routes once
-    routes = with_hops.drop("hop_list")
-    hops = with_hops.select(F.explode("hop_list").alias("h")).select("h.*")
-    return routes, hops
+    failed = F.col("failed_error").isNotNull()
+    routes = with_hops.filter(~failed).drop("hop_list", *(n for n, _ in FAILED_COLUMNS))
+    hops = with_hops.filter(~failed).select(F.explode("hop_list").alias("h")).select("h.*")
+    failures = with_hops.filter(failed).select(
+        *(F.col(f"failed_{n}").alias(n) for n, _ in REJECT_COLUMNS))
+    return routes, hops, failures

@@ -190,8 +190,29 @@ def hop_rows(route: Route, branch: int = 0, start: int = 0) -> Iterator[dict]:
 
 def routes_from_operation_rows(rows: Iterable[dict]) -> Iterator[Route]:
     """The route of each original message in operation rows (any order, any mix)."""
+    for _, outcome in routes_or_failures(rows):
+        if isinstance(outcome, Exception):
+            raise outcome
+        yield outcome
+
+
+def routes_or_failures(rows: Iterable[dict]) -> Iterator[tuple[dict, Route | Exception]]:
+    """(first row, route) of each original message, or (first row, the error) for one whose
+    route could not be built: one bad message never stops the others."""
     by_key: dict[str, list[dict]] = {}
     for r in rows:
         by_key.setdefault(r["correl_id"], []).append(r)
     for key, group in by_key.items():
-        yield route_of(bytes.fromhex(key), records_from_rows(group))
+        first = min(group, key=lambda r: (r["source"] or "", r["position"] or 0))
+        try:
+            yield first, route_of(bytes.fromhex(key), records_from_rows(group))
+        except Exception as e:  # a reject row, not a dead job
+            yield first, e
+
+
+def route_failure(first: dict, error: Exception) -> dict:
+    """The `rejects` row of a message whose route could not be built."""
+    return {"source": first.get("source"), "position": first.get("position"),
+            "msg_id": first.get("report_msg_id"),
+            "error": f"route of message {first.get('correl_id')}: "
+                     f"{type(error).__name__}: {error}"}

@@ -112,7 +112,8 @@ def test_an_interrupted_run_leaves_the_last_tables(spark, tmp_path, monkeypatch)
     def broken(ops):
         raise RuntimeError("killed half way")
 
-    monkeypatch.setattr(job, "build_routes", broken)  # operations written, then a failure
+    # operations written, then a failure
+    monkeypatch.setattr(job, "build_routes_with_failures", broken)
     with pytest.raises(RuntimeError, match="killed half way"):
         pipeline.run(spark, [str(second)], str(out))
     assert _tree(out) == before  # the first run's tables, byte for byte
@@ -200,3 +201,54 @@ def test_a_dump_over_2gib_is_read_in_ranges_in_bounded_memory(tmp_path, monkeypa
     assert reject["position"] == len(dmpmqmsg.write(
         [dmpmqmsg.DumpedMessage(c.md, c.data) for c in items]).encode("latin-1"))
     assert grown_mb < 600, f"memory grew by {grown_mb:.0f} MB reading a 2.1 GiB dump"
+
+
+def _failing_route_of(bad_key: bytes):
+    from traceroute.routes.ordering import route_of
+
+    def route_of_or_fail(key, records):
+        if key == bad_key:
+            raise TypeError("unhashable type: 'list'")  # as an ordering bug would
+        return route_of(key, records)
+
+    return route_of_or_fail
+
+
+def test_a_message_whose_route_fails_is_a_reject_locally(tmp_path, monkeypatch):
+    from graph.pipeline import local
+
+    items = corpus(2, seed=4)
+    _dump(items, tmp_path / "a.dmp")
+    good = run_local([str(tmp_path)])
+    bad = bytes.fromhex(good.routes[3]["correl_id"])
+    monkeypatch.setattr(local, "route_of", _failing_route_of(bad))
+    result = run_local([str(tmp_path)])
+    (reject,) = result.rejects
+    assert reject["error"] == f"route of message {bad.hex()}: TypeError: unhashable type: 'list'"
+    assert reject["source"] == str(tmp_path / "a.dmp") and reject["position"] > 0
+    assert result.routes == [r for r in good.routes if r["correl_id"] != bad.hex()]
+
+
+def test_a_message_whose_route_fails_is_a_reject_on_the_executor_path(tmp_path, monkeypatch):
+    """The mapInArrow body (what executors run): one failure row, every other route."""
+    import pyarrow as pa
+
+    from graph.pipeline import reports, rows
+    from graph.pipeline.schema import arrow_schema
+    from traceroute.records.parse import parse_message
+
+    items = corpus(2, seed=4)
+    records = [parse_message(c.md, c.data, source="s", line=n) for n, c in enumerate(items)]
+    ops = sorted((r for rec in records for r in rows.operation_rows(rec)),
+                 key=lambda r: r["correl_id"])
+    batch = pa.RecordBatch.from_pylist(ops, schema=arrow_schema(rows.OPERATION_COLUMNS))
+    keys = sorted({r["correl_id"] for r in ops})
+    monkeypatch.setattr(rows, "route_of", _failing_route_of(bytes.fromhex(keys[2])))
+    out = [r for b in reports.routes_of_batches(iter([batch.slice(0, 50), batch.slice(50)]))
+           for r in b.to_pylist()]
+    failed = [r for r in out if r["failed_error"] is not None]
+    assert [r["correl_id"] for r in failed] == [keys[2]]
+    assert failed[0]["failed_error"].startswith(f"route of message {keys[2]}: TypeError")
+    assert failed[0]["failed_source"] == "s" and failed[0]["verdict"] is None
+    assert sorted(r["correl_id"] for r in out if r["failed_error"] is None) == \
+        [k for k in keys if k != keys[2]]
