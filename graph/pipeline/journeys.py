@@ -20,6 +20,7 @@ from traceroute.journeys.rows import (
     CALL_COLUMNS,
     JOURNEY_COLUMNS,
     call_rows,
+    journeys_of_columns,
     journeys_of_rows,
     link_reply_rows,
 )
@@ -63,8 +64,8 @@ def journey_batches(batches: Iterator) -> Iterator:
     """mapInArrow body: one partition's call rows (whole journey keys) -> journey rows."""
     import pyarrow as pa
 
-    rows = [r for batch in batches for r in batch.to_pylist()]
-    yield pa.RecordBatch.from_pylist(journeys_of_rows(rows),
+    table = pa.Table.from_batches(list(batches), schema=arrow_schema(CALL_COLUMNS))
+    yield pa.RecordBatch.from_pylist(journeys_of_columns(table.to_pydict()),
                                      schema=arrow_schema(JOURNEY_COLUMNS))
 
 

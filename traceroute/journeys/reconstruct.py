@@ -222,7 +222,10 @@ class _Index:
 
     def queue(self, c: MQICall) -> str | None:
         """The local queue of a put/get, from the call or else its connection's MQOPEN."""
-        q = c.local_queue
+        q = c.resolved_local_q_name  # MQICall.local_queue, inline (called for every step)
+        if not q:
+            rq, rqm = c.resolved_q_name, c.resolved_q_mgr
+            q = "" if rq and rqm and rqm != c.conn.qmgr else (rq or c.object_name)
         if not q:
             opened = self.opens.get(id(c))
             if opened is not None:

@@ -14,6 +14,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from operator import itemgetter
 
 from pcf import mqc
 from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
@@ -167,12 +168,82 @@ def _traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
     return traces
 
 
-def _INDEX(r: dict) -> int:
-    return r["call_index"]
+def traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
+    """`traces_of_rows` for the same data as columns (name -> values, as Arrow's
+    `to_pydict` gives them): the same trace messages, without a dict per row."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _traces_of_columns(cols)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
+    key, qmgrs, conn_keys, seqs = (cols["journey_key"], cols["queue_manager"],
+                                   cols["conn_key"], cols["seq_number"])
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for i in range(len(key)):
+        if key[i] is not None:
+            groups[qmgrs[i], conn_keys[i], seqs[i]].append(i)
+    (conn_id, appl, appl_type, pid, env, channel, source, index, op, odate, otime, cc,
+     reason, hobj, oname, oqmgr, rq, rqm, rlq, rlqm, msg_id, correl_id, fmt, msg_type,
+     length, gopt, popt, ctype, hrt, xid, xq, xqm) = (cols[n] for n in (
+        "conn_id", "appl_name", "appl_type", "pid", "environment", "channel_name", "source",
+        "call_index", "operation_id", "operation_date", "operation_time", "comp_code",
+        "reason", "hobj", "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
+        "resolved_local_q_name", "resolved_local_q_mgr", "msg_id", "correl_id", "format",
+        "msg_type", "msg_length", "get_options", "put_options", "call_type",
+        "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr"))
+    fromhex = bytes.fromhex
+    traces = []
+    for (qmgr, conn_key, seq), members in groups.items():
+        f = members[0]
+        conn = Connection(qmgr=qmgr, conn_id=_b(conn_id[f]) or b"", seq_number=seq,
+                          appl_name=appl[f] or "", appl_type=appl_type[f], pid=pid[f],
+                          environment=env[f], channel_name=channel[f] or "")
+        conn._key = (qmgr, conn_key)
+        if len(members) > 1:
+            members.sort(key=index.__getitem__)
+        calls = []
+        append = calls.append
+        for i in members:
+            m, c, x = msg_id[i], correl_id[i], xid[i]
+            append(MQICall(
+                conn, index[i], operation=op[i], operation_date=odate[i] or "",
+                operation_time=otime[i] or "", comp_code=cc[i], reason=reason[i],
+                hobj=hobj[i], object_name=oname[i] or "", object_qmgr=oqmgr[i] or "",
+                resolved_q_name=rq[i] or "", resolved_q_mgr=rqm[i] or "",
+                resolved_local_q_name=rlq[i] or "", resolved_local_q_mgr=rlqm[i] or "",
+                msg_id=fromhex(m) if m else None, correl_id=fromhex(c) if c else None,
+                format=fmt[i], msg_type=msg_type[i], msg_length=length[i],
+                get_options=gopt[i], put_options=popt[i], call_type=ctype[i],
+                high_res_time=hrt[i], xmitq_msg_id=fromhex(x) if x else None,
+                xmitq_remote_q_name=xq[i] or "", xmitq_remote_q_mgr=xqm[i] or ""))
+        traces.append(ActivityTrace(conn, calls, source[f] or ""))
+    return traces
+
+
+def journeys_of_columns(cols: dict[str, list]) -> list[dict]:
+    """`journeys_of_rows` for columns (name -> values)."""
+    enabled = gc.isenabled()
+    gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
+    try:
+        result = reconstruct(traces_of_columns(cols), sequences=False)
+        return [journey_row(j) for j in result.journeys]
+    finally:
+        if enabled:
+            gc.enable()
+
+
+_INDEX = itemgetter("call_index")
 
 
 def _iso_micros(micros: int) -> str | None:
-    return iso(datetime.fromtimestamp(micros / 1_000_000, UTC))
+    # iso() of the same moment: it is UTC already, so no conversion is needed
+    return datetime.fromtimestamp(micros / 1_000_000, UTC).replace(tzinfo=None).isoformat() \
+        + "Z"
 
 
 def journey_row(j: Journey) -> dict:
@@ -204,9 +275,15 @@ def journey_row(j: Journey) -> dict:
 
 def journeys_of_rows(rows: Iterable[dict]) -> list[dict]:
     """Journey rows of the call rows of some journey keys (every call of a key present)."""
-    result = reconstruct(traces_of_rows(r for r in rows if r["journey_key"] is not None),
-                         sequences=False)
-    return [journey_row(j) for j in result.journeys]
+    enabled = gc.isenabled()
+    gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
+    try:
+        result = reconstruct(traces_of_rows(r for r in rows if r["journey_key"] is not None),
+                             sequences=False)
+        return [journey_row(j) for j in result.journeys]
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def link_reply_rows(rows: list[dict]) -> None:
