@@ -47,7 +47,7 @@ def parse_time(stamp: str) -> float | None:
 
 
 def depth_steps(moves: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """Running depth after each (time, +1/-1) move, never below zero."""
+    """Running depth after each (time, net change) move, never below zero."""
     depth, out = 0, []
     for stamp, d in sorted(moves):
         depth = max(0, depth + d)

@@ -173,8 +173,11 @@ _OPERATION_COLUMNS = [
 
 def queue_activity(out: str | Path, lanes: int = 12, prefer: tuple[str, ...] = ()
                    ) -> dict[str, list[tuple[str, int]]]:
-    """Per queue (``QM/QUEUE``): (timestamp, +1 put / -1 get) in time order; the queues in
-    `prefer` first, then those whose observed depth peaks highest."""
+    """Per queue (``QM/QUEUE``): (timestamp, net puts less gets in that second) in time
+    order; the queues in `prefer` first, then those whose observed depth peaks highest.
+    Aggregated in Arrow per queue and second, so the rows that reach Python are bounded by
+    queues x distinct seconds, not by operations."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     ops = _table(out, "operations", ["operation", "queue_manager", "resolved_queue", "queue",
@@ -182,16 +185,20 @@ def queue_activity(out: str | Path, lanes: int = 12, prefer: tuple[str, ...] = (
                  filter=pc.field("operation").isin(["Put", "Get", "Put Reply", "Put Report"]))
     if ops is None or ops.num_rows == 0:
         return {}
-    counts: Counter = Counter()
+    queue = pc.coalesce(ops["resolved_queue"], ops["queue"])
+    lane = pc.binary_join_element_wise(pc.fill_null(ops["queue_manager"], "?"), queue, "/")
+    date = ops["date"] if "date" in ops.column_names else pa.nulls(ops.num_rows, pa.string())
+    stamp = pc.utf8_trim_whitespace(pc.binary_join_element_wise(
+        pc.fill_null(pc.cast(date, pa.string()), ""), ops["time"], " "))
+    sign = pc.if_else(pc.equal(ops["operation"], "Get"), -1, 1)
+    t = pa.table({"lane": lane, "stamp": stamp, "sign": sign}).filter(
+        pc.and_(pc.is_valid(lane), pc.is_valid(stamp)))
+    g = t.group_by(["lane", "stamp"]).aggregate([("sign", "sum"), ("sign", "count")])
     moves: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for r in ops.to_pylist():
-        q = r["resolved_queue"] or r["queue"]
-        if not q or not r["time"]:
-            continue
-        lane = f"{r['queue_manager']}/{q}"
-        stamp = f"{r.get('date') or ''} {r['time']}".strip()
-        moves[lane].append((stamp, -1 if r["operation"] == "Get" else 1))
-        counts[lane] += 1
+    counts: Counter = Counter()
+    for r in g.to_pylist():
+        moves[r["lane"]].append((r["stamp"], r["sign_sum"]))
+        counts[r["lane"]] += r["sign_count"]
     chosen = [q for q in dict.fromkeys(prefer) if q in moves][:lanes]
     chosen += [q for q in _interesting(moves, counts, lanes) if q not in chosen]
     return {lane: sorted(moves[lane]) for lane in chosen[:lanes]}
