@@ -3,7 +3,7 @@
     0  ok
     1  some input unreadable (each named on stderr; the rest was still processed)
     2  usage or fatal error
-    3-6  route verdicts (`trace`)
+    3-6  what was found: route and journey verdicts (`trace`, `follow`); findings (`audit`: 3)
 
 Nothing else reaches the user: `run_command` turns every exception into one line
 `mqroute: ...` and a status (MQROUTE_DEBUG=1 re-raises, for developers).
@@ -23,6 +23,8 @@ EXIT_OK = 0
 EXIT_UNREADABLE = 1
 EXIT_USAGE = 2
 EXIT_FATAL = 2
+#: `audit`: the configuration (or the traffic) has findings.
+EXIT_FINDINGS = 3
 #: Output closed early (e.g. piped into `head`), as a shell reports SIGPIPE.
 EXIT_BROKEN_PIPE = 141
 #: Problems printed per input before the rest are only counted.

@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 
+from mqroute.errors import EXIT_FINDINGS
 from mqroute.graphopts import add_graph_engine_options
 
 
@@ -50,7 +51,7 @@ def spark_patterns(args: argparse.Namespace, network, findings: list) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    """One finding per line; exit 1 when there are findings."""
+    """One finding per line; exit 3 when there are findings (0 when the estate is clean)."""
     from graph.audit import audit_with_statistics, observed_with_statistics
     from traceroute.sim.mqsc import MQSCError, read_mqsc
 
@@ -74,4 +75,4 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"{len(findings)} finding(s): {len(network.qmgrs)} queue managers, "
               f"{len(sends)} observed channel uses", file=sys.stderr)
-    return 1 if findings else 0
+    return EXIT_FINDINGS if findings else 0

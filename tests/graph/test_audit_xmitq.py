@@ -103,7 +103,7 @@ DEFINE CHANNEL(TO.QM2) CHLTYPE(CLUSRCVR) CLUSTER(C) CONNAME('b')
 def test_audit_command(tmp_path, capsys):
     path = tmp_path / "estate.mqsc"
     path.write_text(CONFIG)
-    assert main(["audit", "--config", str(path), "--json"]) == 1
+    assert main(["audit", "--config", str(path), "--json"]) == 3
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     got = {(r["kind"], r["queue_manager"], tuple(r["objects"])) for r in rows
            if r["kind"].startswith("transmission_queue")}
@@ -115,7 +115,7 @@ def test_audit_command_subprocess(tmp_path):
     path.write_text(CONFIG)
     done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--config", str(path)],
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 3 and "Traceback" not in done.stderr
     assert "transmission_queue_missing" in done.stdout
     assert "NO.SUCH.XMITQ,MISSING.XQ" in done.stdout
 

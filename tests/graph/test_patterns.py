@@ -94,11 +94,11 @@ def test_audit_command_runs_the_patterns_on_spark(spark, tmp_path, capsys):
 
     cfg = tmp_path / "all.mqsc"
     cfg.write_text(EXAMPLE + FAULTS)
-    assert main(["audit", "--config", str(cfg), "--json"]) == 1
+    assert main(["audit", "--config", str(cfg), "--json"]) == 3
     plain = capsys.readouterr().out
     engine = engines.choose_engine(spark)
     try:
-        assert main(["audit", "--config", str(cfg), "--json", "--engine", engine]) == 1
+        assert main(["audit", "--config", str(cfg), "--json", "--engine", engine]) == 3
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", "2")  # the CLI set its own
     captured = capsys.readouterr()

@@ -117,7 +117,7 @@ def test_cli_subprocess(tmp_path):
     path.write_text(LOOP + QM_ALIASES.split("\n", 1)[1])
     done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--config", str(path)],
                           capture_output=True, text=True, timeout=120)
-    assert "Traceback" not in done.stderr and done.returncode == 1
+    assert "Traceback" not in done.stderr and done.returncode == 3
     assert "resolution_loop" in done.stdout and "X,Y,Z" in done.stdout
     assert "qmgr_alias_loop" in done.stdout and "QMA,QMB,QMC" in done.stdout
     done = subprocess.run([sys.executable, "-m", "mqroute", "trace", "--network", str(path),
@@ -162,4 +162,4 @@ def test_random_definitions_resolve_or_fail_never_recurse(defs, queue, qmgr):
 def test_audit_exit_status_with_loops(tmp_path, capsys, text):
     path = tmp_path / "qm1.mqsc"
     path.write_text(text)
-    assert main(["audit", "--config", str(path), "--json"]) == 1
+    assert main(["audit", "--config", str(path), "--json"]) == 3
