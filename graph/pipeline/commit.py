@@ -89,7 +89,11 @@ def staged_output(spark, inputs: Sequence[str], out: str) -> Iterator[str]:
     check_out(inputs, out)
     parent, name = _split(out)
     target = f"{parent}/{name}"
-    fs = _HadoopFS(spark, target)
+    try:
+        fs = _HadoopFS(spark, target)
+    except Exception as e:  # Spark cannot reach the store (no connector, bad settings)
+        raise storage.StorageError(out, f"Spark cannot write there: "
+                                        f"{storage.describe_error(e)}") from e
     _check_replaceable(fs, out, target)
     token = uuid.uuid4().hex[:12]
     staging = f"{parent}/.{name}.mqroute-tmp-{token}"

@@ -145,7 +145,7 @@ def run_args(args: argparse.Namespace) -> int:
         say(f"mqroute: {e}")
         return 2
     except Exception as e:  # Spark's Java errors: one line, never a traceback
-        say(f"mqroute: analyze failed: {_one_line(e)}")
+        say(f"mqroute: analyze failed: {storage.describe_error(e)}")
         return 2
     print(summary.table())
     print(f"tables written to {summary.out}: operations, rejects, routes, hops, "
@@ -155,12 +155,6 @@ def run_args(args: argparse.Namespace) -> int:
     if summary.rejected:
         _name_rejects(spark, summary, say)
     return 1 if summary.rejected or summary.unreadable else 0
-
-
-def _one_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    first = next((t for t in text if t.strip()), type(e).__name__)
-    return f"{type(e).__name__}: {first.strip()[:400]}"
 
 
 def _name_rejects(spark, summary: Summary, say: Callable[[str], None]) -> None:

@@ -284,3 +284,21 @@ def forward_environment(spark) -> list[str]:
     for name in given:
         sc.environment[name] = os.environ[name]
     return given
+
+
+#: Hints for errors users meet when a store's connector is missing from Spark.
+_HINTS = (("No FileSystem for scheme", "Spark has no connector for this store: add it, e.g. "
+           "--packages org.apache.hadoop:hadoop-aws:3.4.1 for s3a://"),
+          ("S3AFileSystem not found", "Spark has no s3a connector: add it, e.g. "
+           "--packages org.apache.hadoop:hadoop-aws:3.4.1"))
+
+
+def describe_error(e: BaseException) -> str:
+    """One line for an error, Spark's Java errors by their Java exception (and a hint)."""
+    java = getattr(e, "java_exception", None)
+    raw = str(java.toString()) if java is not None else str(e)
+    text = raw.strip().splitlines()
+    first = next((t for t in text if t.strip()), type(e).__name__).strip()[:400]
+    hint = next((h for token, h in _HINTS if token in raw), None)
+    name = "" if java is not None else f"{type(e).__name__}: "
+    return f"{name}{first}" + (f" ({hint})" if hint else "")

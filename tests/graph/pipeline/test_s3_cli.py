@@ -87,3 +87,16 @@ def test_denied_read_is_named_and_the_rest_analysed(spark, s3_denying, tmp_path,
     rejects = spark.read.parquet(str(tmp_path / "out" / "rejects")).collect()
     assert [(r["source"], r["error"]) for r in rejects] == [(uri, error)]
     assert summary.routes == len(run_local(["s3://mq-deny/good.dmp"]).routes) > 10
+
+
+def test_out_to_a_store_spark_cannot_write_is_one_line(s3, tmp_path):
+    """Here Spark has no s3a connector: the run stops in one line with a hint, exit 2."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.dmp").write_bytes(_dump(corpus(1, seed=3)[:5]))
+    result = _cli(s3.env, str(folder), "--out", "s3://mq-estate-out/tables")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (line,) = [x for x in result.stderr.splitlines() if x.startswith("mqroute:")]
+    assert line.startswith("mqroute: s3://mq-estate-out/tables: Spark cannot write there: ")
+    assert "S3AFileSystem not found" in line and "hadoop-aws" in line
+    assert not (tmp_path / "out").exists()
