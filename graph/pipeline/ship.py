@@ -10,8 +10,10 @@ built. `python -m graph.pipeline.ship DIR` writes `mqroute.zip` and the launcher
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -62,6 +64,7 @@ def ship(spark, *, force: bool = False) -> Path | None:
     if is_local(spark) and not force:
         return None
     folder = tempfile.mkdtemp(prefix="mqroute-ship-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # served until the driver ends
     path = build_zip(Path(folder) / "mqroute.zip")
     if path is not None:
         spark.sparkContext.addPyFile(str(path))
