@@ -349,7 +349,7 @@ class Simulator:
             if (correl_id is None or s.md.correl_id == correl_id) and \
                     (msg_id is None or s.md.msg_id == msg_id):
                 if not browse:
-                    q.remove(s)
+                    _take(q, s)
                     if s.md.report & mqc.MQRO_COD == mqc.MQRO_COD:
                         self._report(qm, s.md, s.data, mqc.MQFB_COD, mqc.MQRO_COD)
                 if self._observers:
@@ -408,6 +408,14 @@ class Simulator:
     def _drain(self, qm: QueueManager, xmitq: str) -> None:
         """The sending MCAs of one xmitq move every message whose channel is running."""
         q = self._queue(qm.name, xmitq)
+        if not q:
+            return
+        if xmitq != "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
+            # one channel serves every message here: none moves while it is stopped (a
+            # stopped channel's messages are not looked at again each time one more arrives)
+            channel = sending_channel(self.network, qm, Resolution(qm.name, xmitq, xmitq))
+            if channel is None or not qm.channel_running(channel.name):
+                return
         for s in list(q):
             xqh = s.xqh or unpack_xqh(s.data)
             r = Resolution(qm.name, xmitq, xmitq, xqh.remote_q_name, xqh.remote_q_mgr_name)
@@ -419,7 +427,7 @@ class Simulator:
             other = receiving_end(self.network, channel, qm, xqh.remote_q_mgr_name)
             if other is None:
                 continue  # the channel cannot start: the message waits
-            q.remove(s)
+            _take(q, s)
             if self._observers:
                 self._mca_get(qm, other, channel, s, xqh, xmitq)
             if self._expired(s):
@@ -835,6 +843,14 @@ def _md_with(md: MQMD, **changes: object) -> MQMD:
     if changes:
         raise TypeError(f"MQMD has no field {next(iter(changes))!r}")
     return new
+
+
+def _take(q: deque[Stored], s: Stored) -> None:
+    """Remove `s` from its queue (mostly the first message: no search then)."""
+    if q[0] is s:
+        q.popleft()
+    else:
+        q.remove(s)
 
 
 def _encoding_of(qm: QueueManager) -> tuple[int, int]:
