@@ -64,8 +64,10 @@ def journey_batches(batches: Iterator) -> Iterator:
     """mapInArrow body: one partition's call rows (whole journey keys) -> journey rows."""
     import pyarrow as pa
 
-    table = pa.Table.from_batches(list(batches), schema=arrow_schema(CALL_COLUMNS))
-    yield pa.RecordBatch.from_pylist(journeys_of_columns(table.to_pydict()),
+    parts = list(batches)
+    cols = (pa.Table.from_batches(parts).to_pydict() if parts
+            else {name: [] for name, _ in CALL_COLUMNS})
+    yield pa.RecordBatch.from_pylist(journeys_of_columns(cols),
                                      schema=arrow_schema(JOURNEY_COLUMNS))
 
 
