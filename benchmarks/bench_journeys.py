@@ -15,10 +15,10 @@ ActivityCount=100 does. The rows are generated directly (not by running the simu
 would take hours at 10M calls) and written once into --workdir as Parquet.
 
 Each path runs in its own subprocess whose peak memory is sampled through /proc (the whole
-process tree for Spark: the JVM and its Python workers): the single process reads the rows
-and runs `journeys_of_rows` + `link_reply_rows` (what `follow` and the local analyze path
-do); Spark runs `graph.pipeline.journeys.build_journeys` and writes journeys/ as Parquet.
-The ratio Spark/single is of calls/s measured in the same run.
+process tree for Spark: the JVM and its Python workers): the single process reads the columns
+and runs `journeys_of_columns` + `link_reply_rows` (what each Spark partition does, on all
+the rows at once); Spark runs `graph.pipeline.journeys.build_journeys` and writes journeys/
+as Parquet. The ratio Spark/single is of calls/s measured in the same run.
 """
 
 from __future__ import annotations
@@ -176,23 +176,24 @@ def child_single(path: str) -> dict:
     import pyarrow.parquet as pq
 
     from traceroute.journeys.reconstruct import reconstruct
-    from traceroute.journeys.rows import journeys_of_rows, link_reply_rows, traces_of_rows
+    from traceroute.journeys.rows import journeys_of_columns, link_reply_rows, traces_of_columns
 
     t0 = time.perf_counter()
-    rows = pq.read_table(path).to_pylist()
+    cols = pq.read_table(path).to_pydict()
+    n = len(cols["journey_key"])
     t1, c1 = time.perf_counter(), time.process_time()
-    journeys = journeys_of_rows(rows)
+    journeys = journeys_of_columns(cols)  # what each Spark partition does, here on all rows
     link_reply_rows(journeys)
     t2, c2 = time.perf_counter(), time.process_time()
     # the core alone: typed calls in memory -> reconstruct (what `follow` does after parsing)
-    traces = traces_of_rows(r for r in rows if r["journey_key"] is not None)
+    traces = traces_of_columns(cols)
     c3 = time.process_time()
     reconstruct(traces, sequences=False)
     c4 = time.process_time()
     verdicts: dict[str, int] = {}
     for r in journeys:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-    return {"calls": len(rows), "journeys": len(journeys), "read_seconds": t1 - t0,
+    return {"calls": n, "journeys": len(journeys), "read_seconds": t1 - t0,
             "seconds": t2 - t1, "cpu_seconds": c2 - c1, "reconstruct_cpu_seconds": c4 - c3,
             "verdicts": verdicts,
             "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
