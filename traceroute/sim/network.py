@@ -12,6 +12,7 @@ when to compute again.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -19,6 +20,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _generation = 0
+_ATOMS = (str, int, float, bool, type(None))
 
 
 def generation() -> int:
@@ -121,6 +123,19 @@ class MQObject(_TrackedFields):
     attrs: dict[str, str] = field(default_factory=dict)
     source: str = ""
     line: int = 0
+
+    def __deepcopy__(self, memo: dict) -> MQObject:
+        # what copy.deepcopy does, without its per-object cost (a Simulator copies thousands)
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        state = self.__getstate__()
+        attrs = state.pop("attrs")
+        new.__dict__.update({k: v if type(v) in _ATOMS else copy.deepcopy(v, memo)
+                             for k, v in state.items()})
+        new.__dict__["attrs"] = Tracked({k: v if type(v) in _ATOMS else copy.deepcopy(v, memo)
+                                         for k, v in attrs.items()})
+        return new
 
     def get(self, keyword: str, default: str = "") -> str:
         """An attribute's value (full keyword, upper case), or `default`."""
