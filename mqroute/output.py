@@ -57,3 +57,12 @@ def draw_routes(args: argparse.Namespace, routes: list[Route]) -> None:
     title = routes[0].verdict.text if len(routes) == 1 else f"{len(routes)} routes"
     path = save(network_graph(routes), args.graph, title=title)
     print(f"mqroute: route graph written to {path}", file=sys.stderr)
+
+
+def print_json_lines(objects: Iterable[object], *, ensure_ascii: bool = True) -> int:
+    """Print each object as one line of JSON (JSON Lines) on standard output; how many."""
+    count = 0
+    for obj in objects:
+        print(json.dumps(obj, ensure_ascii=ensure_ascii))
+        count += 1
+    return count

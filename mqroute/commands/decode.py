@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import asdict
 
 import pcf
 from mqroute.errors import Problems, UsageError
-from pcf.errors import InputError, PCFError
+from mqroute.inputs import message_problem, read_inputs
+from pcf.errors import PCFError
 from pcf.mqmd import MQMD
-from traceroute.readers import InputMessage, read_messages
+from traceroute.readers import InputMessage
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -49,21 +50,21 @@ def _decode_one(item: InputMessage) -> pcf.Message | None:
 
 
 def decode_messages(items: Iterable[InputMessage], *, as_json: bool, out=None,
-                    problem: Callable[[str, str], None] | None = None) -> int:
+                    problems: Problems | None = None) -> int:
     """Print every message as a tree (or JSON Lines); the number that failed to decode.
 
-    Each failure goes to `problem(where, reason)` (default: a line on stderr) and the
-    other messages are still printed.
+    Each failure goes to `problems` (default: a line on stderr) and the other messages are
+    still printed.
     """
     out = out or sys.stdout
-    problem = problem or Problems()
+    problems = problems or Problems()
     failures = 0
     for n, item in enumerate(items, start=1):
         try:
             message = _decode_one(item)
         except PCFError as e:
             failures += 1
-            problem(item.place, f"message {n}: {e}")
+            message_problem(problems, item, e, prefix=f"message {n}: ")
             continue
         if as_json:
             record = {"message": n, "source": item.source, "line": item.line,
@@ -91,16 +92,6 @@ def _example_items() -> list[InputMessage]:
     return [InputMessage(md, data, "<example>", None) for md, data in example_reports()]
 
 
-def read_inputs(paths: Iterable[str], problems: Problems) -> Iterator[InputMessage]:
-    """Every message of every input; each unreadable input or dump line is reported to
-    `problems` and the rest still read."""
-    for path in paths:
-        try:
-            yield from read_messages(path, on_error=problems.dump_error)
-        except InputError as e:
-            problems.error(e)
-
-
 def run(args: argparse.Namespace) -> int:
     """`mqroute decode`: print PCF messages of dumps or raw files; 0 ok, 1 some unreadable."""
     if not args.files and not args.example:
@@ -110,5 +101,5 @@ def run(args: argparse.Namespace) -> int:
     if args.example:
         items.insert(0, _example_items())
     decode_messages((i for group in items for i in group), as_json=args.json,
-                    problem=problems)
+                    problems=problems)
     return problems.status()

@@ -15,14 +15,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from mqroute.errors import Problems
+from mqroute.inputs import Inputs
 from pcf import mqc
-from pcf.errors import DumpFormatError, PCFError
 from traceroute.display.amqsevt import dumps, event_line, iter_json, reason_from_name, to_json
 from traceroute.events import Event, NotEventData, decode_event
 from traceroute.events.build import perf_event
 from traceroute.events.engine import Failure, PerfEvent
 from traceroute.events.replay import Estate, OpError, parse_ops, replay
-from traceroute.readers import read_messages
 from traceroute.sim.mqsc import MQSCError, read_mqsc
 
 #: MQRC names of the failures replay reports.
@@ -58,37 +58,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-class _Problems:
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, where: str, what: str) -> None:
-        self.count += 1
-        print(f"mqroute: {where}: {what}", file=sys.stderr)
+def _read_files(inputs: Inputs) -> Iterator[Event]:
+    """Every event message of the inputs; other messages counted as skipped."""
+    return inputs.decoded(lambda item: decode_event(item.data, item.md, where=item.place),
+                          skip=(NotEventData,))
 
 
-def _read_files(files: list[str], problem: _Problems, skipped: list[int]) -> Iterator[Event]:
-    for path in files:
-        def dump_error(e: DumpFormatError) -> None:
-            problem(f"{e.source}:{e.line}", e.reason)
-
-        try:
-            for item in read_messages(path, on_error=dump_error):
-                where = f"{item.source}:{item.line}" if item.line else item.source
-                try:
-                    yield decode_event(item.data, item.md, where=where)
-                except NotEventData:
-                    skipped[0] += 1
-                except PCFError as e:
-                    at = f"{where}:{e.offset}" if e.offset is not None and not item.line \
-                        else where
-                    problem(at, e.reason if e.offset is None or not item.line
-                            else f"offset {e.offset}: {e.reason}")
-        except OSError as e:
-            problem(path, e.strerror or str(e))
-
-
-def _read_json(files: list[str], problem: _Problems) -> Iterator[Event]:
+def _read_json(files: list[str], problem: Problems) -> Iterator[Event]:
     for path in files:
         try:
             text = Path(path).read_text(encoding="utf-8")
@@ -123,19 +99,16 @@ def run(args: argparse.Namespace) -> int:
         if value is None:
             return _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
         reasons.add(value)
-    problem, skipped, shown = _Problems(), [0], 0
-    sources = [_read_files(args.files, problem, skipped), _read_json(args.from_json, problem)]
+    inputs, shown = Inputs(args.files, Problems()), 0
+    sources = [_read_files(inputs), _read_json(args.from_json, inputs.problems)]
     for events in sources:
         for event in events:
             if reasons and event.reason not in reasons:
                 continue
             shown += 1
             _print(event, args)
-    note = f"mqroute: {shown} events"
-    if skipped[0]:
-        note += f"; {skipped[0]} other messages skipped"
-    print(note, file=sys.stderr)
-    return 1 if problem.count else 0
+    print(inputs.summary(f"{shown} events"), file=sys.stderr)
+    return inputs.problems.status()
 
 
 def _usage(text: str) -> int:
@@ -158,7 +131,7 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"mqroute: {getattr(e, 'filename', '') or args.mqsc[0]}: "
               f"{getattr(e, 'strerror', None) or e}", file=sys.stderr)
         return 2
-    problem = _Problems()
+    problem = Problems()
     try:
         with open(args.ops, encoding="utf-8", newline="") as f:
             parsed = list(parse_ops(f))
@@ -195,7 +168,7 @@ def run_replay(args: argparse.Namespace) -> int:
                   f"msgDeqCount={outcome.msg_deq_count}")
     print(f"mqroute: {events} performance events from {len(ops)} operations",
           file=sys.stderr)
-    return 1 if problem.count else 0
+    return problem.status()
 
 
 # --- events explain routes and journeys (`show --events`, `follow --events`) -------------
@@ -220,8 +193,7 @@ def read_any_events(paths: list[str], problem) -> list[Event]:
             problem(path, e.strerror or str(e))
             continue
         (jsons if head[:1] in (b"{", b"#", b"[") else dumps_).append(path)
-    skipped = [0]
-    return [*_read_files(dumps_, problem, skipped), *_read_json(jsons, problem)]
+    return [*_read_files(Inputs(dumps_, problem)), *_read_json(jsons, problem)]
 
 
 def print_explanations(args: argparse.Namespace, *, routes=(), journeys=(),
@@ -232,7 +204,7 @@ def print_explanations(args: argparse.Namespace, *, routes=(), journeys=(),
         return 0
     from traceroute.events.explain import explain_journeys, explain_routes
 
-    problem = problem or _Problems()
+    problem = problem or Problems()
     events = read_any_events(args.events, problem)
     pairs = [(r.correl_id, why) for r, why in explain_routes(list(routes), events)]
     pairs += [(j.msg_id, why) for j, why in explain_journeys(list(journeys), events)]

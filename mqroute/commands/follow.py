@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from mqroute.commands.events import add_events_option, print_explanations
+from mqroute.errors import Problems, UsageError
+from mqroute.inputs import Inputs
 from mqroute.otlp import add_otlp_options, export
-from pcf.errors import DumpFormatError, PCFError
+from mqroute.output import print_json_lines
+from pcf.errors import PCFError
 from traceroute.display.amqsact import render_journey
 from traceroute.journeys import ActivityTrace, NotActivityTrace, exit_status, reconstruct
 from traceroute.journeys.join import join_records
 from traceroute.journeys.parse import parse_activity_trace
-from traceroute.readers import read_messages
+from traceroute.readers import InputMessage
 from traceroute.records import NotActivityData, Record, parse_message
-
-Problem = Callable[[str, str], None]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -52,30 +52,21 @@ def msg_id_arg(text: str) -> bytes:
     return raw.ljust(24, b"\x00")
 
 
-def read_traces(files: list[str], problem: Problem, skipped: list[int],
-                records: list[Record]) -> Iterator[ActivityTrace]:
-    """Every activity-trace message of the files; activity reports and trace-route messages
-    go to `records`, anything else is counted in skipped[0]; unreadable input to `problem`."""
-    for path in files:
-        def dump_error(e: DumpFormatError) -> None:
-            problem(f"{e.source}:{e.line}", e.reason)
-
+def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace]:
+    """Every activity-trace message of the inputs; activity reports and trace-route messages
+    go to `records`, anything else is counted as skipped; unreadable input is reported."""
+    def decode(item: InputMessage) -> ActivityTrace | None:
         try:
-            for item in read_messages(path, on_error=dump_error):
-                where = f"{item.source}:{item.line}" if item.line else item.source
-                try:
-                    yield parse_activity_trace(item.md, item.data, source=item.source,
-                                               line=item.line)
-                except NotActivityTrace:
-                    try:
-                        records.append(parse_message(item.md, item.data, source=where,
-                                                     line=item.line))
-                    except (NotActivityData, PCFError):
-                        skipped[0] += 1
-                except PCFError as e:
-                    problem(where, str(e))
-        except OSError as e:
-            problem(path, e.strerror or str(e))
+            return parse_activity_trace(item.md, item.data, source=item.source, line=item.line)
+        except NotActivityTrace:
+            try:
+                records.append(parse_message(item.md, item.data, source=item.place,
+                                             line=item.line))
+            except (NotActivityData, PCFError):
+                raise NotActivityTrace from None
+            return None
+
+    return inputs.decoded(decode, skip=(NotActivityTrace,))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,38 +74,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         wanted = {msg_id_arg(h) for h in args.msg_id}
     except ValueError as e:
-        print(f"mqroute: --msg-id: {e}", file=sys.stderr)
-        return 2
-    problems = 0
-
-    def problem(where: str, what: str) -> None:
-        nonlocal problems
-        problems += 1
-        print(f"mqroute: {where}: {what}", file=sys.stderr)
-
-    skipped = [0]
+        raise UsageError(f"--msg-id: {e}") from None
+    inputs = Inputs(args.files, Problems())
     records: list[Record] = []
-    result = reconstruct(read_traces(args.files, problem, skipped, records))
+    result = reconstruct(read_traces(inputs, records))
     journeys = [j for j in result.journeys if not wanted or j.msg_id in wanted]
     join_records(journeys, records)
-    for n, j in enumerate(journeys):
-        if args.json:
-            print(json.dumps(j.to_dict()))
-        else:
+    if args.json:
+        print_json_lines(j.to_dict() for j in journeys)
+    else:
+        for n, j in enumerate(journeys):
             if n:
                 print()
             print("\n".join(render_journey(j, verbose=args.verbose)))
     for missing in sorted(wanted - {j.msg_id for j in journeys}):
         print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
               file=sys.stderr)
-    print_explanations(args, journeys=journeys, problem=problem)
+    print_explanations(args, journeys=journeys, problem=inputs.problems)
     export(args, journeys, journeys=True)
-    summary = f"mqroute: {len(journeys)} journeys from {result.calls} MQI calls"
-    if skipped[0]:
-        summary += f"; {skipped[0]} other messages skipped"
+    summary = inputs.summary(f"{len(journeys)} journeys from {result.calls} MQI calls")
     if records:
         summary += f"; {len(records)} activity reports/trace-route messages read"
     print(summary, file=sys.stderr)
     for note in result.notes():
         print(f"mqroute: note: {note}", file=sys.stderr)
-    return exit_status((j.verdict for j in journeys), unreadable=problems > 0)
+    inputs.problems.finish()
+    return exit_status((j.verdict for j in journeys), unreadable=inputs.problems.count > 0)

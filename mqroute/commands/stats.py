@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 
-from pcf.errors import DumpFormatError, PCFError
+from mqroute.errors import Problems
+from mqroute.inputs import Inputs
+from mqroute.output import print_json_lines
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
-from traceroute.readers import read_messages
 from traceroute.stats import Kind, NotStatistics, StatsMessage, decode_stats, join_sequences
 
 
@@ -39,37 +39,17 @@ def wanted(kind: Kind, args: argparse.Namespace) -> bool:
     return not (args.statistics and kind.accounting)
 
 
-def read_stats(files: list[str], problem, skipped: list[int]) -> Iterator[StatsMessage]:
-    """Every accounting/statistics message of the files; others counted in skipped[0]."""
-    for path in files:
-        def dump_error(e: DumpFormatError) -> None:
-            problem(f"{e.source}:{e.line}", e.reason)
-
-        try:
-            for item in read_messages(path, on_error=dump_error):
-                where = f"{item.source}:{item.line}" if item.line else item.source
-                try:
-                    yield decode_stats(item.md, item.data, source=item.source, line=item.line)
-                except NotStatistics:
-                    skipped[0] += 1
-                except PCFError as e:
-                    problem(where, str(e))
-        except OSError as e:
-            problem(path, e.strerror or str(e))
+def read_stats(inputs: Inputs) -> Iterator[StatsMessage]:
+    """Every accounting/statistics message of the inputs; others counted as skipped."""
+    return inputs.decoded(lambda item: decode_stats(item.md, item.data, source=item.source,
+                                                    line=item.line), skip=(NotStatistics,))
 
 
 def run(args: argparse.Namespace) -> int:
     """`mqroute stats`: print the records; 0 ok, 1 some input unreadable."""
-    problems = 0
-
-    def problem(where: str, what: str) -> None:
-        nonlocal problems
-        problems += 1
-        print(f"mqroute: {where}: {what}", file=sys.stderr)
-
-    skipped = [0]
+    inputs = Inputs(args.files, Problems())
     shown = 0
-    for joined in join_sequences(read_stats(args.files, problem, skipped)):
+    for joined in join_sequences(read_stats(inputs)):
         if not wanted(joined.messages[0].kind, args):
             continue
         records = joined.records()
@@ -82,13 +62,9 @@ def run(args: argparse.Namespace) -> int:
                   f"{len(records)} records used", file=sys.stderr)
         shown += len(records)
         if args.json:
-            for r in records:
-                print(json.dumps(record_to_json(r)))
+            print_json_lines(record_to_json(r) for r in records)
         else:
             for line in render_amqsmon(records):
                 print(line)
-    note = f"mqroute: {shown} records"
-    if skipped[0]:
-        note += f"; {skipped[0]} other messages skipped"
-    print(note, file=sys.stderr)
-    return 1 if problems else 0
+    print(inputs.summary(f"{shown} records"), file=sys.stderr)
+    return inputs.problems.status()

@@ -87,7 +87,7 @@ def test_unreadable_input_is_reported_and_the_rest_processed(dump, tmp_path, vec
     assert "Traceback" not in r.stderr
     lines = r.stderr.splitlines()
     assert any(x.startswith("mqroute: ") and "missing.dmp" in x for x in lines)
-    assert any(f"mqroute: {truncated}: offset 240" in x for x in lines)
+    assert any(f"mqroute: {truncated}:offset 240" in x for x in lines)
     assert "RecordType: ChannelStatistics" in r.stdout
 
 

@@ -1,0 +1,74 @@
+"""The commands' inputs: every message of dmpmqmsg dumps and raw files, each problem reported.
+
+One reader serves every subcommand that takes FILE... (`decode`, `show`, `stats`, `events`,
+`follow`): each input is read on its own, an unreadable input, a bad dump line or a message
+that does not decode goes to the command's `Problems` (`mqroute: FILE:LINE: reason`,
+`mqroute: FILE:offset N: reason`, `mqroute: FILE: reason`) and the rest is still processed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+from mqroute.errors import Problems
+from pcf.errors import InputError, PCFError
+from traceroute.readers import InputMessage, read_messages
+
+T = TypeVar("T")
+
+
+def read_inputs(paths: Iterable[str], problems: Problems) -> Iterator[InputMessage]:
+    """Every message of every input; each unreadable input or dump line is reported to
+    `problems` and the rest still read."""
+    for path in paths:
+        try:
+            yield from read_messages(path, on_error=problems.dump_error)
+        except InputError as e:
+            problems.error(e)
+
+
+def message_problem(problems: Problems, item: InputMessage, e: PCFError,
+                    prefix: str = "") -> None:
+    """Report a message that does not decode: `FILE:offset N` in a raw file, `FILE:LINE`
+    (with the offset inside the message in the reason) in a dump."""
+    if item.line is None and e.offset is not None:
+        reason = f"{e.path}: {e.reason}" if e.path else e.reason
+        problems(f"{item.source}:offset {e.offset}", prefix + reason)
+    else:
+        problems(item.place, prefix + str(PCFError(e.reason, offset=e.offset, path=e.path)))
+
+
+class Inputs:
+    """The messages of a command's FILE arguments, decoded by `decode`; messages of another
+    kind (the `skip` exceptions) are counted in `skipped`, bad ones reported."""
+
+    def __init__(self, paths: Iterable[str], problems: Problems) -> None:
+        self.paths = list(paths)
+        self.problems = problems
+        self.skipped = 0
+
+    def messages(self) -> Iterator[InputMessage]:
+        """Every message of every input (unreadable ones reported)."""
+        return read_inputs(self.paths, self.problems)
+
+    def decoded(self, decode: Callable[[InputMessage], T | None],
+                skip: tuple[type[Exception], ...] = ()) -> Iterator[T]:
+        """decode(message) for every message; None results are dropped, `skip` exceptions
+        counted in `skipped`, PCFError reported to the problems."""
+        for item in self.messages():
+            try:
+                value = decode(item)
+            except skip:
+                self.skipped += 1
+                continue
+            except PCFError as e:
+                message_problem(self.problems, item, e)
+                continue
+            if value is not None:
+                yield value
+
+    def summary(self, text: str) -> str:
+        """`mqroute: TEXT[; N other messages skipped]`, the line commands end with."""
+        more = f"; {self.skipped} other messages skipped" if self.skipped else ""
+        return f"mqroute: {text}{more}"
