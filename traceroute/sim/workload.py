@@ -20,6 +20,7 @@ application did is kept in `sent`, `got`, `browsed` and `failed`.
 
 from __future__ import annotations
 
+import gc
 import heapq
 from dataclasses import dataclass, field, replace
 
@@ -121,7 +122,20 @@ class Workload:
 
     def run(self, until: float, *, disconnect: bool = True) -> None:
         """Run applications and network up to virtual time `until`; then (by default) every
-        connection disconnects, so activity trace writes its last messages."""
+        connection disconnects, so activity trace writes its last messages.
+
+        The cycle collector is paused meanwhile (and resumed as it was): a run makes millions
+        of short-lived acyclic objects, and with activity trace on it spent about a third of
+        the time scanning the network's objects."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self._run(until, disconnect)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _run(self, until: float, disconnect: bool) -> None:
         while self._heap and self._heap[0][0] <= until:
             at, _, index = heapq.heappop(self._heap)
             self.sim.run(until=at)
