@@ -102,7 +102,7 @@ def _is_eph(data: bytes, fmt: str | None) -> bool:
 class _Decoder:
     """One decode run: the buffer, its byte order and the CCSID that CCSID 0 stands for."""
 
-    __slots__ = ("ccsid", "data", "end", "labels", "order")
+    __slots__ = ("ccsid", "data", "end", "labels", "order", "texts")
 
     def __init__(self, data: bytes, order: _Order, ccsid: int) -> None:
         self.data = data
@@ -110,6 +110,8 @@ class _Decoder:
         self.order = order
         self.ccsid = ccsid
         self.labels: list[tuple[int, int]] = []
+        #: MQCFST texts decoded so far in this message: (raw, CCSID) -> (value, width).
+        self.texts: dict[tuple[bytes, int], tuple[str | bytes, int | None]] = {}
 
     def fail(self, reason: str, offset: int, structure: str = "") -> PCFError:
         """A PCFError at `offset` with the current group path."""
@@ -132,8 +134,11 @@ class _Decoder:
         data, end, o = self.data, self.end, self.order
         i32x3 = o.i32x3.unpack_from
         i32x4 = o.i32x4.unpack_from
+        i32 = o.i32.unpack_from
         append = out.append
         codec_of = CODECS.get
+        names = _STRUCTURE_NAMES
+        texts = self.texts
         seen: dict[int, int] | None = None
         for k in range(count):
             left = end - offset
@@ -143,11 +148,14 @@ class _Decoder:
                     append(Integer(pid, word))
                     offset += 16
                     continue
-            if left < 12:
+            elif left >= 12:  # too short for any structure: the checks below say so
+                typ, length, pid = i32x3(data, offset)
+                word = 0
+            else:
                 raise self.fail(f"truncated: {end - offset} bytes left where parameter "
                                 f"{k + 1} of {count} should start", offset)
-            typ, length, pid = i32x3(data, offset)
-            name = _STRUCTURE_NAMES.get(typ)
+            # After these checks 16 <= length <= left, so `word` (bytes 12-15) was read.
+            name = names.get(typ)
             if name is None:
                 raise self.fail(f"unknown structure Type {typ}", offset)
             if length < MIN_STRUCTURE or length & 3:
@@ -157,27 +165,30 @@ class _Decoder:
                 raise self.fail(f"StrucLength {length} runs past the end of the data "
                                 f"({end - offset} bytes left)", offset, name)
             if typ == 3:  # MQCFIN
-                out.append(Integer(pid, o.i32.unpack_from(data, offset + 12)[0]))
+                append(Integer(pid, word))
             elif typ == 4:  # MQCFST
                 if length < 20:
                     raise self.fail(f"StrucLength {length} < 20", offset, name)
-                ccsid, slen = o.i32x2.unpack_from(data, offset + 12)
+                ccsid, slen = word, i32(data, offset + 16)[0]
                 if slen < 0 or slen > length - 20:
                     raise self.fail(f"StringLength {slen} does not fit StrucLength {length}",
                                     offset, name)
                 raw = data[offset + 20:offset + 20 + slen]
-                codec = codec_of(ccsid or self.ccsid)  # pcf.codepages.decode_text, inlined
-                if codec is None:
-                    value = raw
-                else:
-                    try:
-                        value = raw.decode(codec).rstrip(" \x00")
-                    except UnicodeDecodeError:
+                known = texts.get((raw, ccsid))  # names repeat within a message
+                if known is None:
+                    codec = codec_of(ccsid or self.ccsid)  # codepages.decode_text, inlined
+                    if codec is None:
                         value = raw
-                width = slen if isinstance(value, str) and len(value) != slen else None
-                append(String(pid, value, ccsid, width))
+                    else:
+                        try:
+                            value = raw.decode(codec).rstrip(" \x00")
+                        except UnicodeDecodeError:
+                            value = raw
+                    width = slen if isinstance(value, str) and len(value) != slen else None
+                    known = texts[raw, ccsid] = (value, width)
+                append(String(pid, known[0], ccsid, known[1]))
             elif typ == 20:  # MQCFGR
-                members = o.i32.unpack_from(data, offset + 12)[0]
+                members = word
                 if seen is None:
                     seen = {}
                 index = seen.get(pid, 0)
@@ -193,17 +204,17 @@ class _Decoder:
                 out.append(group)
                 continue
             elif typ == 9:  # MQCFBS
-                slen = o.i32.unpack_from(data, offset + 12)[0]
+                slen = word
                 if slen < 0 or slen > length - 16:
                     raise self.fail(f"StringLength {slen} does not fit StrucLength {length}",
                                     offset, name)
-                out.append(ByteString(pid, data[offset + 16:offset + 16 + slen]))
+                append(ByteString(pid, data[offset + 16:offset + 16 + slen]))
             elif typ == 23:  # MQCFIN64 (Reserved word at 12)
                 if length < 24:
                     raise self.fail(f"StrucLength {length} < 24", offset, name)
                 out.append(Integer64(pid, o.i64.unpack_from(data, offset + 16)[0]))
             elif typ == 5 or typ == 25:  # MQCFIL, MQCFIL64
-                n = o.i32.unpack_from(data, offset + 12)[0]
+                n = word
                 size = 4 if typ == 5 else 8
                 if n < 0 or 16 + size * n > length:
                     raise self.fail(f"Count {n} does not fit StrucLength {length}", offset, name)
