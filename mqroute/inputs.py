@@ -8,14 +8,19 @@ that does not decode goes to the command's `Problems` (`mqroute: FILE:LINE: reas
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from mqroute.errors import Problems
 from pcf.errors import InputError, PCFError
-from traceroute.readers import InputMessage, read_messages
+from pcf.limits import describe
+from traceroute.readers import STDIN, InputMessage, read_messages, source_name
 
 T = TypeVar("T")
+#: The largest text input read whole (amqsevt JSON): larger ones are refused, not read.
+MAX_TEXT_BYTES = 256 * 1024 * 1024
 
 
 def read_inputs(paths: Iterable[str], problems: Problems) -> Iterator[InputMessage]:
@@ -72,3 +77,24 @@ class Inputs:
         """`mqroute: TEXT[; N other messages skipped]`, the line commands end with."""
         more = f"; {self.skipped} other messages skipped" if self.skipped else ""
         return f"mqroute: {text}{more}"
+
+
+def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> str:
+    """A whole UTF-8 text input (`-`: standard input), read to at most `limit` bytes;
+    InputError naming it (and the byte offset) when it cannot be read, is larger, or is not
+    UTF-8."""
+    source = source_name(path)
+    try:
+        with (contextlib.nullcontext(sys.stdin.buffer) if path == STDIN
+              else open(path, "rb")) as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise InputError(e.strerror or str(e), source=source) from None
+    if len(data) > limit:
+        raise InputError(f"{what} over {describe(limit)}: not read (split it)", source=source,
+                         offset=limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 {what} (byte 0x{data[e.start]:02x})", source=source,
+                         offset=e.start) from None

@@ -13,16 +13,17 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 from mqroute.errors import Problems
-from mqroute.inputs import Inputs
+from mqroute.inputs import Inputs, read_text
 from pcf import mqc
+from pcf.errors import InputError
 from traceroute.display.amqsevt import dumps, event_line, iter_json, reason_from_name, to_json
 from traceroute.events import Event, NotEventData, decode_event
 from traceroute.events.build import perf_event
 from traceroute.events.engine import Failure, PerfEvent
 from traceroute.events.replay import Estate, OpError, parse_ops, replay
+from traceroute.readers import source_name
 from traceroute.sim.mqsc import MQSCError, read_mqsc
 
 #: MQRC names of the failures replay reports.
@@ -64,16 +65,17 @@ def _read_files(inputs: Inputs) -> Iterator[Event]:
                           skip=(NotEventData,))
 
 
-def _read_json(files: list[str], problem: Problems) -> Iterator[Event]:
+def _read_json(files: list[str], problems: Problems) -> Iterator[Event]:
     for path in files:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            problem(path, getattr(e, "strerror", None) or str(e))
+            text = read_text(path, what="amqsevt JSON")
+        except InputError as e:
+            problems.error(e)
             continue
-        for item in iter_json(text, source=path):
+        source = source_name(path)
+        for item in iter_json(text, source=source):
             if item.event is None:
-                problem(f"{path}:{item.line}", item.error or "unreadable")
+                problems(f"{source}:{item.line}", item.error or "unreadable")
             else:
                 yield item.event
 

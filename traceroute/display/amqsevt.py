@@ -330,12 +330,14 @@ def iter_json(text: str, *, source: str = "<json>") -> Iterator[JsonItem]:
     """Every event of amqsevt output: pretty or compact, one or many, '#' comment lines."""
     decoder = json.JSONDecoder()
     pos, n = 0, len(text)
+    line, counted = 1, 0  # lines counted up to `counted` (linear, not per object)
     while pos < n:
         ch = text[pos]
         if ch in " \t\r\n,":
             pos += 1
             continue
-        line = text.count("\n", 0, pos) + 1
+        line += text.count("\n", counted, pos)
+        counted = pos
         if ch == "#":
             end = text.find("\n", pos)
             pos = n if end < 0 else end + 1
