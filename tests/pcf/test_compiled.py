@@ -285,3 +285,17 @@ def test_pipeline_decode_stage_same_rows_on_both_paths(monkeypatch):
     pure = stage()
     assert compiled == pure
     assert sum(r["rejected"] for r in pure) == 3 and len(pure) > 10
+
+
+@compiled_only
+def test_spec_vector_and_bad_input_tests_also_pass_on_the_pure_path():
+    """The codec's spec, vector and bad-input tests run here on the compiled path; this runs
+    them again with MQROUTE_PCF_PURE=1, so one test run checks both paths against them."""
+    files = ["tests/pcf/test_codec_spec.py", "tests/pcf/test_vectors.py",
+             "tests/pcf/test_bad_input.py"]
+    env = {**os.environ, "MQROUTE_PCF_PURE": "1"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           *files], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=False, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
