@@ -24,6 +24,7 @@ as Parquet. The ratio Spark/single is of calls/s measured in the same run.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -176,7 +177,12 @@ def child_single(path: str) -> dict:
     import pyarrow.parquet as pq
 
     from traceroute.journeys.reconstruct import reconstruct
-    from traceroute.journeys.rows import journeys_of_columns, link_reply_rows, traces_of_columns
+    from traceroute.journeys.rows import (
+        journey_row,
+        journeys_of_columns,
+        link_reply_rows,
+        traces_of_columns,
+    )
 
     t0 = time.perf_counter()
     cols = pq.read_table(path).to_pydict()
@@ -185,16 +191,28 @@ def child_single(path: str) -> dict:
     journeys = journeys_of_columns(cols)  # what each Spark partition does, here on all rows
     link_reply_rows(journeys)
     t2, c2 = time.perf_counter(), time.process_time()
-    # the core alone: typed calls in memory -> reconstruct (what `follow` does after parsing)
+    # the same work by stage (CPU time, the cycle collector off as journeys_of_columns has
+    # it): columns -> typed calls, reconstruct (the core alone: what `follow` does after
+    # parsing), journeys -> rows
+    gc_on = gc.isenabled()
+    gc.disable()
+    c2b = time.process_time()
     traces = traces_of_columns(cols)
     c3 = time.process_time()
-    reconstruct(traces, sequences=False)
+    result = reconstruct(traces, sequences=False)
     c4 = time.process_time()
+    for j in result.journeys:
+        journey_row(j)
+    c5 = time.process_time()
+    if gc_on:
+        gc.enable()
     verdicts: dict[str, int] = {}
     for r in journeys:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
     return {"calls": n, "journeys": len(journeys), "read_seconds": t1 - t0,
             "seconds": t2 - t1, "cpu_seconds": c2 - c1, "reconstruct_cpu_seconds": c4 - c3,
+            "stage_cpu_seconds": {"columns_to_calls": c3 - c2b, "reconstruct": c4 - c3,
+                                  "journey_rows": c5 - c4},
             "verdicts": verdicts,
             "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
 
@@ -277,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"per CPU second; reconstruct alone "
                 f"{rows / s['reconstruct_cpu_seconds']:,.0f}), peak {s['peak_rss_gib']:.1f} "
                 f"GiB; other processes kept {s['others_cpus']:.1f} CPUs busy")
+            say("  single, calls per CPU second by stage: " + ", ".join(
+                f"{k} {rows / v:,.0f}" for k, v in s["stage_cpu_seconds"].items() if v))
         if not args.no_spark:
             entry["spark"] = run_child("spark", [str(path), str(args.workdir / "out")], say)
             k = entry["spark"]

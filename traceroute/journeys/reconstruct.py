@@ -280,6 +280,8 @@ class _Walk:
         return step
 
     def unused(self, calls: list[MQICall]) -> list[MQICall]:
+        if len(calls) == 1:  # the usual case: one call per MsgId in each table
+            return [] if id(calls[0]) in self.used else calls
         return [c for c in calls if id(c) not in self.used]
 
     def after_put(self, put: MQICall) -> tuple[JourneyVerdict, Location]:
