@@ -35,6 +35,11 @@ class UsageError(Exception):
     """Wrong arguments: reported as `mqroute: <message>`, exit status 2."""
 
 
+class FatalError(Exception):
+    """An input the command cannot go on without (its MQSC, its operations file) is unusable:
+    reported as `mqroute: FILE[:LINE]: reason`, exit status 2."""
+
+
 def _source_of(where: str) -> str:
     head, sep, tail = where.rpartition(":")
     return head if sep and (tail.isdigit() or tail.startswith("offset")) else where
@@ -109,7 +114,7 @@ def run_command(func: Callable[[Any], int], args: Any) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
-    except UsageError as e:
+    except (UsageError, FatalError) as e:
         _say(str(e))
         return EXIT_USAGE
     except SystemExit as e:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from mqroute.errors import Problems
+from mqroute.errors import FatalError, Problems
 from pcf.errors import InputError, PCFError
 from pcf.limits import describe
 from traceroute.readers import STDIN, InputMessage, read_messages, source_name
+
+if TYPE_CHECKING:
+    from traceroute.sim.network import Network
 
 T = TypeVar("T")
 #: The largest text input read whole (amqsevt JSON): larger ones are refused, not read.
@@ -79,6 +82,12 @@ class Inputs:
         return f"mqroute: {text}{more}"
 
 
+def located(e: InputError) -> str:
+    """`FILE:offset N: reason` or `FILE: reason`, as every command names a bad input."""
+    where = e.source if e.offset is None else f"{e.source}:offset {e.offset}"
+    return f"{where}: {e.reason}"
+
+
 def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> str:
     """A whole UTF-8 text input (`-`: standard input), read to at most `limit` bytes;
     InputError naming it (and the byte offset) when it cannot be read, is larger, or is not
@@ -98,3 +107,17 @@ def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> 
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 {what} (byte 0x{data[e.start]:02x})", source=source,
                          offset=e.start) from None
+
+
+def load_mqsc(paths: Iterable[str]) -> Network:
+    """One network from MQSC files; FatalError (`FILE:LINE:COL: reason`, or `FILE: reason`
+    for a file that cannot be read) when any cannot be read or applied."""
+    from traceroute.sim.mqsc import MQSCError, read_mqsc
+
+    paths = list(paths)
+    try:
+        return read_mqsc(paths)
+    except MQSCError as e:
+        raise FatalError(e.located) from None
+    except OSError as e:
+        raise FatalError(f"{e.filename or paths[0]}: {e.strerror or e}") from None

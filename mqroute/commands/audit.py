@@ -9,6 +9,7 @@ from dataclasses import asdict
 
 from mqroute.errors import EXIT_FINDINGS
 from mqroute.graphopts import add_graph_engine_options
+from mqroute.inputs import load_mqsc
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -53,16 +54,8 @@ def spark_patterns(args: argparse.Namespace, network, findings: list) -> list:
 def run(args: argparse.Namespace) -> int:
     """One finding per line; exit 3 when there are findings (0 when the estate is clean)."""
     from graph.audit import audit_with_statistics, observed_with_statistics
-    from traceroute.sim.mqsc import MQSCError, read_mqsc
 
-    try:
-        network = read_mqsc(args.config)
-    except MQSCError as e:
-        print(f"mqroute: {e.located}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"mqroute: {e.filename or args.config[0]}: {e.strerror or e}", file=sys.stderr)
-        return 2
+    network = load_mqsc(args.config)
     sends, queues = observed_with_statistics(args.observed) if args.observed else ([], [])
     findings = audit_with_statistics(network, sends, queues)
     if args.engine or args.graphframes_jar:

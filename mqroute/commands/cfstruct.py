@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mqroute.inputs import load_mqsc
 from traceroute.events.offload import (
     KB,
     OffloadRules,
@@ -19,7 +20,6 @@ from traceroute.events.offload import (
     show_size,
     suggest_rules,
 )
-from traceroute.sim.mqsc import MQSCError, read_mqsc
 
 SIZES = ("0K", "1K", "4K", "6K", "16K", "32K", "48K", "63K", "64K")
 USAGES = (0, 50, 70, 75, 80, 85, 90, 95)
@@ -49,7 +49,7 @@ def _count(text: str) -> int:
 def _rules(args: argparse.Namespace) -> OffloadRules:
     rules = OffloadRules()
     if args.mqsc:
-        network = read_mqsc([args.mqsc])
+        network = load_mqsc([args.mqsc])
         found = [obj for qm in network.qmgrs.values() for (kind, name), obj in qm.others.items()
                  if kind == "CFSTRUCT" and (args.name is None or name == args.name.upper())]
         if not found:
@@ -74,10 +74,7 @@ def run(args: argparse.Namespace) -> int:
         message = parse_size(args.message) if args.message else None
         size = parse_size(args.size) if args.size else None
         backlog = _count(args.backlog) if args.backlog else None
-    except MQSCError as e:
-        print(f"mqroute: {e.source}:{e.line}: {e.reason}", file=sys.stderr)
-        return 2
-    except (ValueError, OSError) as e:
+    except ValueError as e:
         print(f"mqroute: cfstruct: {e}", file=sys.stderr)
         return 2
     print(f"rules: {rules.mqsc()}")

@@ -10,12 +10,13 @@ Exit status: 0 ok, 1 some input unreadable (the rest still processed), 2 usage o
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from collections.abc import Iterator
 
-from mqroute.errors import Problems
-from mqroute.inputs import Inputs, read_text
+from mqroute.errors import FatalError, Problems
+from mqroute.inputs import Inputs, load_mqsc, located, read_text
 from pcf import mqc
 from pcf.errors import InputError
 from traceroute.display.amqsevt import dumps, event_line, iter_json, reason_from_name, to_json
@@ -24,7 +25,6 @@ from traceroute.events.build import perf_event
 from traceroute.events.engine import Failure, PerfEvent
 from traceroute.events.replay import Estate, OpError, parse_ops, replay
 from traceroute.readers import source_name
-from traceroute.sim.mqsc import MQSCError, read_mqsc
 
 #: MQRC names of the failures replay reports.
 FAILURE_NAMES = {mqc.MQRC_Q_FULL: "MQRC_Q_FULL",
@@ -124,37 +124,35 @@ def run_replay(args: argparse.Namespace) -> int:
         return _usage("replay takes only --mqsc FILE... --ops OPS.csv [--json]")
     if not args.mqsc or not args.ops:
         return _usage("replay needs --mqsc FILE.mqsc... and --ops OPS.csv")
+    network = load_mqsc(args.mqsc)
+    ops_name = source_name(args.ops)
     try:
-        network = read_mqsc(args.mqsc)
-    except MQSCError as e:
-        print(f"mqroute: {e.source}:{e.line}: {e.reason}", file=sys.stderr)
-        return 2
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"mqroute: {getattr(e, 'filename', '') or args.mqsc[0]}: "
-              f"{getattr(e, 'strerror', None) or e}", file=sys.stderr)
-        return 2
+        text = read_text(args.ops, what="OPS.csv")
+    except InputError as e:
+        raise FatalError(located(e)) from None
     problem = Problems()
+    ops, line = [], 1
     try:
-        with open(args.ops, encoding="utf-8", newline="") as f:
-            parsed = list(parse_ops(f))
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"mqroute: {args.ops}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
-        return 2
-    ops = []
-    for item in parsed:
-        if isinstance(item, OpError):
-            if item.line == 1:
-                print(f"mqroute: {args.ops}:1: {item.reason}", file=sys.stderr)
-                return 2
-            problem(f"{args.ops}:{item.line}", item.reason)
-        else:
-            ops.append(item)
+        for item in parse_ops(text.splitlines()):
+            line = item.line
+            if isinstance(item, OpError):
+                if item.line == 1:
+                    raise FatalError(f"{ops_name}:1: {item.reason}")
+                problem(f"{ops_name}:{item.line}", item.reason)
+            elif item.qmgr not in network.qmgrs:
+                problem(f"{ops_name}:{item.line}", f"queue manager {item.qmgr} is not in the "
+                        f"MQSC (it has {', '.join(sorted(network.qmgrs)) or 'none'}; a "
+                        "file's queue manager is named by its file name)")
+            else:
+                ops.append(item)
+    except csv.Error as e:
+        raise FatalError(f"{ops_name}: after line {line}: not CSV ({e})") from None
     estate = Estate.from_network(network)
     events = 0
     for op, outcome in replay(estate, ops):
         if isinstance(outcome, Failure):
             name = FAILURE_NAMES.get(outcome.reason, str(outcome.reason))
-            print(f"mqroute: {args.ops}:{op.line}: {op.op} {outcome.qmgr} {outcome.queue} "
+            print(f"mqroute: {ops_name}:{op.line}: {op.op} {outcome.qmgr} {outcome.queue} "
                   f"at {outcome.time_ms} ms failed: {name}", file=sys.stderr)
             continue
         assert isinstance(outcome, PerfEvent)

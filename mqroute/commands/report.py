@@ -42,16 +42,12 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from graph.report import write_report
-    from traceroute.sim import read_mqsc
-    from traceroute.sim.mqsc import MQSCError
+    from mqroute.inputs import load_mqsc
 
     if not (Path(args.dir) / "routes").is_dir():
         return _fail(f"{args.dir}: no routes/ table here (give the --out folder of "
                      "mqroute analyze)")
-    try:
-        network = read_mqsc(args.config) if args.config else None
-    except MQSCError as e:
-        return _fail(str(e))
+    network = load_mqsc(args.config) if args.config else None
     try:
         path = write_report(args.dir, args.output, network=network, title=args.title,
                             routes=args.routes, max_nodes=args.max_nodes)
