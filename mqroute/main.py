@@ -25,7 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _dispatch(words: list[str]) -> int:
-    args = build_parser().parse_args(words)  # --help, usage errors: SystemExit 0 or 2
+    parser = build_parser()
+    args, extra = parser.parse_known_args(words)  # --help, usage errors: SystemExit 0 or 2
+    if extra:  # the subcommand's own usage, not the list of subcommands
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     args.argv = words[1:]
     return args.func(args)
 

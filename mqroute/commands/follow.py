@@ -46,7 +46,10 @@ def msg_id_arg(text: str) -> bytes:
     """A MsgId from hex in either case (spaces and a 0x prefix allowed); ValueError if not."""
     clean = text.strip().replace(" ", "")
     clean = clean[2:] if clean.lower().startswith("0x") else clean
-    raw = bytes.fromhex(clean)
+    try:
+        raw = bytes.fromhex(clean)
+    except ValueError:
+        raise ValueError(f"{text!r} is not hex (an even number of 0-9, A-F)") from None
     if not raw or len(raw) > 24:
         raise ValueError(f"{text!r} is not a MsgId of 1 to 24 bytes")
     return raw.ljust(24, b"\x00")
