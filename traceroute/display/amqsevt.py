@@ -198,6 +198,16 @@ def _is_int64_id(pid: int) -> bool:
 
 
 def _parameter(name: str, value: object, prefer_channel: bool) -> Parameter:
+    """The typed parameter a JSON member names; kept as written when it would not write back
+    the same (e.g. a number where amqsevt spells the value, `"inhibitPut": 0`)."""
+    p = _typed_parameter(name, value, prefer_channel)
+    if isinstance(p, Unnamed) or (
+            _key(p) == name and json.dumps(_value(p)) == json.dumps(value)):
+        return p
+    return Unnamed(-1, json_name=name, value=value)
+
+
+def _typed_parameter(name: str, value: object, prefer_channel: bool) -> Parameter:
     base = name.split(".", 1)[0] if "." in name and name.rsplit(".", 1)[1].isdigit() else name
     pid = _pick(base, prefer_channel)
     if pid is None or base == "filter" or base != name:
@@ -358,7 +368,7 @@ def iter_json(text: str, *, source: str = "<json>") -> Iterator[JsonItem]:
 
 def reason_from_name(name: str) -> int | None:
     """An event reason from its MQRC_ name, its number, or amqsevt's spelling."""
-    if name.isdigit():
+    if name.isascii() and name.isdigit():
         return int(name)
     value = getattr(mqc, name.upper(), None)
     if isinstance(value, int) and name.upper().startswith("MQRC_"):

@@ -154,7 +154,7 @@ def parameter_json_name(parameter: int) -> str:
 
 def parameter_ids(json_name: str) -> tuple[int, ...]:
     """The parameter ids amqsevt spells `json_name`, most likely first (may be empty)."""
-    if json_name.isdigit():
+    if json_name.isascii() and json_name.isdigit():
         return (int(json_name),)
     return _parameter_tables()[1].get(json_name, ())
 
