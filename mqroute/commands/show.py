@@ -7,9 +7,11 @@ import sys
 
 from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
+from mqroute.inputs import Inputs
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_routes
-from traceroute.readers import load_records
+from traceroute.readers import InputMessage
+from traceroute.records import NotActivityData, Record, parse_message
 from traceroute.routes import build_routes
 
 
@@ -32,6 +34,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=run)
 
 
+def _record(item: InputMessage, problems: Problems) -> Record | None:
+    """The activity record of a message; one of another kind is reported as skipped."""
+    try:
+        return parse_message(item.md, item.data, source=item.source, line=item.line)
+    except NotActivityData as e:
+        problems(item.place, f"skipped: {e}")
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     """`mqroute show`: every route found in dumps or raw message files; 0 ok, 1 some input
     unreadable or no activity data at all."""
@@ -43,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
             wanted = bytes.fromhex(args.correl_id)
         except ValueError:
             raise UsageError(f"--correl-id {args.correl_id}: not hex") from None
-    records = load_records(args.files, problems)
+    records = Inputs(args.files, problems).decoded(
+        lambda item: _record(item, problems))
     if wanted is not None:
         records = (r for r in records if r.key == wanted)
     routes = build_routes(records)
