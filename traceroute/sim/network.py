@@ -5,9 +5,11 @@ messages through them. Attribute values are kept as MQSC wrote them (upper-cased
 folds unquoted text), under the full keyword name; typed properties read the ones the
 simulator needs.
 
-Every change to these values (a queue defined, an attribute altered, a queue manager added)
-advances `generation()`, so indexes computed from a network (`traceroute.sim.resolve`'s) know
-when to compute again.
+Every change to these values that an index may depend on (a channel or a cluster queue
+defined, an attribute altered, a queue manager added) advances `generation()`, so indexes
+computed from a network (`Network.receivers`, `traceroute.sim.resolve`'s) know when to
+compute again. Queues outside clusters are read where they are, never indexed: defining one
+(an activity-trace queue, a dynamic queue) changes nothing an index holds.
 """
 
 from __future__ import annotations
@@ -73,6 +75,27 @@ class Tracked(dict):
         dict.clear(self)
 
 
+def _clustered(obj: object) -> bool:
+    return isinstance(obj, MQObject) and bool(obj.attrs.get("CLUSTER"))
+
+
+class _Queues(Tracked):
+    """A queue manager's queues: adding or replacing one outside any cluster changes no index
+    (queues are read where they are; only cluster queues are indexed)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value) -> None:
+        if _clustered(value) or _clustered(dict.get(self, key)):
+            _changed()
+        dict.__setitem__(self, key, value)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return dict.__getitem__(self, key)
+
+
 class _TrackedFields:
     """Assigning one of `_TRACKED` stores it as a Tracked dict (and, when it replaces a value
     already set, advances the generation: a new object changes no network until added)."""
@@ -83,8 +106,9 @@ class _TrackedFields:
         if name in self._TRACKED:
             if name in self.__dict__:
                 _changed()
-            if type(value) is not Tracked:
-                value = Tracked(value)
+            kind = _Queues if name == "queues" else Tracked
+            if type(value) is not kind:
+                value = kind(value)
         object.__setattr__(self, name, value)
 
     def __getstate__(self) -> dict:
@@ -228,16 +252,27 @@ class Network(_TrackedFields):
 
     def shared_queues(self, name: str) -> list[tuple[QueueManager, MQObject]]:
         """Every queue manager's queue `name` that is shared in a cluster, in network order."""
-        return cached(self, ("shared", name), lambda: [
-            (qm, q) for qm in self.qmgrs.values()
-            if (q := qm.queues.get(name)) is not None and q.cluster])
+        return cached(self, "shared", self._shared_index).get(name, [])
+
+    def _shared_index(self) -> dict[str, list[tuple[QueueManager, MQObject]]]:
+        index: dict[str, list[tuple[QueueManager, MQObject]]] = {}
+        for qm in self.qmgrs.values():
+            for name, q in qm.queues.items():
+                if q.cluster:
+                    index.setdefault(name, []).append((qm, q))
+        return index
 
     def receivers(self, channel: str) -> list[QueueManager]:
         """The queue managers defining a RCVR or RQSTR channel of that name, in network order."""
-        return cached(self, ("receivers", channel), lambda: [
-            qm for qm in self.qmgrs.values()
-            if (ch := qm.channels.get(channel)) is not None
-            and ch.get("CHLTYPE") in ("RCVR", "RQSTR")])
+        return cached(self, "receivers", self._receiver_index).get(channel, [])
+
+    def _receiver_index(self) -> dict[str, list[QueueManager]]:
+        index: dict[str, list[QueueManager]] = {}
+        for qm in self.qmgrs.values():
+            for name, ch in qm.channels.items():
+                if ch.get("CHLTYPE") in ("RCVR", "RQSTR"):
+                    index.setdefault(name, []).append(qm)
+        return index
 
     def clusters(self) -> dict[str, set[str]]:
         """Cluster name -> the queue managers with a CLUSRCVR channel in it."""
