@@ -4,10 +4,10 @@
 writes activity-trace messages exactly where and when a queue manager would:
 
 * which connections are traced: `ALTER QMGR ACTVTRC(ON|OFF)` at connect time, overridden
-  by a matching `mqat.ini` `ApplicationTrace` stanza (Trace=ON|OFF, ApplName with a trailing
-  `*`, ApplClass USER/MCA/ALL, the most specific name wins, then the last) — spec §2.1;
-  MQCNO options are not simulated (the simulator has no MQCONNX options, so ACTVCONO has
-  nothing to let through);
+  by the connection's MQCNO_ACTIVITY_TRACE_ENABLED/_DISABLED options when
+  `ACTVCONO(ENABLED)` (`sim.connection(..., options=...)`), overridden by a matching
+  `mqat.ini` `ApplicationTrace` stanza (Trace=ON|OFF, ApplName with a trailing `*`, ApplClass
+  USER/MCA/ALL, the most specific name wins, then the last) — spec §2 precedence;
 * what each record holds: the parameters of §5 up to the TraceLevel (LOW/MEDIUM/HIGH;
   HIGH adds MQMD/MQPMO/MQGMO structure dumps), message data up to TraceMessageData;
 * when a message is written: ActivityCount records, or the first call after
@@ -209,7 +209,13 @@ class ActivityTracer:
         state = self._conns.get(key)
         if call.verb == MQCONN:
             qm = self.sim.network.qmgrs.get(call.qmgr)
-            actvtrc = qm is not None and qm.attrs.get("ACTVTRC", "OFF").upper() == "ON"
+            attrs = qm.attrs if qm is not None else {}
+            actvtrc = attrs.get("ACTVTRC", "OFF").upper() == "ON"
+            if attrs.get("ACTVCONO", "DISABLED").upper() == "ENABLED":  # MQCNO may override
+                if call.conn.options & mqc.MQCNO_ACTIVITY_TRACE_ENABLED:
+                    actvtrc = True
+                elif call.conn.options & mqc.MQCNO_ACTIVITY_TRACE_DISABLED:
+                    actvtrc = False
             ini = self.mqat.get(call.qmgr, MqatIni())
             settings = ini.settings_for(call.conn, actvtrc)
             if settings is None:

@@ -30,6 +30,7 @@ class SimConnection:
     channel: str = ""         # MCAs: the channel name
     channel_type: int | None = None   # MCAs: MQCHT_*
     partner: str = ""         # MCAs: the queue manager at the other end
+    options: int = 0          # MQCNO options of the MQCONNX (MQCNO_ACTIVITY_TRACE_* ...)
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,10 +212,11 @@ class Simulator:
             for fn in list(self._observers):
                 fn(call)
 
-    def connection(self, qmgr: str, appl_name: str,
-                   appl_type: int = mqc.MQAT_UNIX) -> SimConnection:
-        """The application's connection to `qmgr` (MQCONN on first use)."""
-        return self._connect(qmgr, "app", appl_name, appl_name, appl_type)
+    def connection(self, qmgr: str, appl_name: str, appl_type: int = mqc.MQAT_UNIX, *,
+                   options: int = 0) -> SimConnection:
+        """The application's connection to `qmgr` (MQCONN on first use; `options` are the
+        MQCNO options of that MQCONNX, e.g. MQCNO_ACTIVITY_TRACE_ENABLED)."""
+        return self._connect(qmgr, "app", appl_name, appl_name, appl_type, options=options)
 
     def _connect(self, qmgr: str, kind: str, name: str, appl_name: str, appl_type: int,
                  **mca: object) -> SimConnection:

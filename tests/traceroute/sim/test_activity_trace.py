@@ -194,3 +194,22 @@ def test_stop_on_get_trace_msg() -> None:
     reader = [parse_activity_trace(md, d) for md, d in tracer.messages("QM1")]
     calls = [c.op_name for t in reader if t.conn.appl_name == "amqsact" for c in t.calls]
     assert "MQGET" not in calls and "MQCONN" in calls
+
+
+@pytest.mark.parametrize(("actvtrc", "actvcono", "option", "ini", "traced"), [
+    ("OFF", "ENABLED", mqc.MQCNO_ACTIVITY_TRACE_ENABLED, None, True),
+    ("OFF", "DISABLED", mqc.MQCNO_ACTIVITY_TRACE_ENABLED, None, False),  # options ignored
+    ("ON", "ENABLED", mqc.MQCNO_ACTIVITY_TRACE_DISABLED, None, False),
+    ("ON", "DISABLED", mqc.MQCNO_ACTIVITY_TRACE_DISABLED, None, True),
+    ("ON", "ENABLED", mqc.MQCNO_ACTIVITY_TRACE_DISABLED,
+     "ApplicationTrace:\nApplName=app\nTrace=ON\n", True),  # mqat.ini has the last word
+])
+def test_mqcno_options_under_actvcono(actvtrc, actvcono, option, ini, traced) -> None:
+    mqsc = EXAMPLE.replace("ALTER QMGR ACTIVREC(MSG)",
+                           f"ALTER QMGR ACTVTRC({actvtrc}) ACTVCONO({actvcono}) ACTIVREC(MSG)")
+    sim, tracer = _sim(mqsc, mqat={"QM1": ini} if ini else None)
+    sim.connection("QM1", "app", options=option)
+    sim.put("QM1", "ACTIV.REPLY.Q", MQMD(), b"x", appl_name="app")
+    sim.disconnect_all()
+    appls = {parse_activity_trace(md, d).conn.appl_name for md, d in tracer.messages("QM1")}
+    assert ("app" in appls) is traced
