@@ -1,5 +1,8 @@
-"""Network analytics benchmark: the Spark engines (GraphX, DataFrame, GraphFrames when its
-JVM package is there) against networkx on the collected graph, in one run.
+"""Network analytics benchmark: the Spark engines (GraphFrames, GraphX, DataFrame) against
+networkx on the collected graph, in one run.
+
+GraphFrames' jar comes from --graphframes-jar, $MQROUTE_GRAPHFRAMES_JAR or ../shared/jars
+(the project's build area), whichever is first; without one there is no GraphFrames column.
 
 Run from the project root (or anywhere):
 
@@ -41,9 +44,9 @@ PR_ITER = 20
 LPA_STEPS = 5
 TOP = 20
 WARM_UP = 50
-ANALYTICS = ("degrees", "busiest_channels", "hop_latency", "pagerank",
+ANALYTICS = ("degrees", "vertex_latency", "busiest_channels", "hop_latency", "pagerank",
              "connected_components", "strongly_connected_components", "two_cycles", "loops",
-             "shortest_paths", "reachability", "label_propagation")
+             "shortest_paths", "reachability", "depth", "label_propagation")
 
 
 # --- the synthetic network ----------------------------------------------------------------
@@ -150,6 +153,7 @@ def run_spark(spark, net: Network, engine: str, timings: Timings, *,
     e = spark.createDataFrame(net.edges, ddl(EDGE_COLUMNS)).localCheckpoint(eager=True)
     calls: dict[str, Callable[[], Any]] = {
         "degrees": lambda: an.degrees(spark, v, e, engine=engine),
+        "vertex_latency": lambda: an.vertex_latency(spark, v, e, engine=engine),
         "busiest_channels": lambda: an.busiest_channels(spark, v, e, top=TOP, engine=engine),
         "hop_latency": lambda: an.hop_latency(spark, v, e, top=TOP, engine=engine),
         "pagerank": lambda: an.pagerank(spark, v, e, max_iter=PR_ITER, engine=engine),
@@ -161,6 +165,7 @@ def run_spark(spark, net: Network, engine: str, timings: Timings, *,
         "shortest_paths": lambda: an.shortest_paths(spark, v, e, net.landmarks, engine=engine),
         "reachability": lambda: an.reachability(spark, v, e, net.source, net.target,
                                                 engine=engine),
+        "depth": lambda: an.depth(spark, v, e, sources=net.landmarks, engine=engine),
         "label_propagation":
             lambda: an.label_propagation(spark, v, e, max_steps=LPA_STEPS, engine=engine),
     }
@@ -202,6 +207,7 @@ def run_networkx(spark, net: Network, timings: Timings) -> None:
         "degrees": lambda: (dict(m.in_degree()), dict(m.out_degree()),
                             dict(m.in_degree(weight="messages")),
                             dict(m.out_degree(weight="messages"))),
+        "vertex_latency": lambda: _vertex_latency(timed_edges),
         "busiest_channels": lambda: sorted(sends, key=lambda r: -r["messages"])[:TOP],
         "hop_latency": lambda: sorted(timed_edges, key=lambda r: -r["latency_p50"])[:TOP],
         "pagerank": lambda: nx.pagerank(g, alpha=0.85, weight=None),
@@ -213,6 +219,7 @@ def run_networkx(spark, net: Network, timings: Timings) -> None:
                                    for lm in net.landmarks],
         "reachability": lambda: nx.has_path(g, net.source, net.target)
         and nx.shortest_path(g, net.source, net.target),
+        "depth": lambda: nx.multi_source_dijkstra_path_length(g, net.landmarks),
         "label_propagation":
             lambda: list(nx.community.label_propagation_communities(g.to_undirected())),
     }
@@ -222,6 +229,18 @@ def run_networkx(spark, net: Network, timings: Timings) -> None:
                          f"{PR_ITER} iterations); networkx label propagation is its "
                          "semi-synchronous variant on the undirected graph (Spark: "
                          f"{LPA_STEPS} synchronous steps)")
+
+
+def _vertex_latency(timed_edges: list[dict]) -> dict:
+    """Per vertex: samples, weighted mean and worst latency in and out (the Spark table)."""
+    out: dict = {}
+    for r in timed_edges:
+        for side, vertex in (("in", r["dst"]), ("out", r["src"])):
+            n, total, worst = out.get((vertex, side), (0, 0.0, 0.0))
+            out[vertex, side] = (n + r["latency_samples"],
+                                 total + r["latency_avg"] * r["latency_samples"],
+                                 max(worst, r["latency_max"]))
+    return {k: (n, total / n, worst) for k, (n, total, worst) in out.items()}
 
 
 # --- output -------------------------------------------------------------------------------
@@ -274,18 +293,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shuffle-partitions", type=int, default=None,
                         help="spark.sql.shuffle.partitions (default: 2 x cores, at least 4)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--graphframes-jar", action="append", metavar="PATH",
+                        help="GraphFrames jar (default: $MQROUTE_GRAPHFRAMES_JAR, else the "
+                             "one in ../shared/jars if there is one)")
     args = parser.parse_args(argv)
     sizes = [200] if args.quick else args.sizes
+
+    import tempfile
 
     from graph import engines as eng
     from graph.pipeline.session import spark_session
 
     partitions = args.shuffle_partitions or max(4, 2 * (os.cpu_count() or 2))
-    spark = spark_session(args.master, app_name="mqroute bench_analytics", config={
+    jars = args.graphframes_jar or eng.graphframes_jars() or \
+        eng.shared_graphframes_jars(ROOT) or None
+    config = eng.graphframes_config(jars, environ={}, config={
         "spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": str(partitions),
         "spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
+    spark = spark_session(args.master, app_name="mqroute bench_analytics", config=config)
     spark.sparkContext.setLogLevel("ERROR")
+    checkpoints = tempfile.TemporaryDirectory(prefix="bench-analytics-")
+    spark.sparkContext.setCheckpointDir(checkpoints.name)
     available = eng.available_engines(spark)
     engines = [e for e in (args.engines or available) if e in available]
     skipped = [e for e in (args.engines or ["graphframes"]) if e not in available]
@@ -326,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
              "results": [t.__dict__ for t in results]}, indent=2) + "\n")
         print(f"wrote {args.json}")
     spark.stop()
+    checkpoints.cleanup()
     return 0
 
 
