@@ -7,7 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from mqroute.errors import EXIT_FINDINGS
+from mqroute.errors import EXIT_FINDINGS, FatalError
 from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import load_mqsc
 
@@ -56,7 +56,14 @@ def run(args: argparse.Namespace) -> int:
     from graph.audit import audit_with_statistics, observed_with_statistics
 
     network = load_mqsc(args.config)
-    sends, queues = observed_with_statistics(args.observed) if args.observed else ([], [])
+    sends, queues = [], []
+    if args.observed:
+        try:
+            sends, queues = observed_with_statistics(args.observed)
+        except (OSError, ValueError, KeyError) as e:  # pyarrow's ArrowInvalid is a ValueError
+            reason = (e.strerror if isinstance(e, OSError) and e.strerror else str(e))
+            first = reason.splitlines()[0] if reason.strip() else type(e).__name__
+            raise FatalError(f"{args.observed}: {first}") from None
     findings = audit_with_statistics(network, sends, queues)
     if args.engine or args.graphframes_jar:
         findings = spark_patterns(args, network, findings)

@@ -42,8 +42,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _count(text: str) -> int:
-    return parse_size(text)  # 1M = 2^20 messages, as MQ's sizing examples count
+def _checked(option: str, text: str | None, least: int) -> int | None:
+    """A size or count (1M = 2^20, as MQ's sizing examples count) of at least `least`."""
+    if not text:
+        return None
+    try:
+        value = parse_size(text)
+    except OverflowError:
+        raise ValueError(f"{option} {text}: too large") from None
+    if value < least or value >= 2 ** 63:
+        raise ValueError(f"{option} {text}: must be {least} or more (and under 8 EB)")
+    return value
 
 
 def _rules(args: argparse.Namespace) -> OffloadRules:
@@ -60,6 +69,8 @@ def _rules(args: argparse.Namespace) -> OffloadRules:
     for n, th, sz in args.offload:
         if n not in ("1", "2", "3"):
             raise ValueError(f"--offload {n}: the rule number is 1, 2 or 3")
+        if not th.isdigit():
+            raise ValueError(f"--offload {n} {th}: OFFLD{n}TH is a whole number 0..100")
         threshold = int(th)
         if not 0 <= threshold <= 100:
             raise ValueError(f"--offload {n} {th}: OFFLD{n}TH is 0..100")
@@ -71,9 +82,13 @@ def run(args: argparse.Namespace) -> int:
     """Print the evaluation; 0 ok, 2 usage."""
     try:
         rules = _rules(args)
-        message = parse_size(args.message) if args.message else None
-        size = parse_size(args.size) if args.size else None
-        backlog = _count(args.backlog) if args.backlog else None
+        message = _checked("--message", args.message, 0)
+        size = _checked("--size", args.size, 1)
+        backlog = _checked("--backlog", args.backlog, 0)
+        if not 0 < args.usable <= 100:
+            raise ValueError(f"--usable {args.usable:g}: a percentage over 0, at most 100")
+        if args.usage is not None and not 0 <= args.usage <= 100:
+            raise ValueError(f"--usage {args.usage:g}: a percentage from 0 to 100")
     except ValueError as e:
         print(f"mqroute: cfstruct: {e}", file=sys.stderr)
         return 2
