@@ -162,3 +162,62 @@ def test_random_mqsc(tmp_path):
         check("audit", "--config", str(path), inputs=[path])
         check("trace", "--network", str(path), "-m", "QM1", "-q", "TARG.AT.QM2", "-w", "1",
               inputs=[path])
+
+
+OPS_WORDS = ["time_ms,qmgr,queue,op,count", "0", "1000", "-5", "99999999999999999999", "QM1",
+             "Q1", "", "PUT", "GET", "RESET_STATS", "RESTART", "put", "1000000", "\"", ",",
+             "\n", "\n", "\x00", "\xe9", "3"]
+
+
+def _random_ops(rnd: random.Random) -> str:
+    rows = ["time_ms,qmgr,queue,op,count"]
+    for _ in range(rnd.randrange(1, 40)):
+        rows.append(",".join(rnd.choice(OPS_WORDS) for _ in range(rnd.randrange(1, 7))))
+    return "\n".join(rows)
+
+
+def test_events_replay_and_from_json_on_everything(corpus, tmp_path):
+    """events replay with random and hostile OPS.csv, amqsevt JSON that is anything but."""
+    rnd = random.Random(SEED)
+    mqsc = tmp_path / "QM1.mqsc"
+    mqsc.write_text("ALTER QMGR PERFMEV(ENABLED)\nDEFINE QLOCAL(Q1) MAXDEPTH(5) "
+                    "QDPHIEV(ENABLED) QDPMAXEV(ENABLED) QSVCIEV(HIGH) QSVCINT(100)\n")
+    names = [str(p) for p in corpus]
+    check("events", "--from-json", *names, inputs=corpus)
+    for k in range(4):
+        ops = tmp_path / f"ops{k}.csv"
+        ops.write_bytes(_random_ops(rnd).encode("utf-8", "replace"))
+        check("events", "replay", "--mqsc", str(mqsc), "--ops", str(ops), "--json",
+              inputs=[ops])
+    for path in rnd.sample(corpus, 4):
+        check("events", "replay", "--mqsc", str(mqsc), "--ops", str(path), inputs=[path])
+        check("events", "replay", "--mqsc", str(path), "--ops", str(path), inputs=[path])
+
+
+def test_cfstruct_report_audit_on_everything(corpus, tmp_path):
+    """cfstruct on random MQSC and sizes; report and audit --observed on folders of junk."""
+    rnd = random.Random(SEED)
+    for path in rnd.sample(corpus, 3):
+        check("cfstruct", "--mqsc", str(path), inputs=[path])
+    for size in ("4G", "0", "-1G", "1Q", "9" * 40, "1.5M", "", "G"):
+        check("cfstruct", "--size", size, "--backlog", size, "--message", size, "--usage",
+              "80", inputs=[])
+    junk = tmp_path / "out"
+    for table in ("routes", "hops", "channel_stats", "queue_stats"):
+        (junk / table).mkdir(parents=True)
+        (junk / table / "part-0.parquet").write_bytes(rnd.choice(corpus).read_bytes())
+    mqsc = tmp_path / "QM1.mqsc"
+    mqsc.write_text("DEFINE QLOCAL(Q1)\n")
+    r = check("report", str(junk), "-o", str(tmp_path / "r.html"), inputs=[])
+    assert r.returncode in (0, 2)
+    check("audit", "--config", str(mqsc), "--observed", str(junk), inputs=[])
+    check("audit", "--config", str(mqsc), "--observed", str(corpus[0]), inputs=[])
+
+
+def test_every_subcommand_is_fuzzed():
+    """A new subcommand must be added to this module's runs."""
+    from mqroute.main import COMMANDS
+
+    text = Path(__file__).read_text()
+    missing = [c for c in COMMANDS if c != "analyze" and f'"{c}"' not in text]
+    assert not missing, f"subcommands without a fuzz run: {missing}"
