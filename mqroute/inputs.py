@@ -8,6 +8,7 @@ that does not decode goes to the command's `Problems` (`mqroute: FILE:LINE: reas
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +25,14 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 #: The largest text input read whole (amqsevt JSON): larger ones are refused, not read.
 MAX_TEXT_BYTES = 256 * 1024 * 1024
+
+
+def add_inputs(parser: argparse.ArgumentParser, what: str, *, json_help: str,
+               nargs: str = "+") -> None:
+    """The FILE... positional (`-` is standard input) and `--json` of a reading command."""
+    parser.add_argument("files", nargs=nargs, metavar="FILE",
+                        help=f"{what}; - reads standard input")
+    parser.add_argument("--json", action="store_true", help=json_help)
 
 
 def read_inputs(paths: Iterable[str], problems: Problems) -> Iterator[InputMessage]:

@@ -10,7 +10,7 @@ from dataclasses import asdict
 
 import pcf
 from mqroute.errors import Problems, UsageError
-from mqroute.inputs import message_problem, read_inputs
+from mqroute.inputs import add_inputs, message_problem, read_inputs
 from pcf.errors import PCFError
 from pcf.mqmd import MQMD
 from traceroute.readers import InputMessage
@@ -19,10 +19,8 @@ from traceroute.readers import InputMessage
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute decode`."""
     dec = sub.add_parser("decode", help="print PCF messages (dmpmqmsg dumps or raw PCF files)")
-    dec.add_argument("files", nargs="*", metavar="FILE",
-                     help="dmpmqmsg dumps or raw PCF files; - reads standard input")
-    dec.add_argument("--json", action="store_true",
-                     help="one JSON object per message (JSON Lines)")
+    add_inputs(dec, "dmpmqmsg dumps or raw PCF files", nargs="*",
+               json_help="one JSON object per message (JSON Lines)")
     dec.add_argument("--example", action="store_true",
                      help="decode the bundled example activity reports")
     dec.set_defaults(func=run)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 
 from mqroute.errors import FatalError, Problems
-from mqroute.inputs import Inputs, load_mqsc, located, read_text
+from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
 from pcf import mqc
 from pcf.errors import InputError
 from traceroute.display.amqsevt import dumps, event_line, iter_json, reason_from_name, to_json
@@ -42,10 +42,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(--from-json), or replay operations: `mqroute events replay --mqsc F.mqsc... "
         "--ops OPS.csv [--json]` (OPS.csv: time_ms,qmgr,queue,op[,count]; op PUT, GET, "
         "RESET_STATS, RESTART).")
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="dmpmqmsg dumps or raw event messages; or the word `replay`")
-    p.add_argument("--json", action="store_true",
-                   help="one amqsevt-shaped JSON object per event (JSON Lines)")
+    add_inputs(p, "dmpmqmsg dumps or raw event messages; or the word `replay`", nargs="*",
+               json_help="one amqsevt-shaped JSON object per event (JSON Lines)")
     p.add_argument("--pretty", action="store_true",
                    help="with --json: amqsevt -o json's indented layout")
     p.add_argument("--reason", action="append", default=[], metavar="NAME",

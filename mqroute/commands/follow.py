@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
-from mqroute.inputs import Inputs
+from mqroute.inputs import Inputs, add_inputs
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
@@ -30,11 +30,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "managers, any order) and prints one journey per original message. Exit "
                     "status: 1 input unreadable, 6 a put failed, 5 dead-lettered, 4 waiting "
                     "on a transmission queue, 3 in transit or incomplete, else 0.")
-    p.add_argument("files", nargs="+", metavar="FILE", help="dmpmqmsg dumps or raw messages")
+    add_inputs(p, "dmpmqmsg dumps or raw messages",
+               json_help="one JSON object per original message (JSON Lines)")
     p.add_argument("--msg-id", action="append", default=[], metavar="HEX",
                    help="only this original MsgId (48 hex digits, either case; repeatable)")
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object per original message (JSON Lines)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="each call's trace record as amqsact -v prints it")
     add_events_option(p)

@@ -7,7 +7,7 @@ import sys
 
 from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
-from mqroute.inputs import Inputs
+from mqroute.inputs import Inputs, add_inputs
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_routes
 from traceroute.readers import InputMessage
@@ -19,15 +19,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute show`."""
     show = sub.add_parser("show", help="order activity reports and trace-route replies into "
                                        "routes and display them as dspmqrte does")
-    show.add_argument("files", nargs="+", metavar="FILE",
-                      help="dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.ACTIVITY.QUEUE or a reply "
-                           "queue) or raw message files; - reads standard input")
+    add_inputs(show, "dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.ACTIVITY.QUEUE or a reply queue) "
+               "or raw message files", json_help="one JSON document per route")
     show.add_argument("--correl-id", "-i", metavar="HEX",
                       help="only the message with this MsgId (48 hex digits)")
     show.add_argument("-v", nargs="+", default=["summary"], metavar="LEVEL",
                       help="summary (default), outline [activity,identifiers,message,msgdelta,"
                            "operation,traceroute], all or none")
-    show.add_argument("--json", action="store_true", help="one JSON document per route")
     add_graph_option(show)
     add_otlp_options(show)
     add_events_option(show)

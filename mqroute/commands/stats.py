@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 
 from mqroute.errors import Problems
-from mqroute.inputs import Inputs
+from mqroute.inputs import Inputs, add_inputs
 from mqroute.output import print_json_lines
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.stats import Kind, NotStatistics, StatsMessage, decode_stats, join_sequences
@@ -17,11 +17,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute stats`."""
     p = sub.add_parser("stats", help="accounting and statistics messages (MQI, queue, "
                                      "channel) as IBM's amqsmon prints them, or as JSON")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.STATISTICS.QUEUE or "
-                        "SYSTEM.ADMIN.ACCOUNTING.QUEUE) or raw message files")
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object per record and per queue/channel group")
+    add_inputs(p, "dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.STATISTICS.QUEUE or "
+               "SYSTEM.ADMIN.ACCOUNTING.QUEUE) or raw message files",
+               json_help="one JSON object per record and per queue/channel group")
     p.add_argument("--type", choices=("mqi", "queue", "channel"),
                    help="only records of this object type")
     which = p.add_mutually_exclusive_group()

@@ -361,19 +361,20 @@ def _output_written() -> None:
         raise OutputError(e.errno, e.strerror or str(e)) from None
 
 
-def _back_out(transports: list[Transport]) -> None:
-    """Back out every transport's uncommitted gets now (close would, too: say it early)."""
+def _on_each(transports: list[Transport], doing: str, action: str) -> None:
+    """Call `action` (backout, close) on every transport, even if one fails (said once)."""
     for t in transports:
         try:
-            t.backout()
+            getattr(t, action)()
         except (TransportError, OSError) as e:
-            print(f"mqroute trace: backing out on {t.qmgr_name}: {e}", file=sys.stderr)
+            print(f"mqroute trace: {doing} {t.qmgr_name}: {e}", file=sys.stderr)
+
+
+def _back_out(transports: list[Transport]) -> None:
+    """Back out every transport's uncommitted gets now (close would, too: say it early)."""
+    _on_each(transports, "backing out on", "backout")
 
 
 def _close_all(transports: list[Transport]) -> None:
     """Close every transport (each backs out what is uncommitted), even if one fails."""
-    for t in transports:
-        try:
-            t.close()
-        except (TransportError, OSError) as e:
-            print(f"mqroute trace: closing {t.qmgr_name}: {e}", file=sys.stderr)
+    _on_each(transports, "closing", "close")
