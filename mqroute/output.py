@@ -24,21 +24,30 @@ def parse_verbosity(words: Sequence[str]) -> tuple[str, list[str]]:
     return level, options
 
 
+def print_route(route: Route, *, as_json: bool, level: str, options: Sequence[str],
+                heading: bool = True) -> None:
+    """One route as a JSON line, or as dspmqrte's text (with `show`'s heading, notes and
+    blank line unless heading=False, as `trace` prints it)."""
+    if as_json:
+        print(json.dumps(route_to_dict(route)))
+        return
+    if heading:
+        print(route_heading(route))
+    for line in render_route(route, level, list(options)):
+        print(line)
+    if heading:
+        for note in route.notes:
+            print(f"note: {note}")
+        print()
+
+
 def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[str]) -> int:
     """Print routes as dspmqrte-style text or JSON Lines; the number printed."""
     level, options = parse_verbosity(verbosity)
     count = 0
     for route in routes:
         count += 1
-        if as_json:
-            print(json.dumps(route_to_dict(route)))
-            continue
-        print(route_heading(route))
-        for line in render_route(route, level, options):
-            print(line)
-        for note in route.notes:
-            print(f"note: {note}")
-        print()
+        print_route(route, as_json=as_json, level=level, options=options)
     return count
 
 

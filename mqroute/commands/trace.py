@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from mqroute.output import add_graph_option, draw_routes, parse_verbosity
-from traceroute.display.dspmqrte import render_route
-from traceroute.display.jsonout import route_to_dict
+from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_route
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
@@ -178,15 +175,6 @@ def _first(network) -> str:
     return next(iter(network.qmgrs))
 
 
-def _print_route(route: Route, args: argparse.Namespace, level: str,
-                 options: list[str]) -> None:
-    if args.json:
-        print(json.dumps(route_to_dict(route)))
-        return
-    for line in render_route(route, level, options):
-        print(line)
-
-
 def correl_id_of(text: str) -> bytes:
     """-i's CorrelId: up to 48 hex digits (24 bytes), padded with nulls as MQ pads it."""
     return bytes.fromhex(text).ljust(24, b"\0")
@@ -303,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"mqroute trace: {problem}", file=sys.stderr)
             for route in found.routes:
                 routes.append(route)
-                _print_route(route, args, level, display)
+                print_route(route, as_json=args.json, level=level, options=display, heading=False)
             if archive is None:
                 _output_written()  # displayed means written, before the gets become final
             for t in transports:
