@@ -15,7 +15,7 @@ import json
 import sys
 from collections.abc import Iterator
 
-from mqroute.errors import FatalError, Problems
+from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
 from pcf import mqc
 from pcf.errors import InputError
@@ -90,14 +90,14 @@ def run(args: argparse.Namespace) -> int:
     if args.files[:1] == ["replay"]:
         return run_replay(args)
     if args.mqsc or args.ops:
-        return _usage("--mqsc and --ops go with `mqroute events replay`")
+        raise _usage("--mqsc and --ops go with `mqroute events replay`")
     if not args.files and not args.from_json:
-        return _usage("give event files (dumps, raw messages) or --from-json FILE")
+        raise _usage("give event files (dumps, raw messages) or --from-json FILE")
     reasons = set()
     for name in args.reason:
         value = reason_from_name(name)
         if value is None:
-            return _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
+            raise _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
         reasons.add(value)
     inputs, shown = Inputs(args.files, Problems()), 0
     sources = [_read_files(inputs), _read_json(args.from_json, inputs.problems)]
@@ -111,17 +111,16 @@ def run(args: argparse.Namespace) -> int:
     return inputs.problems.status()
 
 
-def _usage(text: str) -> int:
-    print(f"mqroute: events: {text}", file=sys.stderr)
-    return 2
+def _usage(text: str) -> UsageError:
+    return UsageError(f"events: {text}")
 
 
 def run_replay(args: argparse.Namespace) -> int:
     """`mqroute events replay`: the performance events the queue managers would raise."""
     if len(args.files) > 1 or args.from_json or args.reason:
-        return _usage("replay takes only --mqsc FILE... --ops OPS.csv [--json]")
+        raise _usage("replay takes only --mqsc FILE... --ops OPS.csv [--json]")
     if not args.mqsc or not args.ops:
-        return _usage("replay needs --mqsc FILE.mqsc... and --ops OPS.csv")
+        raise _usage("replay needs --mqsc FILE.mqsc... and --ops OPS.csv")
     network = load_mqsc(args.mqsc)
     ops_name = source_name(args.ops)
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mqroute.errors import FatalError
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute report`."""
@@ -27,31 +29,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(reason: str) -> int:
-    print(f"mqroute: {reason}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     """Write the report; 0 when written, 2 when the folder or configuration cannot be read."""
     try:
         import pyarrow  # noqa: F401
         import pygraphviz  # noqa: F401
     except ImportError as e:
-        return _fail(f"report needs {e.name}: python3 -m pip install 'mqroute[pictures]'")
+        raise FatalError(f"report needs {e.name}: python3 -m pip install 'mqroute[pictures]'"
+                         ) from None
     from pathlib import Path
 
     from graph.report import write_report
     from mqroute.inputs import load_mqsc
 
     if not (Path(args.dir) / "routes").is_dir():
-        return _fail(f"{args.dir}: no routes/ table here (give the --out folder of "
-                     "mqroute analyze)")
+        raise FatalError(f"{args.dir}: no routes/ table here (give the --out folder of "
+                         "mqroute analyze)")
     network = load_mqsc(args.config) if args.config else None
     try:
         path = write_report(args.dir, args.output, network=network, title=args.title,
                             routes=args.routes, max_nodes=args.max_nodes)
     except (OSError, ValueError) as e:     # pyarrow's ArrowInvalid is a ValueError
-        return _fail(f"{args.dir}: {e}".splitlines()[0])
+        raise FatalError(f"{args.dir}: {e}".splitlines()[0]) from None
     print(f"{path}: report of {args.dir}", file=sys.stderr)
     return 0
