@@ -217,29 +217,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = None if args.correl_id else trace_options(args)
     except ValueError as e:
-        print(f"mqroute trace: {e}", file=sys.stderr)
+        print(f"mqroute: trace: {e}", file=sys.stderr)
         return EXIT_ERROR
     problem = _argument_problem(args)
     if problem:
-        print(f"mqroute trace: {problem}", file=sys.stderr)
+        print(f"mqroute: trace: {problem}", file=sys.stderr)
         return EXIT_ERROR
     if args.no_display and options and not options.reply_to_q:
-        print("mqroute trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
+        print("mqroute: trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
               "queue is deleted, with the reports, when the command ends", file=sys.stderr)
         return EXIT_ERROR
     if not args.q and not (options and options.target_topic):
-        print("mqroute trace: -q (or -ts) is required", file=sys.stderr)
+        print("mqroute: trace: -q (or -ts) is required", file=sys.stderr)
         return EXIT_ERROR
     if args.network:
         refused = [flag for key, flag in _CONNECTION if getattr(args, key)]
         if refused:
-            print(f"mqroute trace: {', '.join(refused)}: no meaning with --network (a "
+            print(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
                   "simulated network has no connections to configure)", file=sys.stderr)
             return EXIT_ERROR
     try:
         connect = _connector(args)
     except ConnectionOptionError as e:
-        print(f"mqroute trace: {e}", file=sys.stderr)
+        print(f"mqroute: trace: {e}", file=sys.stderr)
         return EXIT_ERROR
     except MQSCError as e:
         print(f"mqroute: {e.located}", file=sys.stderr)
@@ -250,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         archive = Archive(args.save) if args.save and not args.no_display else None
     except ArchiveError as e:
-        print(f"mqroute trace: {e}", file=sys.stderr)
+        print(f"mqroute: trace: {e}", file=sys.stderr)
         return EXIT_ERROR
     transports: list[Transport] = []
     try:
@@ -288,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
             found: Collection = collect(sources, msg_id, wait=wait, browse=args.browse,
                                         keep=archive.keep if archive else None)
             for problem in found.problems:
-                print(f"mqroute trace: {problem}", file=sys.stderr)
+                print(f"mqroute: trace: {problem}", file=sys.stderr)
             for route in found.routes:
                 routes.append(route)
                 print_route(route, as_json=args.json, level=level, options=display, heading=False)
@@ -303,22 +303,22 @@ def run(args: argparse.Namespace) -> int:
         say("AMQ8652: DSPMQRTE command has finished.")
         return exit_status(routes)
     except (TransportError, PymqiMissing) as e:
-        print(f"mqroute trace: {e}", file=sys.stderr)
+        print(f"mqroute: trace: {e}", file=sys.stderr)
         return EXIT_ERROR
     except OutputError as e:
         _back_out(transports)
-        print(f"mqroute trace: the output cannot be written ({e}): the reports are backed "
+        print(f"mqroute: trace: the output cannot be written ({e}): the reports are backed "
               "out and stay on their queues", file=sys.stderr)
         return EXIT_ERROR
     except ArchiveError as e:
         _back_out(transports)
-        print(f"mqroute trace: {e}: the report that could not be saved is backed out and "
+        print(f"mqroute: trace: {e}: the report that could not be saved is backed out and "
               f"stays on its queue, as does everything collected but not saved; "
               f"{archive.saved if archive else 0} report(s) saved before it are in the dump",
               file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("mqroute trace: interrupted; what was not saved or displayed is backed out "
+        print("mqroute: trace: interrupted; what was not saved or displayed is backed out "
               "and stays on its queue", file=sys.stderr)
         return 130
     finally:
@@ -355,7 +355,7 @@ def _on_each(transports: list[Transport], doing: str, action: str) -> None:
         try:
             getattr(t, action)()
         except (TransportError, OSError) as e:
-            print(f"mqroute trace: {doing} {t.qmgr_name}: {e}", file=sys.stderr)
+            print(f"mqroute: trace: {doing} {t.qmgr_name}: {e}", file=sys.stderr)
 
 
 def _back_out(transports: list[Transport]) -> None:

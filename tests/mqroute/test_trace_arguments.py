@@ -53,4 +53,4 @@ def test_subprocess_no_traceback():
     done = subprocess.run([sys.executable, "-m", "mqroute", *BASE, "-i", "not-hex"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.startswith("mqroute trace: -i not-hex:")
+    assert done.stderr.startswith("mqroute: trace: -i not-hex:")

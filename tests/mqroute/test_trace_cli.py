@@ -285,7 +285,7 @@ def test_exit_status_by_verdict(trace, network, setup, args, status):
 def test_errors_exit_2(trace, args, message):
     code, _, err = trace("--network", "demo", *args)
     assert code == trace_cmd.EXIT_ERROR == 2
-    assert err.startswith("mqroute trace: ") and message in err
+    assert err.startswith("mqroute: trace: ") and message in err
 
 
 def test_default_reply_queue_is_temporary_and_deleted(trace, simulators, monkeypatch):

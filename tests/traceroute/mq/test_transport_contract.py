@@ -327,7 +327,7 @@ def test_cli_without_network_and_without_pymqi_exits_2(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pymqi", None)
     assert main(["trace", "-m", "QM1", "-q", "TARG.AT.QM2", "-rq", REPLY_Q]) == 2
     err = capsys.readouterr().err
-    assert "mqroute trace: ibmmq or pymqi is not installed" in err and "--network" in err
+    assert "mqroute: trace: ibmmq or pymqi is not installed" in err and "--network" in err
     assert "Traceback" not in err
 
 
