@@ -49,8 +49,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reason", action="append", default=[], metavar="NAME",
                    help="only events with this reason (MQRC_Q_FULL, 2053, 'Queue Full'); "
                         "repeatable")
-    p.add_argument("--from-json", action="append", default=[], metavar="FILE",
-                   help="read amqsevt -o json / json_compact output")
+    p.add_argument("--from-json", action="extend", nargs="+", default=[], metavar="FILE",
+                   help="read amqsevt -o json / json_compact output (- reads standard "
+                        "input; repeatable)")
     p.add_argument("--mqsc", nargs="+", default=[], metavar="FILE",
                    help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
     p.add_argument("--ops", metavar="FILE", help="replay: OPS.csv")

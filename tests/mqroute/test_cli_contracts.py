@@ -164,6 +164,11 @@ def test_events_from_json_round_trip_and_bounds(vectors: Path, tmp_path: Path) -
     assert r.returncode == 0 and r.out.strip() == text.strip()
     piped = mqroute("events", "--from-json", "-", "--json", stdin=capture.read_bytes())
     assert piped.returncode == 0 and json.loads(piped.out)["eventReason"]["value"] == 2224
+    two = mqroute("events", "--from-json", str(capture),
+                  str(vectors / "amqsevt-json" / "2053-queue-full.json.txt"), "--json",
+                  "--reason", "MQRC_Q_FULL")  # FILE... after the option, filtered by reason
+    assert two.returncode == 0 and [json.loads(x)["eventReason"]["value"]
+                                    for x in two.out.splitlines()] == [2053]
     zero = mqroute("events", "--from-json", "/dev/zero")
     assert zero.returncode == 1 and zero.err.startswith("mqroute: /dev/zero:offset ")
 
