@@ -32,6 +32,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
+from operator import attrgetter
 
 from pcf import mqc
 from pcf.headers import MQDLH, MQXQH, XQH_LENGTH, pack_dlh, pack_xqh, unpack_xqh
@@ -192,6 +193,7 @@ class Simulator:
         self._hobj = 0
         self._input_handles: dict[tuple[bytes, str], int] = {}
         self._actor: _Actor | None = None  # whose put the next _deliver/_reject is
+        self._stamp_cache: dict[tuple[datetime, float], tuple[str, str, str, str]] = {}
         for qm in self.network.qmgrs.values():
             for name, (kind, attrs) in SYSTEM_QUEUES.items():
                 qm.queues.setdefault(name, MQObject(kind, name, dict(attrs)))
@@ -299,13 +301,25 @@ class Simulator:
     def _clock(self, qm: QueueManager) -> datetime:
         return self.start + timedelta(seconds=self.now + self.clock_skew.get(qm.name, 0.0))
 
+    def _stamps(self, qm: QueueManager) -> tuple[str, str, str, str]:
+        """The moment on qm's clock as an Operation shows it (date, time) and as an MQMD
+        does (PutDate, PutTime); formatted once per moment."""
+        key = (self.start, self.now + self.clock_skew.get(qm.name, 0.0))
+        stamps = self._stamp_cache.get(key)
+        if stamps is None:
+            if len(self._stamp_cache) > 4096:
+                self._stamp_cache.clear()
+            t = self._clock(qm)
+            stamps = self._stamp_cache[key] = (
+                t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
+                t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
+        return stamps
+
     def _date_time(self, qm: QueueManager) -> tuple[str, str]:
-        t = self._clock(qm)
-        return t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S")
+        return self._stamps(qm)[:2]
 
     def _put_stamp(self, qm: QueueManager) -> tuple[str, str]:
-        t = self._clock(qm)
-        return t.strftime("%Y%m%d"), t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}"
+        return self._stamps(qm)[2:]
 
     def new_msg_id(self, qmgr: str) -> bytes:
         """A MsgId as a queue manager makes one: 'AMQ ', 12 characters of name, a counter."""
@@ -832,17 +846,14 @@ def _s(pid: int, value: str, width: int = 48) -> String:
     return String(pid, value, _CCSID, width)
 
 
-_MD_FIELDS = tuple(f.name for f in fields(MQMD))
+_MD_VALUES = attrgetter(*(f.name for f in fields(MQMD)))  # in __init__'s order
 
 
 def _md_with(md: MQMD, **changes: object) -> MQMD:
-    """dataclasses.replace for an MQMD, without its per-call cost (the fields are known)."""
-    new = MQMD.__new__(MQMD)
-    for name in _MD_FIELDS:
-        object.__setattr__(new, name, changes.pop(name) if name in changes
-                           else getattr(md, name))
-    if changes:
-        raise TypeError(f"MQMD has no field {next(iter(changes))!r}")
+    """dataclasses.replace for an MQMD at about half its cost (the fields are known)."""
+    new = MQMD(*_MD_VALUES(md))
+    for name, value in changes.items():
+        setattr(new, name, value)  # a slot: an unknown name raises AttributeError
     return new
 
 
