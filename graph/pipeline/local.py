@@ -2,18 +2,32 @@
 
 It is the reference the Spark results are tested against, and the benchmark's baseline:
 the same readers' logic, the same decoder, the same ordering code, in one Python process.
-Parquet inputs are streamed a batch of rows at a time (pyarrow), like dumps a message at a time;
-the records themselves are kept until every route is built.
+Parquet inputs are streamed a batch of rows at a time (pyarrow), like dumps a message at a time.
+Records are grouped by original MsgId in a bounded window (`WINDOW_RECORDS`): when it is full,
+the messages seen longest ago leave it as operation rows (the Spark pipeline's own flat form),
+written to a sorted run on disk; at the end the runs are merged and each spilled message's
+route is built from its rows (plus any records of it still in the window), as Spark builds it.
+Peak memory is then the window's, whatever the input's size.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from graph.pipeline import storage
 from graph.pipeline.dumpsplit import read_range, splits
-from graph.pipeline.rows import hop_rows, route_row
+from graph.pipeline.rows import (
+    OPERATION_COLUMNS,
+    hop_rows,
+    operation_rows,
+    records_from_rows,
+    route_row,
+)
 from pcf.errors import PCFError
 from pcf.mqmd import unpack
 from traceroute.records.parse import NotActivityData, Record, parse_message
@@ -123,20 +137,107 @@ def _parquet_records(uri: str, result: LocalResult, *, data_column: str = "data"
                 yield from _parse(result, header, data or b"", source, position)
 
 
-def run_local(inputs: Sequence[str]) -> LocalResult:
-    """Every route of the inputs, in this process."""
+#: Records held in memory at most while grouping by original MsgId (then the oldest spill).
+WINDOW_RECORDS = 20_000
+#: Rows per Arrow batch of a spilled run: what the final merge reads of each run at a time.
+SPILL_BATCH_ROWS = 4096
+
+
+def _add_route(result: LocalResult, key: bytes, records: list[Record]) -> None:
+    """The route of one message into `result`, or a reject naming its first message."""
+    try:
+        route = route_of(key, records)
+    except Exception as err:  # one message without a route is a reject, as on Spark
+        first = min(records, key=lambda r: (r.source or "", r.line or 0))
+        _reject(result, first.source, first.line,
+                f"route of message {key.hex()}: {type(err).__name__}: {err}")
+        return
+    result.routes.append(route_row(route))
+    result.hops.extend(hop_rows(route))
+
+
+class _Spill:
+    """Sorted runs of operation rows on disk (Arrow IPC files in a private temporary folder)."""
+
+    def __init__(self) -> None:
+        self.folder: tempfile.TemporaryDirectory | None = None
+        self.runs: list[str] = []
+        self.keys: set[bytes] = set()
+
+    def write(self, groups: dict[bytes, list[Record]]) -> None:
+        """One run of these messages' rows, sorted by original MsgId."""
+        import pyarrow as pa
+
+        from graph.pipeline.schema import arrow_schema
+
+        if self.folder is None:
+            self.folder = tempfile.TemporaryDirectory(prefix="mqroute-local-")
+        path = os.path.join(self.folder.name, f"run{len(self.runs):05d}.arrow")
+        schema = arrow_schema(OPERATION_COLUMNS)
+        rows = (row for key in sorted(groups, key=bytes.hex) for record in groups[key]
+                for row in operation_rows(record))
+        with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
+            while chunk := list(itertools.islice(rows, SPILL_BATCH_ROWS)):
+                writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=schema))
+        self.runs.append(path)
+        self.keys.update(groups)
+
+    def rows(self) -> Iterator[dict]:
+        """Every spilled row, merged in original MsgId order (one batch per run in memory)."""
+        return heapq.merge(*(_run_rows(p) for p in self.runs), key=lambda r: r["correl_id"])
+
+    def close(self) -> None:
+        if self.folder is not None:
+            self.folder.cleanup()
+
+
+def _run_rows(path: str) -> Iterator[dict]:
+    import pyarrow as pa
+
+    with pa.memory_map(path) as source:
+        reader = pa.ipc.open_file(source)
+        for i in range(reader.num_record_batches):
+            yield from reader.get_batch(i).to_pylist()
+
+
+def _spilled_routes(result: LocalResult, spill: _Spill,
+                    window: dict[bytes, list[Record]]) -> None:
+    """Routes of the spilled messages, each with the records of it still in the window."""
+    for hex_key, group in itertools.groupby(spill.rows(), key=lambda r: r["correl_id"]):
+        key = bytes.fromhex(hex_key)
+        rows = list(group)  # one message's rows
+        for record in window.pop(key, ()):
+            rows.extend(operation_rows(record))
+        _add_route(result, key, records_from_rows(rows))
+
+
+def run_local(inputs: Sequence[str], *, window: int | None = None) -> LocalResult:
+    """Every route of the inputs, in this process, in bounded memory (see the module's text).
+
+    `window` is the number of records held at most (default `WINDOW_RECORDS`).
+    """
+    limit = WINDOW_RECORDS if window is None else max(1, window)
     result = LocalResult()
     by_key: dict[bytes, list[Record]] = {}
-    for record in _records(inputs, result):
-        by_key.setdefault(record.key, []).append(record)
-    for key, records in by_key.items():  # as ordering.build_routes, one message at a time
-        try:
-            route = route_of(key, records)
-        except Exception as err:  # one message without a route is a reject, as on Spark
-            first = min(records, key=lambda r: (r.source or "", r.line or 0))
-            _reject(result, first.source, first.line,
-                    f"route of message {key.hex()}: {type(err).__name__}: {err}")
-            continue
-        result.routes.append(route_row(route))
-        result.hops.extend(hop_rows(route))
+    held = 0
+    spill = _Spill()
+    try:
+        for record in _records(inputs, result):
+            by_key.setdefault(record.key, []).append(record)
+            held += 1
+            if held > limit:  # the messages seen longest ago leave, half the window at once
+                out: dict[bytes, list[Record]] = {}
+                for key in list(by_key):
+                    if held <= limit // 2:
+                        break
+                    out[key] = by_key.pop(key)
+                    held -= len(out[key])
+                spill.write(out)
+        # messages never spilled: from their records, in the order first seen
+        for key in [k for k in by_key if k not in spill.keys]:
+            _add_route(result, key, by_key.pop(key))
+        if spill.runs:
+            _spilled_routes(result, spill, by_key)
+    finally:
+        spill.close()
     return result
