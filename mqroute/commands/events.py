@@ -100,8 +100,10 @@ def run(args: argparse.Namespace) -> int:
         if value is None:
             raise _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
         reasons.add(value)
-    inputs, shown = Inputs(args.files, Problems()), 0
-    sources = [_read_files(inputs), _read_json(args.from_json, inputs.problems)]
+    problems, shown = Problems(), 0
+    files, jsons = split_json(args.files, problems)  # amqsevt JSON given as FILE is read too
+    inputs = Inputs(files, problems)
+    sources = [_read_files(inputs), _read_json([*jsons, *args.from_json], problems)]
     for events in sources:
         for event in events:
             if reasons and event.reason not in reasons:
@@ -180,18 +182,28 @@ def add_events_option(parser: argparse.ArgumentParser) -> None:
                              "full, service interval high ...)")
 
 
-def read_any_events(paths: list[str], problem) -> list[Event]:
-    """Events from dumps/raw files, or from amqsevt JSON (files whose text starts with {)."""
+def split_json(paths: list[str], problems: Problems) -> tuple[list[str], list[str]]:
+    """(dumps and raw files, amqsevt JSON files): JSON is text starting with {, [ or #;
+    `-` counts as a dump (standard input is read once)."""
     dumps_, jsons = [], []
     for path in paths:
+        if path == "-":
+            dumps_.append(path)
+            continue
         try:
             with open(path, "rb") as f:
                 head = f.read(4096).lstrip()
         except OSError as e:
-            problem(path, e.strerror or str(e))
+            problems(path, e.strerror or str(e))
             continue
         (jsons if head[:1] in (b"{", b"#", b"[") else dumps_).append(path)
-    return [*_read_files(Inputs(dumps_, problem)), *_read_json(jsons, problem)]
+    return dumps_, jsons
+
+
+def read_any_events(paths: list[str], problems: Problems) -> list[Event]:
+    """Events from dumps/raw files, or from amqsevt JSON (files whose text starts with {)."""
+    dumps_, jsons = split_json(paths, problems)
+    return [*_read_files(Inputs(dumps_, problems)), *_read_json(jsons, problems)]
 
 
 def print_explanations(args: argparse.Namespace, *, routes=(), journeys=(),

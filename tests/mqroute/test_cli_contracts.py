@@ -169,6 +169,8 @@ def test_events_from_json_round_trip_and_bounds(vectors: Path, tmp_path: Path) -
                   "--reason", "MQRC_Q_FULL")  # FILE... after the option, filtered by reason
     assert two.returncode == 0 and [json.loads(x)["eventReason"]["value"]
                                     for x in two.out.splitlines()] == [2053]
+    as_file = mqroute("events", "--json", str(capture))  # amqsevt JSON given as FILE
+    assert as_file.returncode == 0 and json.loads(as_file.out)["eventReason"]["value"] == 2224
     zero = mqroute("events", "--from-json", "/dev/zero")
     assert zero.returncode == 1 and zero.err.startswith("mqroute: /dev/zero:offset ")
 
