@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
+from mqroute.errors import UsageError
 from mqroute.inputs import load_mqsc
 from traceroute.events.offload import (
     KB,
@@ -90,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
         if args.usage is not None and not 0 <= args.usage <= 100:
             raise ValueError(f"--usage {args.usage:g}: a percentage from 0 to 100")
     except ValueError as e:
-        print(f"mqroute: cfstruct: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(f"cfstruct: {e}") from None
     print(f"rules: {rules.mqsc()}")
     print("offloaded (rule that offloads; 'a' = always, over 63.75 KB) by message size and "
           "structure usage:")
