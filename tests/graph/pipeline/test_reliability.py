@@ -147,6 +147,12 @@ def test_out_inside_an_input_is_refused(tmp_path):
     with pytest.raises(OutputError, match="inside the input"):
         check_out(["s3://bucket/dumps/"], "s3a://bucket/dumps/tables")
     check_out(["s3://bucket/dumps"], "s3://bucket/dumps-tables")  # a sibling is fine
+    from graph.pipeline.commit import _split
+
+    for root in ("s3://bucket", "s3://bucket/", "/"):  # no parent to stage beside
+        with pytest.raises(OutputError, match="must be a folder below"):
+            _split(root)
+    assert _split("s3://bucket/tables/") == ("s3a://bucket", "tables")
 
 
 def test_cli_refuses_out_inside_input_before_reading(tmp_path):
