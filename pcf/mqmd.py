@@ -6,7 +6,7 @@ import struct
 from dataclasses import dataclass, fields
 
 from pcf import mqc
-from pcf.codepages import decode_text, encode_text
+from pcf.codepages import CODECS, encode_text
 from pcf.errors import PCFError
 
 _STRUC_ID = {"MD  ".encode(c): c for c in ("latin-1", "cp500")}
@@ -29,6 +29,11 @@ _V1_FIELDS = 22  # fields of _LAYOUT in version 1 (after StrucId)
 def _fmt(layout: tuple[tuple[str, str, int], ...]) -> str:
     return "".join(f"{n}s" if kind != "i" else "i" for _, kind, n in layout)
 
+
+#: Indexes in _LAYOUT of the MQCHARn fields of each version.
+_TEXT_FIELDS = {v: tuple(i for i, (_, kind, _n) in enumerate(_LAYOUT[:_V1_FIELDS + 1 if v == 1
+                                                                    else None]) if kind == "c")
+                for v in (1, 2)}
 
 _STRUCTS = {
     (order, v): struct.Struct(order + "4s" + _fmt(_LAYOUT[:_V1_FIELDS + 1 if v == 1 else None]))
@@ -138,15 +143,13 @@ def unpack(data: bytes, offset: int = 0, *, encoding: int | None = None,
     if version == 2 and len(data) - offset < mqc.MQMD_LENGTH_2:
         raise PCFError(f"truncated: {len(data) - offset} bytes for a version-2 MQMD (364)",
                        offset=offset, path="MQMD")
-    raw = _STRUCTS[order, version].unpack_from(data, offset)
-    layout = _LAYOUT[:_V1_FIELDS + 1] if version == 1 else _LAYOUT
-    values = {}
-    for (name, kind, _size), value in zip(layout, raw[1:], strict=True):
-        if kind == "c":
-            text = decode_text(value, ccsid)
-            if text is None:
-                raise PCFError(f"MQMD {name} is not text in CCSID {ccsid}", offset=offset,
-                               path="MQMD")
-            value = text
-        values[name] = value
-    return MQMD(**values)
+    values = list(_STRUCTS[order, version].unpack_from(data, offset))
+    del values[0]  # StrucId
+    codec = CODECS.get(ccsid)
+    for i in _TEXT_FIELDS[version]:  # MQCHARn fields: text in the CCSID, padding stripped
+        try:
+            values[i] = values[i].decode(codec).rstrip(" \x00")  # type: ignore[arg-type]
+        except (UnicodeDecodeError, TypeError):  # TypeError: no codec for the CCSID
+            raise PCFError(f"MQMD {_LAYOUT[i][0]} is not text in CCSID {ccsid}",
+                           offset=offset, path="MQMD") from None
+    return MQMD(*values)  # _LAYOUT is MQMD's field order; version 1 leaves the rest default

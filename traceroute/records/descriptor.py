@@ -58,16 +58,25 @@ def md_group(md: MQMD, *, group: int = mqc.MQGACF_MQMD, ccsid: int = 819,
     return Group(group, members)
 
 
+#: parameter id -> (MQMD field, structure) of the fields md_from_group reads (not StrucId).
+_BY_ID: dict[int, tuple[str, type]] = {
+    pid: (name, cls) for name, pid, cls, _w, _c in FIELDS if name != "struc_id"}
+
+
 def md_from_group(group: Group) -> MQMD:
     """An MQMD from an MQMD/EmbeddedMQMD group; fields absent from the group keep defaults."""
-    by_id = {p.parameter: p for p in group.parameters}
-    values = {}
-    for name, pid, cls, _width, _category in FIELDS:
-        p = by_id.get(pid)
-        if name == "struc_id" or p is None or not isinstance(p, cls):
+    values: dict[str, object] = {}
+    by_id = _BY_ID
+    for p in group.parameters:  # one pass; a repeated parameter: its last occurrence decides
+        entry = by_id.get(p.parameter)
+        if entry is None:
+            continue
+        name, cls = entry
+        if not isinstance(p, cls):
+            values.pop(name, None)
             continue
         value = p.value
-        if isinstance(p, String) and isinstance(value, bytes):
+        if cls is String and isinstance(value, bytes):
             value = value.decode("latin-1").rstrip(" \x00")
         values[name] = value
     return MQMD(**values)
