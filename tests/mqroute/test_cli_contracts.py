@@ -277,3 +277,19 @@ def test_no_arguments_is_usage_for_every_command() -> None:
     assert mqroute("cfstruct").returncode == 0
 
 
+
+
+@pytest.mark.parametrize("command", ["audit --config", "cfstruct --mqsc",
+                                     "events replay --ops OPS --mqsc", "trace -q Q1 --network",
+                                     "report DIR --config"])
+def test_bad_mqsc_is_file_line_column(command: str, tmp_path: Path) -> None:
+    """Issue 17 (4): every command reading MQSC names FILE:LINE:COL, exit 2."""
+    bad = tmp_path / "QM1.mqsc"
+    bad.write_text("DEFINE QLOCAL('Q1)\n")
+    (tmp_path / "ops.csv").write_text("time_ms,qmgr,queue,op\n")
+    (tmp_path / "out" / "routes").mkdir(parents=True)
+    words = [w.replace("OPS", str(tmp_path / "ops.csv")).replace("DIR", str(tmp_path / "out"))
+             for w in command.split()]
+    r = mqroute(*words, str(bad))
+    assert r.returncode == 2 and r.out == ""
+    assert r.err == f"mqroute: {bad}:1:15: quoted string is never closed\n"
