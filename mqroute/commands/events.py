@@ -13,14 +13,14 @@ import argparse
 import csv
 import json
 import sys
-from collections.abc import Iterator
 
 from mqroute.errors import FatalError, Problems, UsageError
+from mqroute.eventinputs import read_event_files, read_event_json, split_json
 from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
 from pcf import mqc
 from pcf.errors import InputError
-from traceroute.display.amqsevt import dumps, event_line, iter_json, reason_from_name, to_json
-from traceroute.events import Event, NotEventData, decode_event
+from traceroute.display.amqsevt import dumps, event_line, reason_from_name, to_json
+from traceroute.events import Event
 from traceroute.events.build import perf_event
 from traceroute.events.engine import Failure, PerfEvent
 from traceroute.events.replay import Estate, OpError, parse_ops, replay
@@ -58,27 +58,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _read_files(inputs: Inputs) -> Iterator[Event]:
-    """Every event message of the inputs; other messages counted as skipped."""
-    return inputs.decoded(lambda item: decode_event(item.data, item.md, where=item.place),
-                          skip=(NotEventData,))
-
-
-def _read_json(files: list[str], problems: Problems) -> Iterator[Event]:
-    for path in files:
-        try:
-            text = read_text(path, what="amqsevt JSON")
-        except InputError as e:
-            problems.error(e)
-            continue
-        source = source_name(path)
-        for item in iter_json(text, source=source):
-            if item.event is None:
-                problems(f"{source}:{item.line}", item.error or "unreadable")
-            else:
-                yield item.event
-
-
 def _print(event: Event, args: argparse.Namespace) -> None:
     if args.json:
         print(dumps(event) if args.pretty else json.dumps(to_json(event), ensure_ascii=False))
@@ -103,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     problems, shown = Problems(), 0
     files, jsons = split_json(args.files, problems)  # amqsevt JSON given as FILE is read too
     inputs = Inputs(files, problems)
-    sources = [_read_files(inputs), _read_json([*jsons, *args.from_json], problems)]
+    sources = [read_event_files(inputs), read_event_json([*jsons, *args.from_json], problems)]
     for events in sources:
         for event in events:
             if reasons and event.reason not in reasons:
@@ -169,62 +148,3 @@ def run_replay(args: argparse.Namespace) -> int:
     print(f"mqroute: {events} performance events from {len(ops)} operations",
           file=sys.stderr)
     return problem.status()
-
-
-# --- events explain routes and journeys (`show --events`, `follow --events`) -------------
-
-def add_events_option(parser: argparse.ArgumentParser) -> None:
-    """`--events FILE...`: event queues (dumps, raw messages) or amqsevt JSON files whose
-    events explain where messages stopped."""
-    parser.add_argument("--events", nargs="+", default=[], metavar="FILE",
-                        help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON "
-                             "that explain where messages stopped (channel stopped, queue "
-                             "full, service interval high ...)")
-
-
-def split_json(paths: list[str], problems: Problems) -> tuple[list[str], list[str]]:
-    """(dumps and raw files, amqsevt JSON files): JSON is text starting with {, [ or #;
-    `-` counts as a dump (standard input is read once)."""
-    dumps_, jsons = [], []
-    for path in paths:
-        if path == "-":
-            dumps_.append(path)
-            continue
-        try:
-            with open(path, "rb") as f:
-                head = f.read(4096).lstrip()
-        except OSError as e:
-            problems(path, e.strerror or str(e))
-            continue
-        (jsons if head[:1] in (b"{", b"#", b"[") else dumps_).append(path)
-    return dumps_, jsons
-
-
-def read_any_events(paths: list[str], problems: Problems) -> list[Event]:
-    """Events from dumps/raw files, or from amqsevt JSON (files whose text starts with {)."""
-    dumps_, jsons = split_json(paths, problems)
-    return [*_read_files(Inputs(dumps_, problems)), *_read_json(jsons, problems)]
-
-
-def print_explanations(args: argparse.Namespace, *, routes=(), journeys=(),
-                       problem=None) -> int:
-    """Print the events that explain each route/journey (text: stdout; --json: stderr);
-    how many explanations were printed."""
-    if not getattr(args, "events", None):
-        return 0
-    from traceroute.events.explain import explain_journeys, explain_routes
-
-    problem = problem or Problems()
-    events = read_any_events(args.events, problem)
-    pairs = [(r.correl_id, why) for r, why in explain_routes(list(routes), events)]
-    pairs += [(j.msg_id, why) for j, why in explain_journeys(list(journeys), events)]
-    out = sys.stderr if getattr(args, "json", False) else sys.stdout
-    shown = 0
-    for msg_id, why in pairs:
-        for w in why:
-            when = w.event.time.strftime("%Y-%m-%dT%H:%M:%SZ") if w.event.time else "-"
-            print(f"event {msg_id.hex().upper()}: {when} {w.text}", file=out)
-            shown += 1
-    print(f"mqroute: {len(events)} events read; {shown} explain where messages stopped",
-          file=sys.stderr)
-    return shown

@@ -6,8 +6,8 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
+from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import print_json_lines

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mqroute.commands.events import add_events_option, print_explanations
 from mqroute.errors import Problems, UsageError
+from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_routes
