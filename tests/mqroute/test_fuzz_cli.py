@@ -135,6 +135,9 @@ def test_other_readers_on_everything(corpus):
     names = [str(p) for p in corpus]
     for args in (["stats"], ["events"], ["follow"]):
         check(*args, *names, inputs=corpus)
+    # events that explain routes and journeys, read from every kind of hostile input
+    check("show", *names[:4], "--events", *names, inputs=corpus)
+    check("follow", *names[:4], "--json", "--events", *names, inputs=corpus)
 
 
 KEYWORDS = ["DEFINE", "DEF", "QLOCAL", "QL", "QREMOTE", "QR", "QALIAS", "CHANNEL",
