@@ -17,12 +17,13 @@ import itertools
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 
 from graph.pipeline import storage
 from graph.pipeline.dumpsplit import read_range, splits
 from graph.pipeline.rows import (
+    HOP_COLUMNS,
     OPERATION_COLUMNS,
+    ROUTE_COLUMNS,
     hop_rows,
     operation_rows,
     records_from_rows,
@@ -33,15 +34,88 @@ from pcf.mqmd import unpack
 from traceroute.records.parse import NotActivityData, Record, parse_message
 from traceroute.routes.ordering import route_of
 
+#: Rows of routes or hops gathered before they are packed into an Arrow batch.
+RESULT_BATCH_ROWS = 8192
 
-@dataclass
+
+class _Table:
+    """Rows appended one by one, kept as Arrow record batches (columns, not a dict per row)."""
+
+    def __init__(self, columns: tuple[tuple[str, str], ...]) -> None:
+        self.columns = columns
+        self.batches: list = []
+        self.pending: list[dict] = []
+        self.count = 0
+
+    def add(self, row: dict) -> None:
+        self.pending.append(row)
+        self.count += 1
+        if len(self.pending) >= RESULT_BATCH_ROWS:
+            self._pack()
+
+    def _pack(self) -> None:
+        import pyarrow as pa
+
+        from graph.pipeline.schema import arrow_schema
+
+        if self.pending:
+            self.batches.append(pa.RecordBatch.from_pylist(
+                self.pending, schema=arrow_schema(self.columns)))
+            self.pending = []
+
+    def table(self):
+        """Every row so far as a pyarrow Table."""
+        import pyarrow as pa
+
+        from graph.pipeline.schema import arrow_schema
+
+        self._pack()
+        return pa.Table.from_batches(self.batches, schema=arrow_schema(self.columns))
+
+    def rows(self) -> list[dict]:
+        return [r for b in self.batches for r in b.to_pylist()] + list(self.pending)
+
+
 class LocalResult:
-    """Routes (as `routes` rows), hops, and rejects, from one process."""
+    """Routes (as `routes` rows), hops, and rejects, from one process.
 
-    routes: list[dict] = field(default_factory=list)
-    hops: list[dict] = field(default_factory=list)
-    rejects: list[dict] = field(default_factory=list)
-    messages: int = 0
+    Routes and hops are held column-wise (Arrow); `routes` and `hops` give them as rows
+    (made on each access: for tests and small inputs), `route_table()`/`hop_table()` as tables.
+    """
+
+    def __init__(self) -> None:
+        self._routes = _Table(ROUTE_COLUMNS)
+        self._hops = _Table(HOP_COLUMNS)
+        self.rejects: list[dict] = []
+        self.messages = 0
+
+    @property
+    def routes(self) -> list[dict]:
+        """The `routes` rows, in the order built."""
+        return self._routes.rows()
+
+    @property
+    def hops(self) -> list[dict]:
+        """The `hops` rows, in the order built."""
+        return self._hops.rows()
+
+    @property
+    def route_count(self) -> int:
+        """How many routes (without making their rows)."""
+        return self._routes.count
+
+    @property
+    def hop_count(self) -> int:
+        """How many hops (without making their rows)."""
+        return self._hops.count
+
+    def route_table(self):
+        """The routes as a pyarrow Table (ROUTE_COLUMNS)."""
+        return self._routes.table()
+
+    def hop_table(self):
+        """The hops as a pyarrow Table (HOP_COLUMNS)."""
+        return self._hops.table()
 
 
 def _reject(result: LocalResult, source: str, position: int, error: str) -> None:
@@ -139,8 +213,10 @@ def _parquet_records(uri: str, result: LocalResult, *, data_column: str = "data"
 
 #: Records held in memory at most while grouping by original MsgId (then the oldest spill).
 WINDOW_RECORDS = 20_000
-#: Rows per Arrow batch of a spilled run: what the final merge reads of each run at a time.
+#: Rows per Arrow batch of a spilled run.
 SPILL_BATCH_ROWS = 4096
+#: Rows made into dicts at once by the final merge, over all runs together.
+MERGE_ROWS = 16_384
 
 
 def _add_route(result: LocalResult, key: bytes, records: list[Record]) -> None:
@@ -152,8 +228,9 @@ def _add_route(result: LocalResult, key: bytes, records: list[Record]) -> None:
         _reject(result, first.source, first.line,
                 f"route of message {key.hex()}: {type(err).__name__}: {err}")
         return
-    result.routes.append(route_row(route))
-    result.hops.extend(hop_rows(route))
+    result._routes.add(route_row(route))
+    for hop in hop_rows(route):
+        result._hops.add(hop)
 
 
 class _Spill:
@@ -183,21 +260,26 @@ class _Spill:
         self.keys.update(groups)
 
     def rows(self) -> Iterator[dict]:
-        """Every spilled row, merged in original MsgId order (one batch per run in memory)."""
-        return heapq.merge(*(_run_rows(p) for p in self.runs), key=lambda r: r["correl_id"])
+        """Every spilled row, merged in original MsgId order (MERGE_ROWS rows in memory)."""
+        step = max(16, MERGE_ROWS // max(1, len(self.runs)))
+        return heapq.merge(*(_run_rows(p, step) for p in self.runs),
+                           key=lambda r: r["correl_id"])
 
     def close(self) -> None:
         if self.folder is not None:
             self.folder.cleanup()
 
 
-def _run_rows(path: str) -> Iterator[dict]:
+def _run_rows(path: str, step: int) -> Iterator[dict]:
+    """A run's rows, `step` rows made at a time."""
     import pyarrow as pa
 
     with pa.memory_map(path) as source:
         reader = pa.ipc.open_file(source)
         for i in range(reader.num_record_batches):
-            yield from reader.get_batch(i).to_pylist()
+            batch = reader.get_batch(i)
+            for start in range(0, batch.num_rows, step):
+                yield from batch.slice(start, step).to_pylist()
 
 
 def _spilled_routes(result: LocalResult, spill: _Spill,
