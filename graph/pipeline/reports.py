@@ -14,7 +14,7 @@ from graph.pipeline.rows import (
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
     hop_rows,
-    operation_rows,
+    operation_values,
     route_failure,
     route_row,
     routes_or_failures,
@@ -25,7 +25,11 @@ DECODED_COLUMNS = (*OPERATION_COLUMNS, ("error", "string"), ("rejected", "boolea
 
 
 def decode_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: raw message batches -> operation rows and reject rows."""
+    """mapInArrow body: raw message batches -> operation rows and reject rows.
+
+    Column-wise: the input's columns are read as lists, each operation is a tuple
+    (`rows.operation_values`), and the output's columns are made from the transposed tuples.
+    """
     import pyarrow as pa
 
     from pcf.errors import PCFError
@@ -33,28 +37,37 @@ def decode_batches(batches: Iterator) -> Iterator:
     from traceroute.records.parse import NotActivityData, parse_message
 
     schema = arrow_schema(DECODED_COLUMNS)
-    empty = dict.fromkeys(name for name, _ in OPERATION_COLUMNS)
+    width = len(OPERATION_COLUMNS)
+    at = {name: i for i, (name, _) in enumerate(OPERATION_COLUMNS)}
     for batch in batches:
-        out: list[dict] = []
-        for row in batch.to_pylist():
-            source, position = row["source"], row["position"]
-            error = row["error"]
+        out: list[tuple] = []
+        column = batch.column
+        names = batch.schema.names
+        for source, position, md_raw, data, error in zip(
+                column(names.index("source")).to_pylist(),
+                column(names.index("position")).to_pylist(),
+                column(names.index("md")).to_pylist(),
+                column(names.index("data")).to_pylist(),
+                column(names.index("error")).to_pylist(), strict=True):
             if error is None:
                 try:
-                    md = unpack(row["md"]) if row["md"] is not None else None
-                    record = parse_message(md, row["data"] or b"", source=source,
-                                           line=position)
-                    out.extend({**r, "error": None, "rejected": False}
-                               for r in operation_rows(record, position=position))
+                    md = unpack(md_raw) if md_raw is not None else None
+                    record = parse_message(md, data or b"", source=source, line=position)
+                    out.extend((*values, None, False)
+                               for values in operation_values(record, position=position))
                     continue
                 except (PCFError, NotActivityData) as e:
                     error = f"{type(e).__name__}: {e}"
                 except Exception as e:
                     error = f"{type(e).__name__}: {e}"
-            out.append({**empty, "source": source, "position": position,
-                        "report_msg_id": _msg_id(row["md"]), "error": error,
-                        "rejected": True})
-        yield pa.RecordBatch.from_pylist(out, schema=schema)
+            reject = [None] * width + [error, True]
+            reject[at["source"]], reject[at["position"]] = source, position
+            reject[at["report_msg_id"]] = _msg_id(md_raw)
+            out.append(tuple(reject))
+        columns = list(zip(*out, strict=True)) if out else [()] * len(schema)
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
+            schema=schema)
 
 
 def _msg_id(md: bytes | None) -> str | None:
