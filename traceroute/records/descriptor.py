@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
+
 from pcf import mqc
 from pcf.model import ByteString, Group, Integer, Parameter, String
 from pcf.mqmd import MQMD
@@ -80,3 +82,73 @@ def md_from_group(group: Group) -> MQMD:
             value = value.decode("latin-1").rstrip(" \x00")
         values[name] = value
     return MQMD(**values)
+
+
+_DEFAULTS = {f.name: f.default for f in dataclass_fields(MQMD)}
+
+
+def _last_value(group: Group, name: str, pid: int, cls: type) -> object:
+    """One field as md_from_group reads it: the last parameter with its id, if of its type."""
+    found = None
+    for p in group.parameters:
+        if p.parameter == pid:
+            found = p
+    if found is None or not isinstance(found, cls):
+        return _DEFAULTS[name]
+    value = found.value
+    if cls is String and isinstance(value, bytes):
+        value = value.decode("latin-1").rstrip(" \x00")
+    return value
+
+
+class LazyMQMD(MQMD):
+    """md_from_group's MQMD, read from its group only when asked: MsgId (all the pipeline
+    reads) on its own, every other field at the first access of any of them.
+
+    It equals (==) the MQMD md_from_group gives, and behaves as one (fields, replace, pickle).
+    """
+
+    __slots__ = ("_group",)
+
+    def __new__(cls, *args: object, **kwargs: object) -> MQMD:
+        if len(args) == 1 and not kwargs and isinstance(args[0], Group):
+            return object.__new__(cls)
+        return MQMD(*args, **kwargs)  # dataclasses.replace(lazy, ...): a plain MQMD
+
+    def __init__(self, group: Group) -> None:
+        self._group = group
+
+    def __getattr__(self, name: str) -> object:
+        if name not in _DEFAULTS:
+            raise AttributeError(name)
+        group = self._group
+        if name == "msg_id":
+            value = _last_value(group, name, mqc.MQBACF_MSG_ID, ByteString)
+            self.msg_id = value
+            return value
+        full = md_from_group(group)
+        for field_name in _DEFAULTS:
+            try:
+                object.__getattribute__(self, field_name)
+            except AttributeError:
+                setattr(self, field_name, getattr(full, field_name))
+        return getattr(full, name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MQMD):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in _DEFAULTS)
+
+    __hash__ = None  # type: ignore[assignment]  (as MQMD's: mutable, compared by value)
+
+    def __reduce__(self):
+        return (MQMD, tuple(getattr(self, n) for n in _DEFAULTS))
+
+    def __repr__(self) -> str:
+        return repr(self.__copy__())
+
+    def __copy__(self) -> MQMD:
+        return MQMD(*(getattr(self, n) for n in _DEFAULTS))
+
+    def __deepcopy__(self, memo: dict) -> MQMD:
+        return self.__copy__()

@@ -10,7 +10,7 @@ from pcf.headers import DLH_LENGTH, MQDLH, unpack_dlh
 from pcf.model import Group, Message, Parameter
 from pcf.mqmd import MQMD
 from pcf.names import parameter_name
-from traceroute.records.descriptor import md_from_group
+from traceroute.records.descriptor import LazyMQMD
 from traceroute.records.model import TRACE_ROUTE_MEMBERS, Activity, Extra, Operation, TraceRoute
 
 REPORT, REPLY, TRACE = "report", "reply", "trace-route message"
@@ -95,8 +95,9 @@ def parse_operation(group: Group) -> Operation:
             values["msg_length"] = length if isinstance(length, int) else None
             md = p.find(mqc.MQGACF_MQMD)
             emb = p.find(mqc.MQGACF_EMBEDDED_MQMD)
-            values["md"] = md_from_group(md) if isinstance(md, Group) else None
-            values["embedded_md"] = md_from_group(emb) if isinstance(emb, Group) else None
+            # read when asked (the pipeline asks only for MsgId): LazyMQMD == md_from_group's
+            values["md"] = LazyMQMD(md) if isinstance(md, Group) else None
+            values["embedded_md"] = LazyMQMD(emb) if isinstance(emb, Group) else None
         else:
             extra.append(_extra(p))
     values.setdefault("type", mqc.MQOPER_UNKNOWN)
