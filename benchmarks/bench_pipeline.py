@@ -37,6 +37,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+#: Set for the children of --against: the exported source tree of the baseline revision.
+TREE_ENV = "BENCH_PIPELINE_TREE"
+if os.environ.get(TREE_ENV):
+    sys.path.insert(0, os.environ[TREE_ENV])
 
 #: The base corpus every input is replicated from: traces per variant, seed.
 BASE_TRACES, BASE_SEED = 200, 1
@@ -363,18 +367,25 @@ class Run:
 
 
 def run_child(label: str, args: list[str], log: Path, say: Callable[[str], None],
-              quiet_wait: float = 0.0) -> Run:
-    """Run `bench_pipeline.py _child ARGS`, relaying its PROGRESS lines; stderr goes to `log`."""
+              quiet_wait: float = 0.0, tree: Path | None = None) -> Run:
+    """Run `bench_pipeline.py _child ARGS`, relaying its PROGRESS lines; stderr goes to `log`.
+
+    With `tree`, the child (and Spark's Python workers) import the project from that folder.
+    """
     if quiet_wait > 0:
         wait_for_quiet(quiet_wait, say)
+    env = dict(os.environ)
+    if tree is not None:
+        env[TREE_ENV] = str(tree)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH")) if p)
     cmd = [sys.executable, str(Path(__file__).resolve()), CHILD, *args]
     start = time.perf_counter()
     with open(log, "a") as err:
         err.write(f"\n=== {label}: {' '.join(cmd)}\n")
         err.flush()
         # its own session, so that an interrupt ends it with the JVM and workers it started
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT,
-                                start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
+                                cwd=tree or ROOT, start_new_session=True, env=env)
         sampler = TreeSampler(proc.pid, label, say)
         sampler.start()
         result: dict[str, Any] = {}
@@ -426,10 +437,18 @@ def child_local(path: str) -> None:
     imported = time.perf_counter()
     result = run_local([path])
     seconds = time.perf_counter() - imported
+    if hasattr(result, "route_table"):  # column-wise result (since issue 14)
+        column = result.route_table().column("verdict").value_counts().to_pylist()
+        verdicts = {v["values"]: v["counts"] for v in column}
+        routes, hops = result.route_count, result.hop_count
+    else:  # a baseline (--against) whose result is lists of dicts
+        verdicts = dict(Counter(r["verdict"] for r in result.routes))
+        routes, hops = len(result.routes), len(result.hops)
     _emit("RESULT", {"seconds": seconds, "startup": imported - start,
-                     "messages": result.messages, "routes": len(result.routes),
-                     "hops": len(result.hops), "rejected": len(result.rejects),
-                     "verdicts": dict(Counter(r["verdict"] for r in result.routes)),
+                     "code": str(Path(sys.modules[run_local.__module__].__file__).parent),
+                     "messages": result.messages, "routes": routes,
+                     "hops": hops, "rejected": len(result.rejects),
+                     "verdicts": verdicts,
                      "vm_hwm_kb": _vm_hwm_kb()})
 
 
@@ -647,6 +666,8 @@ class Step:
     input: Input
     local: Run | None = None
     spark: Run | None = None
+    base_local: Run | None = None  # --against: the baseline revision's runs
+    base_spark: Run | None = None
 
     @property
     def speedup(self) -> float | None:
@@ -720,6 +741,38 @@ def render(steps: list[Step]) -> str:
     return "\n".join(lines)
 
 
+def render_against(steps: list[Step], rev: str) -> str:
+    """Each path at the baseline revision next to this tree, from the same run."""
+    head = (f"{'reports':>10}{'single s':>10}{'(base)':>9}{'gain':>7}{'GiB':>7}{'(base)':>8}"
+            f"{'spark s':>9}{'(base)':>9}{'gain':>7}{'spark/s':>9}{'(base)':>9}"
+            f"{'spark÷single':>14}{'(base)':>8}")
+    lines = [f"against {rev} (base), same inputs, same run; gain = base s / s", head,
+             "-" * len(head)]
+
+    def gain(new: Run | None, old: Run | None) -> str:
+        if new and old and new.seconds and old.seconds:
+            return f"{old.seconds / new.seconds:.2f}x"
+        return "-"
+
+    def gib(run: Run | None) -> str:
+        return _gib(run.peak_rss_kb) if run and run.ok else "-"
+
+    for s in steps:
+        if not (s.base_local or s.base_spark):
+            continue
+        n = s.input.reports
+        sec = [r.seconds if r else None for r in (s.local, s.base_local, s.spark, s.base_spark)]
+        base_ratio = "-"
+        if s.base_local and s.base_spark and sec[1] and sec[3]:
+            base_ratio = f"{sec[1] / sec[3]:.2f}x"
+        ours = "-" if s.speedup is None else f"{s.speedup:.2f}x"
+        lines.append(f"{n:>10,}{_secs(sec[0]):>10}{_secs(sec[1]):>9}"
+                     f"{gain(s.local, s.base_local):>7}{gib(s.local):>7}{gib(s.base_local):>8}"
+                     f"{_secs(sec[2]):>9}{_secs(sec[3]):>9}{gain(s.spark, s.base_spark):>7}"
+                     f"{_rate(n, sec[2]):>9}{_rate(n, sec[3]):>9}{ours:>14}{base_ratio:>8}")
+    return "\n".join(lines)
+
+
 def describe_run(step: Step) -> list[str]:
     """Detail lines of one step."""
     n = step.input.reports
@@ -773,12 +826,13 @@ def to_json(steps: list[Step], args: argparse.Namespace, stages: Run | None) -> 
     return {
         "python": platform.python_version(), "machine": platform.machine(),
         "cpus": os.cpu_count(), "base": {"traces": BASE_TRACES, "seed": BASE_SEED},
-        "master": args.master, "spark_conf": args.spark_conf,
+        "master": args.master, "spark_conf": args.spark_conf, "against": args.against,
         "driver_memory": SPARK_DRIVER_MEMORY,
         "steps": [{"reports": s.input.reports, "input": str(s.input.path),
                    "bytes_on_disk": s.input.bytes_on_disk, "bytes_raw": s.input.bytes_raw,
                    "speedup": s.speedup, "same_routes": s.same_routes,
                    "single": run(s.local), "spark": run(s.spark),
+                   "base_single": run(s.base_local), "base_spark": run(s.base_spark),
                    "spark_actions": actions(s.spark.result["jobs"], s.spark.result.get("code"))
                    if s.spark and s.spark.ok else None} for s in steps],
         "stages": run(stages),
@@ -826,6 +880,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="before each run, wait up to this long for other processes on the "
                         "machine to go idle (default 60; 0: don't wait)")
     p.add_argument("--only", choices=("single", "spark"), help="run only one of the paths")
+    p.add_argument("--against", metavar="REV",
+                   help="also run both paths with the project as it was at git revision REV "
+                        "(exported into the workdir), each right before this tree's run")
+    p.add_argument("--against-max", type=int, default=300_000, metavar="N",
+                   help="run the --against revision only at steps up to N reports (default "
+                        "300,000: before issue 14 the single process held every record, "
+                        "about 14 GiB at 1M)")
     p.add_argument("--stages", type=int, metavar="N", nargs="?", const=-1,
                    help="also time read / decode / routes separately with Spark at N reports "
                         "(default: the largest step)")
@@ -884,13 +945,48 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _said(run: Run, n: int) -> str:
+    if not run.ok:
+        return f"FAILED: {run.error}"
+    return (f"{run.seconds:.1f} s, {n / run.seconds:,.0f} reports/s, "
+            f"peak {_gib(run.peak_rss_kb)} GiB")
+
+
+def export_tree(rev: str, workdir: Path, say: Callable[[str], None]) -> Path:
+    """The project's files at `rev` in workdir/against-REV (git archive; the repository is only
+    read), with this tree's compiled extensions (not in git) copied in where it has their
+    sources."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    tree = workdir / f"against-{commit}"
+    if not (tree / "graph").is_dir():
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    for built in ROOT.glob("pcf/*.so"):
+        source = tree / "pcf" / (built.name.split(".")[0] + ".c")
+        if source.exists() and not (tree / "pcf" / built.name).exists():
+            shutil.copy2(built, tree / "pcf" / built.name)
+    say(f"baseline: {rev} = {commit}, exported to {tree}")
+    return tree
+
+
 def run_steps(args: argparse.Namespace, by_n: dict[int, Input], workdir: Path, log: Path,
               steps: list[Step], say: Callable[[str], None]) -> Run | None:
     """Both paths at every step (appended to `steps` as they go), then the parts if asked."""
+    tree = export_tree(args.against, workdir, say) if args.against else None
     for n in args.steps:
         step = Step(by_n[n])
         steps.append(step)
         path = str(step.input.path)
+        base = tree is not None and n <= args.against_max
+        if base and args.only != "spark":
+            say(f"[{n:,}] single-process run_local at {args.against} ...")
+            step.base_local = run_child(f"single {n:,} {args.against}", ["local", path], log,
+                                        say, args.quiet_wait, tree)
+            say(f"[{n:,}] single-process at {args.against}: {_said(step.base_local, n)}")
         if args.only != "spark":
             say(f"[{n:,}] single-process run_local ...")
             step.local = run_child(f"single {n:,}", ["local", path], log, say,
@@ -899,6 +995,15 @@ def run_steps(args: argparse.Namespace, by_n: dict[int, Input], workdir: Path, l
                 f"{step.local.seconds:.1f} s, {n / step.local.seconds:,.0f} reports/s, "
                 f"peak {_gib(step.local.peak_rss_kb)} GiB" if step.local.ok
                 else f"FAILED: {step.local.error}"))
+        if base and args.only != "single":
+            out = workdir / f"out-{n}-base"
+            say(f"[{n:,}] spark pipeline.run at {args.against} ...")
+            step.base_spark = run_child(f"spark {n:,} {args.against}",
+                                        ["spark", path, str(out), args.master,
+                                         json.dumps(args.spark_conf)], log, say,
+                                        args.quiet_wait, tree)
+            shutil.rmtree(out, ignore_errors=True)
+            say(f"[{n:,}] spark at {args.against}: {_said(step.base_spark, n)}")
         if args.only != "single":
             out = workdir / f"out-{n}"
             say(f"[{n:,}] spark pipeline.run ...")
@@ -927,6 +1032,9 @@ def report(args: argparse.Namespace, steps: list[Step], stages: Run | None,
     """Print the tables and details (and write the JSON)."""
     say(render(steps))
     say("")
+    if args.against:
+        say(render_against(steps, args.against))
+        say("")
     for step in steps:
         say(f"{step.input.reports:,} reports:")
         for line in describe_run(step):
