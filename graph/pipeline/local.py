@@ -3,11 +3,13 @@
 It is the reference the Spark results are tested against, and the benchmark's baseline:
 the same readers' logic, the same decoder, the same ordering code, in one Python process.
 Parquet inputs are streamed a batch of rows at a time (pyarrow), like dumps a message at a time.
-Records are grouped by original MsgId in a bounded window (`WINDOW_RECORDS`): when it is full,
-the messages seen longest ago leave it as operation rows (the Spark pipeline's own flat form),
-written to a sorted run on disk; at the end the runs are merged and each spilled message's
-route is built from its rows (plus any records of it still in the window), as Spark builds it.
-Peak memory is then the window's, whatever the input's size.
+Records are grouped by original MsgId in a bounded window (`WINDOW_RECORDS`). When it is full,
+the messages seen longest ago leave it: each one's route is built at once, and its raw
+messages (MQMD, data, source, position) are written to a run on disk sorted by MsgId. Only a
+message that shows up again later (more reports after it left the window) needs the runs: its
+early route is dropped, and it is built again from its spilled messages, parsed again, and
+the records of it still in the window. Peak memory is the window's, whatever the input's size;
+the answers are those of an unbounded window.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
+import pickle
 import tempfile
 from collections.abc import Iterator, Sequence
 
@@ -22,11 +25,8 @@ from graph.pipeline import storage
 from graph.pipeline.dumpsplit import read_range, splits
 from graph.pipeline.rows import (
     HOP_COLUMNS,
-    OPERATION_COLUMNS,
     ROUTE_COLUMNS,
     hop_rows,
-    operation_rows,
-    records_from_rows,
     route_row,
 )
 from pcf.errors import PCFError
@@ -72,6 +72,18 @@ class _Table:
         self._pack()
         return pa.Table.from_batches(self.batches, schema=arrow_schema(self.columns))
 
+    def drop(self, keys: set[bytes]) -> None:
+        """Forget the rows whose correl_id is one of these keys."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        self._pack()
+        hexes = pa.array(sorted(k.hex() for k in keys), pa.string())
+        kept = [b.filter(pc.invert(pc.is_in(b.column("correl_id"), value_set=hexes)))
+                for b in self.batches]
+        self.batches = [b for b in kept if b.num_rows]
+        self.count = sum(b.num_rows for b in self.batches)
+
     def rows(self) -> list[dict]:
         return [r for b in self.batches for r in b.to_pylist()] + list(self.pending)
 
@@ -109,6 +121,11 @@ class LocalResult:
         """How many hops (without making their rows)."""
         return self._hops.count
 
+    def drop_routes(self, keys: set[bytes]) -> None:
+        """Forget the routes and hops of these original MsgIds."""
+        self._routes.drop(keys)
+        self._hops.drop(keys)
+
     def route_table(self):
         """The routes as a pyarrow Table (ROUTE_COLUMNS)."""
         return self._routes.table()
@@ -123,16 +140,18 @@ def _reject(result: LocalResult, source: str, position: int, error: str) -> None
 
 
 def _parse(result: LocalResult, md, data: bytes, source: str, position: int
-           ) -> Iterator[Record]:
+           ) -> Iterator[tuple[Record, bytes]]:
     try:
-        yield parse_message(md, data, source=source, line=position)
+        yield parse_message(md, data, source=source, line=position), data
     except (PCFError, NotActivityData) as err:
         _reject(result, source, position, f"{type(err).__name__}: {err}")
     except Exception as err:
         _reject(result, source, position, f"{type(err).__name__}: {err}")
 
 
-def _records(inputs: Sequence[str], result: LocalResult) -> Iterator[Record]:
+def _records(inputs: Sequence[str], result: LocalResult
+             ) -> Iterator[tuple[Record, bytes]]:
+    """(record, the message data it was parsed from) of every message; rejects as they come."""
     from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, list_inputs, parquet_groups, read_raw
 
     listing = list_inputs(inputs)
@@ -180,7 +199,7 @@ PARQUET_BATCH_ROWS = 4096
 
 
 def _parquet_records(uri: str, result: LocalResult, *, data_column: str = "data",
-                     md_column: str = "md") -> Iterator[Record]:
+                     md_column: str = "md") -> Iterator[tuple[Record, bytes]]:
     """Records of Parquet rows (binary message data, optional packed MQMD, source, position).
 
     The columns are those `graph.pipeline.inputs.read_parquet` reads. Without a `source` column the
@@ -219,30 +238,36 @@ SPILL_BATCH_ROWS = 4096
 MERGE_ROWS = 16_384
 
 
-def _add_route(result: LocalResult, key: bytes, records: list[Record]) -> None:
-    """The route of one message into `result`, or a reject naming its first message."""
+def _add_route(result: LocalResult, key: bytes, records: list[Record]) -> dict | None:
+    """The route of one message into `result`, or a reject naming its first message (returned)."""
     try:
         route = route_of(key, records)
     except Exception as err:  # one message without a route is a reject, as on Spark
         first = min(records, key=lambda r: (r.source or "", r.line or 0))
         _reject(result, first.source, first.line,
                 f"route of message {key.hex()}: {type(err).__name__}: {err}")
-        return
+        return result.rejects[-1]
     result._routes.add(route_row(route))
     for hop in hop_rows(route):
         result._hops.add(hop)
+    return None
+
+
+SPILL_COLUMNS = (("key", "binary"), ("md", "binary"), ("data", "binary"),
+                 ("source", "string"), ("position", "long"))
 
 
 class _Spill:
-    """Sorted runs of operation rows on disk (Arrow IPC files in a private temporary folder)."""
+    """Raw messages of the messages that left the window, in runs sorted by original MsgId
+    (Arrow IPC files in a private temporary folder)."""
 
     def __init__(self) -> None:
         self.folder: tempfile.TemporaryDirectory | None = None
         self.runs: list[str] = []
         self.keys: set[bytes] = set()
 
-    def write(self, groups: dict[bytes, list[Record]]) -> None:
-        """One run of these messages' rows, sorted by original MsgId."""
+    def write(self, groups: dict[bytes, list[tuple[Record, bytes]]]) -> None:
+        """One run of these messages' raw messages, sorted by original MsgId."""
         import pyarrow as pa
 
         from graph.pipeline.schema import arrow_schema
@@ -250,28 +275,35 @@ class _Spill:
         if self.folder is None:
             self.folder = tempfile.TemporaryDirectory(prefix="mqroute-local-")
         path = os.path.join(self.folder.name, f"run{len(self.runs):05d}.arrow")
-        schema = arrow_schema(OPERATION_COLUMNS)
-        rows = (row for key in sorted(groups, key=bytes.hex) for record in groups[key]
-                for row in operation_rows(record))
+        schema = arrow_schema(SPILL_COLUMNS)
+        rows = ((key, None if r.md is None else pickle.dumps(r.md, pickle.HIGHEST_PROTOCOL),
+                 data, r.source, r.line)
+                for key in sorted(groups) for r, data in groups[key])
         with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
             while chunk := list(itertools.islice(rows, SPILL_BATCH_ROWS)):
-                writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=schema))
+                columns = list(zip(*chunk, strict=True))
+                writer.write_batch(pa.RecordBatch.from_arrays(
+                    [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
+                    schema=schema))
         self.runs.append(path)
         self.keys.update(groups)
 
-    def rows(self) -> Iterator[dict]:
-        """Every spilled row, merged in original MsgId order (MERGE_ROWS rows in memory)."""
+    def messages(self, wanted: set[bytes]) -> Iterator[tuple[bytes, list[tuple]]]:
+        """(key, its spilled (md, data, source, position)) of the wanted keys, in key order;
+        one message's rows in memory at a time, plus a slice of each run."""
         step = max(16, MERGE_ROWS // max(1, len(self.runs)))
-        return heapq.merge(*(_run_rows(p, step) for p in self.runs),
-                           key=lambda r: r["correl_id"])
+        merged = heapq.merge(*(_run_rows(p, step) for p in self.runs), key=lambda r: r[0])
+        for key, group in itertools.groupby(merged, key=lambda r: r[0]):
+            if key in wanted:
+                yield key, [r[1:] for r in group]
 
     def close(self) -> None:
         if self.folder is not None:
             self.folder.cleanup()
 
 
-def _run_rows(path: str, step: int) -> Iterator[dict]:
-    """A run's rows, `step` rows made at a time."""
+def _run_rows(path: str, step: int) -> Iterator[tuple]:
+    """A run's rows as tuples, `step` rows made at a time."""
     import pyarrow as pa
 
     with pa.memory_map(path) as source:
@@ -279,18 +311,14 @@ def _run_rows(path: str, step: int) -> Iterator[dict]:
         for i in range(reader.num_record_batches):
             batch = reader.get_batch(i)
             for start in range(0, batch.num_rows, step):
-                yield from batch.slice(start, step).to_pylist()
+                part = batch.slice(start, step)
+                yield from zip(*(c.to_pylist() for c in part.columns), strict=True)
 
 
-def _spilled_routes(result: LocalResult, spill: _Spill,
-                    window: dict[bytes, list[Record]]) -> None:
-    """Routes of the spilled messages, each with the records of it still in the window."""
-    for hex_key, group in itertools.groupby(spill.rows(), key=lambda r: r["correl_id"]):
-        key = bytes.fromhex(hex_key)
-        rows = list(group)  # one message's rows
-        for record in window.pop(key, ()):
-            rows.extend(operation_rows(record))
-        _add_route(result, key, records_from_rows(rows))
+def _reparse(key: bytes, spilled: list[tuple]) -> list[Record]:
+    """The records of spilled raw messages, parsed again (they parsed the first time)."""
+    return [parse_message(None if md is None else pickle.loads(md), data, source=source,
+                          line=position) for md, data, source, position in spilled]
 
 
 def run_local(inputs: Sequence[str], *, window: int | None = None) -> LocalResult:
@@ -300,26 +328,39 @@ def run_local(inputs: Sequence[str], *, window: int | None = None) -> LocalResul
     """
     limit = WINDOW_RECORDS if window is None else max(1, window)
     result = LocalResult()
-    by_key: dict[bytes, list[Record]] = {}
+    by_key: dict[bytes, list[tuple[Record, bytes]]] = {}
     held = 0
     spill = _Spill()
+    again: set[bytes] = set()  # spilled messages that came back: built again at the end
+    early_rejects: dict[bytes, dict] = {}
     try:
-        for record in _records(inputs, result):
-            by_key.setdefault(record.key, []).append(record)
+        for record, data in _records(inputs, result):
+            key = record.key
+            if key in spill.keys:
+                again.add(key)
+            by_key.setdefault(key, []).append((record, data))
             held += 1
             if held > limit:  # the messages seen longest ago leave, half the window at once
-                out: dict[bytes, list[Record]] = {}
-                for key in list(by_key):
+                out: dict[bytes, list[tuple[Record, bytes]]] = {}
+                for k in list(by_key):
                     if held <= limit // 2:
                         break
-                    out[key] = by_key.pop(key)
-                    held -= len(out[key])
+                    out[k] = by_key.pop(k)
+                    held -= len(out[k])
+                    if k not in again:  # built now; again if it comes back
+                        reject = _add_route(result, k, [r for r, _ in out[k]])
+                        if reject is not None:
+                            early_rejects[k] = reject
                 spill.write(out)
-        # messages never spilled: from their records, in the order first seen
-        for key in [k for k in by_key if k not in spill.keys]:
-            _add_route(result, key, by_key.pop(key))
-        if spill.runs:
-            _spilled_routes(result, spill, by_key)
+        if again:
+            result.drop_routes(again)
+            dropped = {id(early_rejects[k]) for k in again if k in early_rejects}
+            result.rejects = [r for r in result.rejects if id(r) not in dropped]
+        for key in [k for k in by_key if k not in again]:
+            _add_route(result, key, [r for r, _ in by_key.pop(key)])
+        for key, spilled in spill.messages(again):
+            rest = [r for r, _ in by_key.pop(key, ())]
+            _add_route(result, key, _reparse(key, spilled) + rest)
     finally:
         spill.close()
     return result

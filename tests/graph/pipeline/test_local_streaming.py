@@ -84,3 +84,48 @@ def test_spill_folder_removed(folder, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", None)
     run_local([str(folder)], window=5)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_messages_that_come_back_are_built_again(folder, monkeypatch):
+    """With a small window, messages come back after they left it: those (only) are parsed
+    again from the spilled runs, and their early routes replaced."""
+    again: list[int] = []
+    real = local._reparse
+
+    def counting(key, spilled):
+        again.append(len(spilled))
+        return real(key, spilled)
+
+    monkeypatch.setattr(local, "_reparse", counting)
+    small = run_local([str(folder)], window=20)
+    whole = run_local([str(folder)], window=10**9)
+    assert again and len(again) < len(whole.routes)
+    assert _routes(small) == _routes(whole) and _hops(small) == _hops(whole)
+    assert small.route_count == whole.route_count
+    assert _rejects(small) == _rejects(whole)
+
+
+def test_a_route_failure_built_early_and_again_is_one_reject(folder, monkeypatch):
+    """A message whose route cannot be built, evicted early and then coming back, is
+    rejected once (the early reject is dropped with its early route)."""
+    import traceroute.routes.ordering as ordering
+
+    real = local.route_of
+    victims: set[bytes] = set()
+
+    def failing(key, records):
+        if not victims:
+            victims.add(key)
+        if key in victims:
+            raise ValueError("boom")
+        return real(key, records)
+
+    monkeypatch.setattr(local, "route_of", failing)
+    assert ordering.route_of is not failing
+    small = run_local([str(folder)], window=3)
+    victims_small = set(victims)
+    victims.clear()
+    whole = run_local([str(folder)], window=10**9)
+    booms = [r for r in small.rejects if "boom" in r["error"]]
+    assert len(booms) == len(victims_small) == 1
+    assert len([r for r in whole.rejects if "boom" in r["error"]]) == 1
