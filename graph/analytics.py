@@ -56,8 +56,9 @@ OK_VERDICTS: tuple[str, ...] = ("delivered", "discarded_at_target")
 EAGER_EVERY = 10
 #: GraphFrames' connectedComponents algorithm. The default 'two_phase' took 158 s on the
 #: tests' 30-vertex graph (2 CPUs shared with other work, load ~20); 'graphx' (GraphFrames'
-#: own copy of GraphX's min-label propagation) took 8 s and 5 s on the benchmark's 1,000 and
-#: 10,000 queue managers. 'two_phase' is meant for graphs far larger than an MQ estate.
+#: own copy of GraphX's min-label propagation) took 4 s there (load ~6), and 8 s and 5 s on
+#: the benchmark's 1,000 and 10,000 queue managers. 'two_phase' is meant for graphs far
+#: larger than an MQ estate.
 GRAPHFRAMES_CC_ALGORITHM = "graphx"
 #: Which engines implement which analytic natively (others run the DataFrame version).
 NATIVE: dict[str, tuple[str, ...]] = {
