@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 
-from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.stage import map_messages
 
 EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("category", "string"), ("event_type", "int"), ("event_type_name", "string"),
@@ -62,31 +61,9 @@ def event_rows(md, data: bytes, *, source: str = "", position: int = 0) -> list[
         "data": json.dumps(to_json(event)["eventData"])}]
 
 
-def events_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: raw message batches -> events/ rows."""
-    import pyarrow as pa
-
-    from pcf.errors import PCFError
-    from pcf.mqmd import unpack
-
-    schema = arrow_schema(EVENT_COLUMNS)
-    for batch in batches:
-        out: list[dict] = []
-        for row in batch.to_pylist():
-            if row["error"] is not None or not row["data"]:
-                continue
-            try:
-                md = unpack(row["md"]) if row["md"] is not None else None
-                out.extend(event_rows(md, row["data"], source=row["source"],
-                                      position=row["position"]))
-            except (PCFError, ValueError):
-                continue  # the activity stage reports unreadable messages among the rejects
-        yield pa.RecordBatch.from_pylist(out, schema=schema)
-
-
 def decode_events_frame(raw):
     """All event rows of a raw-message DataFrame (inputs.RAW_COLUMNS)."""
-    return raw.mapInArrow(events_batches, ddl(EVENT_COLUMNS))
+    return map_messages(raw, EVENT_COLUMNS, event_rows)
 
 
 def route_events(routes, events, *, window_seconds: int = 3600):

@@ -13,9 +13,8 @@ prints it. Messages that are not accounting/statistics are left to the other sta
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
-from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.stage import map_messages
 
 COMMON = (("record_type", "string"), ("queue_manager", "string"),
           ("interval_start", "string"), ("interval_end", "string"), ("object", "string"),
@@ -115,31 +114,9 @@ def stats_rows(md, data: bytes, *, source: str = "", position: int = 0) -> list[
     return out
 
 
-def stats_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: raw message batches -> rows of the four tables (with `table`)."""
-    import pyarrow as pa
-
-    from pcf.mqmd import unpack
-
-    schema = arrow_schema(STATS_COLUMNS)
-    empty = dict.fromkeys(name for name, _ in STATS_COLUMNS)
-    for batch in batches:
-        out: list[dict] = []
-        for row in batch.to_pylist():
-            if row["error"] is not None or not row["data"]:
-                continue
-            try:
-                md = unpack(row["md"]) if row["md"] is not None else None
-                out.extend({**empty, **r} for r in stats_rows(
-                    md, row["data"], source=row["source"], position=row["position"]))
-            except Exception:  # a PCFError or worse: one bad message never stops the job
-                continue  # the activity stage reports it among the rejects
-        yield pa.RecordBatch.from_pylist(out, schema=schema)
-
-
 def decode_stats_frame(raw):
     """All accounting/statistics rows of a raw-message DataFrame (column `table` says where)."""
-    return raw.mapInArrow(stats_batches, ddl(STATS_COLUMNS))
+    return map_messages(raw, STATS_COLUMNS, stats_rows)
 
 
 def write_tables(rows, out: str) -> dict[str, int]:
