@@ -233,8 +233,8 @@ def _parquet_records(uri: str, result: LocalResult, *, data_column: str = "data"
 
 #: Records held in memory at most while grouping by original MsgId (then the oldest spill).
 WINDOW_RECORDS = 20_000
-#: Rows per Arrow batch of a spilled run.
-SPILL_BATCH_ROWS = 4096
+#: Messages per Arrow batch of a spilled run (what a merge holds of each run: ~1.5 MB).
+SPILL_BATCH_ROWS = 512
 #: Rows made into dicts at once by the final merge, over all runs together.
 MERGE_ROWS = 16_384
 
@@ -292,6 +292,8 @@ class _Spill:
     def messages(self, wanted: set[bytes]) -> Iterator[tuple[bytes, list[tuple]]]:
         """(key, its spilled (md, data, source, position)) of the wanted keys, in key order;
         one message's rows in memory at a time, plus a slice of each run."""
+        if not wanted:
+            return
         step = max(16, MERGE_ROWS // max(1, len(self.runs)))
         merged = heapq.merge(*(_run_rows(p, step) for p in self.runs), key=lambda r: r[0])
         for key, group in itertools.groupby(merged, key=lambda r: r[0]):
@@ -307,7 +309,7 @@ def _run_rows(path: str, step: int) -> Iterator[tuple]:
     """A run's rows as tuples, `step` rows made at a time."""
     import pyarrow as pa
 
-    with pa.memory_map(path) as source:
+    with pa.OSFile(path, "rb") as source:  # read, not mapped: a run's pages stay out of RSS
         reader = pa.ipc.open_file(source)
         for i in range(reader.num_record_batches):
             batch = reader.get_batch(i)
