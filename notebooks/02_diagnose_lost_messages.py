@@ -28,23 +28,30 @@ for fault in gen.faults:
 # ## A day of traffic
 #
 # 1,500 messages at random times of the day along the applications' usual routes, plus a
-# few along the faulty ones. Messages expire after 10 minutes. The stopped channel is
-# started again at 18:00: what waited behind it for more than 10 minutes has expired.
+# few along the faulty ones. Messages expire after 10 minutes. The faulty channel runs in
+# the morning, is stopped at 06:00 and started again at 18:00: what waited behind it for
+# more than 10 minutes has expired. Every queue manager writes channel events
+# (`CHLEV(ENABLED)`), as many estates do, to its SYSTEM.ADMIN.CHANNEL.EVENT queue.
 
 # %%
+from traceroute.sim.events import SimEvents
+
 rng = random.Random(7)
+for qm in gen.network.qmgrs.values():
+    qm.attrs["CHLEV"] = "ENABLED"  # ALTER QMGR CHLEV(ENABLED)
 sim = Simulator(gen.network, seed=7, latency=1.0)
+sim_events = SimEvents(sim)
 stopped = next(f for f in gen.faults if f.kind == "stopped_channel")
+sim.start_channel(stopped.qmgr, stopped.objects[0])
 probes = [f.probe for f in gen.faults if f.probe]
 sends = [(rng.uniform(0, 86_400), *rng.choice(gen.targets)[:2]) for _ in range(1_500)]
 sends += [(rng.uniform(0, 86_400), origin, queue) for origin, queue, _ in probes * 6]
-restart = 18 * 3600.0
-restarted = False
+operator = [(6 * 3600.0, sim.stop_channel), (18 * 3600.0, sim.start_channel)]
 for when, origin, queue in sorted(sends):
-    if not restarted and when > restart:
-        sim.run(until=restart)
-        sim.start_channel(stopped.qmgr, stopped.objects[0])
-        restarted = True
+    while operator and when > operator[0][0]:
+        at, action = operator.pop(0)
+        sim.run(until=at)
+        action(stopped.qmgr, stopped.objects[0])
     sim.run(until=when)
     md = MQMD(report=mqc.MQRO_ACTIVITY | mqc.MQRO_DEAD_LETTER_Q, format="MQSTR",
               expiry=6_000, reply_to_q=REPLY_Q)
@@ -53,6 +60,7 @@ sim.run()
 reports = [(origin, md, data) for origin in gen.origins
            for md, data in sim.browse(origin, REPLY_Q)]
 print(f"{len(sends)} messages sent, {len(reports)} activity reports collected")
+print(f"{len(sim_events.events)} channel events written")
 
 # %% [markdown]
 # ## The reports, as an administrator would have them: one dump per reply queue
@@ -64,6 +72,12 @@ for origin in gen.origins:
     mine = [dmpmqmsg.DumpedMessage(md, data) for o, md, data in reports if o == origin]
     (folder / f"{origin}.TRACE.REPLY.Q.dmp").write_text(
         dmpmqmsg.write(mine, qmgr=origin, queue=REPLY_Q), encoding="latin-1")
+CHANNEL_EVENTS = "SYSTEM.ADMIN.CHANNEL.EVENT"
+for qmgr in gen.network.qmgrs:
+    mine = [dmpmqmsg.DumpedMessage(md, data) for md, data in sim.browse(qmgr, CHANNEL_EVENTS)]
+    if mine:
+        (folder / f"{qmgr}.{CHANNEL_EVENTS}.dmp").write_text(
+            dmpmqmsg.write(mine, qmgr=qmgr, queue=CHANNEL_EVENTS), encoding="latin-1")
 print(sorted(p.name for p in folder.iterdir()))
 
 # %% [markdown]
@@ -98,6 +112,22 @@ by_cause.show(truncate=False)
 for row in lost.groupBy("cause").count().orderBy("cause").collect():
     print(f"LOST {row['cause']}: {row['count']}")
 print(f"DELIVERED: {routes.filter(F.col('verdict') == 'delivered').count()}")
+
+# %% [markdown]
+# ## What the events say
+#
+# `analyze` read the channel-event dumps beside the reports and joined every route to the
+# events that explain where it stopped (`route_events/`: same queue manager, the route's
+# last queue or channel named by the event, the event before the route's last activity).
+
+# %%
+explained = spark.read.parquet("day-out/route_events")
+why = (explained.groupBy("verdict", "reason_name", "last_queue_manager", "channel")
+       .agg(F.countDistinct("correl_id").alias("messages")).orderBy("verdict"))
+why.show(truncate=False)
+for row in why.collect():
+    print(f"EXPLAINED {row['verdict']}: {row['messages']} by {row['reason_name']} "
+          f"({row['last_queue_manager']} {row['channel']})")
 
 # %% [markdown]
 # ## The offenders on a picture of the network

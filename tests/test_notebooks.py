@@ -47,6 +47,11 @@ def test_02_diagnose_lost_messages(tmp_path):
     sent = int(re.search(r"(\d+) messages sent", out).group(1))
     assert delivered + sum(map(int, lost.values())) == sent
     assert "rejected 0" in out
+    # the channel events dumped beside the reports explain every message that expired
+    # behind the channel stopped at 06:00 (the loops expire too, but no event explains them)
+    explained = re.findall(r"EXPLAINED (\w+): (\d+) by ([^(]+) \((\S+) (\S+)\)", out)
+    assert explained == [("expired", lost["expired"], "Channel Stopped By User",
+                          "QM0000", "QM0000.QM0204")]
     assert (tmp_path / "nb" / "lost_messages.png").stat().st_size > 10_000
 
 

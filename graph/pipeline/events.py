@@ -30,6 +30,7 @@ EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
 #: route verdict -> the event reasons that explain it (see traceroute.events.explain).
 EXPLAINS = {
     "waiting_on_xmitq": (2279, 2283, 2296, 2284, 2393, 2053, 2224),
+    "expired": (2279, 2283, 2296, 2284, 2393),  # expired waiting behind a stopped channel
     "dead_lettered": (2053, 2051, 2085, 2196, 2087, 2035),
     "delivered": (2226, 2224, 2053, 2016),
 }
