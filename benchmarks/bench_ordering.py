@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
 
 from pcf import mqc  # noqa: E402
 from pcf.mqmd import MQMD  # noqa: E402
+from tests.support.ordering_reference import reference_by_chaining  # noqa: E402
 from traceroute.records.model import Activity, Operation, TraceRoute  # noqa: E402
 from traceroute.records.parse import REPORT, Record  # noqa: E402
 from traceroute.routes import ordering  # noqa: E402
@@ -89,30 +90,6 @@ def loop(n: int) -> list[Activity]:
 
 SHAPES = {"chained": chained, "unchained": unchained,
           "counted": lambda n: chained(n, counted=True), "one-queue": loop}
-
-
-def _ancestor(a, b) -> bool:
-    node = b
-    while node is not None:
-        if node is a:
-            return True
-        node = node.parent
-    return False
-
-
-def pairwise_by_chaining(entries):
-    """The ordering before the index: every pair tried (the old quadratic code)."""
-    entries.sort(key=lambda e: (ordering._time(e), e.order))
-    t = ordering._time
-    for e in entries:
-        cands = [(ordering.link(p.activity, e.activity), p) for p in entries
-                 if p is not e and not _ancestor(e, p)]
-        cands = [(s, p) for s, p in cands if s]
-        if cands:
-            best = max(cands, key=lambda c: (c[0], t(c[1]) <= t(e), not c[1].children,
-                                             t(c[1]), -c[1].order))[1]
-            ordering._adopt(best, e)
-    return [e for e in entries if e.parent is None]
 
 
 def timed(fn, *, at_least: float = 0.0) -> float:
@@ -183,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             rnd.shuffle(records)
             new = timed(lambda r=records: ordering.build_routes(r))
             saved = ordering._by_chaining
-            ordering._by_chaining = pairwise_by_chaining
+            ordering._by_chaining = reference_by_chaining
             try:
                 old_routes: list = []
                 old = timed(lambda r=records, out=old_routes: out.append(ordering.build_routes(r)))
