@@ -154,7 +154,7 @@ print(out.getvalue())
 # Spark; its single-process twin gives the same rows (tested), so we use it here.
 
 # %%
-from graph.pipeline.journeys import run_local
+from graph.pipeline.journeylocal import run_local
 
 calls, table = run_local(files)
 table = [r for r in table if bytes.fromhex(r["msg_id"]) in set(sent)]

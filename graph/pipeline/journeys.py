@@ -8,12 +8,13 @@ Every call of one original message carries the same key (application and MCA put
 MsgId, a sending MCA's get its XmitqMsgId, a consumer's get its MsgId), so one partition
 holds whole journeys and `traceroute.journeys.reconstruct` runs on it unchanged. Replies
 link journeys of different keys: a join applies the rule `reconstruct` applies. `run_local`
-computes the same tables in one process, with the same row functions.
+(`graph.pipeline.journeylocal`) computes the same tables in one process, with the same row
+functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from graph.pipeline.schema import arrow_schema, ddl
 from traceroute.journeys.rows import (
@@ -21,8 +22,6 @@ from traceroute.journeys.rows import (
     JOURNEY_COLUMNS,
     call_rows,
     journeys_of_columns,
-    journeys_of_rows,
-    link_reply_rows,
 )
 
 #: The journeys/ table's columns (JOURNEY_COLUMNS without the reply-linking helpers).
@@ -110,40 +109,3 @@ def write_tables(raw, out: str) -> tuple[dict[str, int], object]:
     journeys.unpersist()
     positions = calls.select("source", "position").distinct()
     return verdicts, positions
-
-
-# --- the same in one process ---------------------------------------------------------------
-
-def local_tables(messages: Iterator[tuple[bytes | None, bytes, str, int]]
-                 ) -> tuple[list[dict], list[dict]]:
-    """(calls rows, journeys rows) of (packed MQMD, data, source, position) messages."""
-    calls: list[dict] = []
-    for md, data, source, position in messages:
-        calls.extend(rows_of_message(md, data, source, position) or ())
-    journeys = journeys_of_rows(calls)
-    link_reply_rows(journeys)
-    keep = [name for name, _ in TABLE_COLUMNS]
-    return calls, [{k: r[k] for k in keep} for r in journeys]
-
-
-def local_messages(inputs: Sequence[str]) -> Iterator[tuple[bytes | None, bytes, str, int]]:
-    """The readable messages of dumps and raw files as the Spark readers see them."""
-    from graph.pipeline.dumpsplit import Split, read_range
-    from graph.pipeline.inputs import list_inputs, pack_md, read_raw
-
-    listing = list_inputs(inputs)
-    for d in listing.dumps:
-        for e in read_range(Split(d.uri, 0, d.size, d.size, d.mtime_ns)):
-            if e.error is None and e.md is not None:
-                yield pack_md(e.md), e.data or b"", e.source, e.offset
-            elif e.error is None:
-                yield None, e.data or b"", e.source, e.offset
-    for entry in listing.raws:
-        data, error = read_raw(entry)
-        if error is None:
-            yield None, data, entry.uri, 0
-
-
-def run_local(inputs: Sequence[str]) -> tuple[list[dict], list[dict]]:
-    """calls and journeys rows of the inputs, in this process."""
-    return local_tables(local_messages(inputs))

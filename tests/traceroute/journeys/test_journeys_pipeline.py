@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.pipeline.journeys import build_journeys, decode_calls, run_local
+from graph.pipeline.journeylocal import run_local
+from graph.pipeline.journeys import build_journeys, decode_calls
 from pcf.dmpmqmsg import DumpedMessage, write_file
 from traceroute.journeys import parse_activity_trace, reconstruct
 from traceroute.journeys.rows import call_rows, journeys_of_rows, link_reply_rows
