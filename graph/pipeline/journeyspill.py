@@ -1,0 +1,354 @@
+"""Journeys in one process with bounded memory: call rows spilled into buckets by journey key.
+
+    call batches ──calls/ (Parquet, as they come)
+                 └─hash(journey_key) % K──▶ K spill files (Arrow IPC, lz4)
+    each spill file (whole journey keys, as a Spark partition) ──journeys_of_columns──▶
+        journey rows ──no origin CorrelId──▶ journeys/ (Parquet, as they come)
+                     ├─(msg_id, verdict, consumer) by hash(msg_id) % K──▶ request spills
+                     └─rows with an origin CorrelId by hash(CorrelId) % K──▶ reply spills
+    request spill j + reply spill j ──`link_reply_rows`' rule──▶ journeys/
+
+Reply linking is a second bucketed pass keyed by the join key (a reply's origin CorrelId, a
+request's MsgId), as Spark's join is: each pass holds one bucket, so memory does not grow with
+the input whatever share of the messages carries a CorrelId (an index of referenced MsgIds
+would grow with that share). Only rows that carry a CorrelId wait for the second pass; the
+others are written at once. Temporary files live in one directory removed at the end, also on
+error; a write that fails (a full disk) raises `SpillError` naming the path.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graph.pipeline.schema import arrow_schema
+from pcf import mqc
+from traceroute.journeys.rows import CALL_COLUMNS, JOURNEY_COLUMNS, journeys_of_columns
+
+#: Calls per bucket aimed at when K is not given (a bucket's journeys_of_columns peaks at
+#: about 3.5 KB per call).
+CALLS_PER_BUCKET = 200_000
+#: Bytes of raw input taken as one call when K is estimated from input sizes.
+BYTES_PER_CALL = 400
+MAX_BUCKETS = 1024
+
+_SPILL_COLUMNS = tuple(c for c in CALL_COLUMNS if c[0] not in ("operation", "time", "position"))
+_TABLE_NAMES = tuple(name for name, _ in JOURNEY_COLUMNS if name not in (
+    "origin_conn", "origin_correl_id", "origin_msg_type", "consumer_conn"))
+_REQUEST_COLUMNS = (("msg_id", "string"), ("verdict", "string"), ("consumer_conn", "string"))
+
+
+class SpillError(Exception):
+    """A spill or output file could not be written or read (one line: path: reason)."""
+
+
+@dataclass
+class SpillResult:
+    """What a streaming run did: counts, buckets, bytes spilled."""
+
+    calls: int = 0
+    keyed_calls: int = 0
+    journeys: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)
+    buckets: int = 0
+    replies_linked: int = 0
+    spill_bytes: int = 0
+    largest_bucket: int = 0
+
+
+def buckets_for(calls: int) -> int:
+    """K for about `calls` calls: CALLS_PER_BUCKET each, 1..MAX_BUCKETS."""
+    return max(1, min(MAX_BUCKETS, -(-calls // CALLS_PER_BUCKET)))
+
+
+def _reason(exc: BaseException) -> str:
+    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return " ".join(str(text).split())
+
+
+class _Spills:
+    """K Arrow IPC stream files of one schema, written batch by batch."""
+
+    def __init__(self, folder: Path, name: str, schema, k: int) -> None:
+        self.paths = [folder / f"{name}-{i:04d}.arrow" for i in range(k)]
+        self.schema = schema
+        self.k = k
+        self.rows = [0] * k
+        self._writers: list = [None] * k
+        self._files: list = [None] * k
+
+    def write(self, bucket: int, batch) -> None:
+        """Append a batch to bucket's file (opened at its first batch)."""
+        import pyarrow as pa
+
+        path = self.paths[bucket]
+        try:
+            w = self._writers[bucket]
+            if w is None:
+                self._files[bucket] = f = _open_sink(path)
+                w = self._writers[bucket] = pa.ipc.new_stream(
+                    f, self.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
+            w.write_batch(batch)
+        except OSError as exc:
+            raise SpillError(f"{path}: {_reason(exc)}") from None
+        self.rows[bucket] += batch.num_rows
+
+    def split(self, batch, keys: list) -> None:
+        """Write a batch's rows to the buckets of their keys (hash % K; no None keys)."""
+        import numpy as np
+
+        k = self.k
+        if k == 1:
+            self.write(0, batch)
+            return
+        where = np.fromiter((hash(x) % k for x in keys), dtype=np.int64, count=len(keys))
+        order = np.argsort(where, kind="stable")
+        ordered = batch.take(order)
+        counts = np.bincount(where, minlength=k)
+        start = 0
+        for bucket in np.flatnonzero(counts):
+            n = int(counts[bucket])
+            self.write(int(bucket), ordered.slice(start, n))
+            start += n
+
+    def close(self) -> int:
+        """Finish every file; the bytes written."""
+        total = 0
+        for i, w in enumerate(self._writers):
+            if w is None:
+                continue
+            try:
+                w.close()
+                self._files[i].close()
+            except OSError as exc:
+                raise SpillError(f"{self.paths[i]}: {_reason(exc)}") from None
+            self._writers[i] = None
+            total += self.paths[i].stat().st_size
+        return total
+
+    def abandon(self) -> None:
+        """Close what is open, ignoring errors (the folder is removed next)."""
+        for w, f in zip(self._writers, self._files, strict=True):
+            for x in (w, f):
+                try:
+                    if x is not None:
+                        x.close()
+                except Exception:  # best effort before removal
+                    pass
+
+    def read(self, bucket: int):
+        """The table of one bucket (None when nothing went there)."""
+        import pyarrow as pa
+
+        if not self.rows[bucket]:
+            return None
+        path = self.paths[bucket]
+        try:
+            with pa.memory_map(str(path)) as source:
+                table = pa.ipc.open_stream(source).read_all()
+        except OSError as exc:
+            raise SpillError(f"{path}: {_reason(exc)}") from None
+        return table
+
+
+def _open_sink(path: Path):
+    """A writable binary file (a hook for tests simulating a full disk)."""
+    import pyarrow as pa
+
+    return pa.OSFile(str(path), "wb")
+
+
+class _Sink:
+    """Rows or batches to a Parquet file (or a callback), opened at the first write."""
+
+    def __init__(self, path: Path | None, schema,
+                 callback: Callable[[object], None] | None = None) -> None:
+        self.path, self.schema, self.callback = path, schema, callback
+        self._writer = None
+        self._file = None
+
+    def write(self, table) -> None:
+        """Append a table (cast to the sink's schema)."""
+        if not table.num_rows:
+            return
+        if self.callback is not None:
+            self.callback(table)
+        if self.path is None:
+            return
+        import pyarrow.parquet as pq
+
+        try:
+            if self._writer is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = _open_sink(self.path)
+                self._writer = pq.ParquetWriter(self._file, self.schema)
+            self._writer.write_table(table)
+        except OSError as exc:
+            raise SpillError(f"{self.path}: {_reason(exc)}") from None
+
+    def close(self) -> None:
+        """Finish the file."""
+        if self._writer is not None:
+            try:
+                self._writer.close()
+                self._file.close()
+            except OSError as exc:
+                raise SpillError(f"{self.path}: {_reason(exc)}") from None
+            self._writer = None
+
+
+def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None = None,
+                    temp_dir: str | Path | None = None,
+                    on_calls: Callable[[object], None] | None = None,
+                    on_journeys: Callable[[object], None] | None = None) -> SpillResult:
+    """calls/ and journeys/ of call batches (Arrow, CALL_COLUMNS) in `buckets` spill buckets.
+
+    Writes `out`/calls/part-0.parquet and `out`/journeys/part-0.parquet when `out` is given;
+    `on_calls`/`on_journeys` receive each Arrow table as it is written (journeys with the
+    table's columns, reply_to linked)."""
+    if buckets < 1:
+        raise ValueError("buckets must be at least 1")
+    root = Path(out) if out is not None else None
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="mqroute-journeys-", dir=temp_dir))
+    except OSError as exc:
+        raise SpillError(f"{temp_dir or tempfile.gettempdir()}: {_reason(exc)}") from None
+    spills: list[_Spills] = []
+    sinks: list[_Sink] = []
+    try:
+        return _run(batches, buckets, root, folder, spills, sinks, on_calls, on_journeys)
+    finally:
+        for s in spills:
+            s.abandon()
+        for sink in sinks:
+            for x in (sink._writer, sink._file):
+                try:
+                    if x is not None:
+                        x.close()
+                except Exception:  # best effort on the way out
+                    pass
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> SpillResult:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    call_schema = arrow_schema(CALL_COLUMNS)
+    spill_schema = arrow_schema(_SPILL_COLUMNS)
+    row_schema = arrow_schema(JOURNEY_COLUMNS)
+    table_schema = pa.schema([row_schema.field(n) for n in _TABLE_NAMES])
+    calls_out = _Sink(root / "calls" / "part-0.parquet" if root else None, call_schema,
+                      on_calls)
+    journeys_out = _Sink(root / "journeys" / "part-0.parquet" if root else None,
+                         table_schema, on_journeys)
+    sinks += [calls_out, journeys_out]
+    keyed = _Spills(folder, "calls", spill_schema, k)
+    spills.append(keyed)
+    result = SpillResult(buckets=k)
+    spill_names = [name for name, _ in _SPILL_COLUMNS]
+    # pass 1: calls/ out, keyed calls into buckets
+    for batch in batches:
+        if batch.num_rows == 0:
+            continue
+        table = pa.Table.from_batches([batch]).select(
+            [name for name, _ in CALL_COLUMNS]).cast(call_schema)
+        calls_out.write(table)
+        result.calls += table.num_rows
+        keys = table.column("journey_key")
+        if keys.null_count:
+            table = table.filter(pc.is_valid(keys))
+            keys = table.column("journey_key")
+        if not table.num_rows:
+            continue
+        result.keyed_calls += table.num_rows
+        for part in table.select(spill_names).to_batches():
+            keyed.split(part, part.column("journey_key").to_pylist())
+    calls_out.close()
+    result.spill_bytes += keyed.close()
+    result.largest_bucket = max(keyed.rows, default=0)
+    # pass 2: journeys per bucket; rows with a CorrelId wait for the join
+    requests = _Spills(folder, "requests", arrow_schema(_REQUEST_COLUMNS), k)
+    replies = _Spills(folder, "replies", row_schema, k)
+    spills += [requests, replies]
+    verdicts = result.verdicts
+    for bucket in range(k):
+        table = keyed.read(bucket)
+        if table is None:
+            continue
+        cols = table.to_pydict()
+        del table
+        rows = journeys_of_columns(cols)
+        del cols
+        if not rows:
+            continue
+        result.journeys += len(rows)
+        for r in rows:
+            verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+        linked = pa.Table.from_pylist(rows, schema=row_schema)
+        del rows
+        request_part = linked.select([n for n, _ in _REQUEST_COLUMNS])
+        for part in request_part.to_batches():
+            requests.split(part, part.column("msg_id").to_pylist())
+        correl = linked.column("origin_correl_id")
+        waiting = pc.is_valid(correl)
+        if correl.null_count < len(correl):
+            for part in linked.filter(waiting).to_batches():
+                replies.split(part, part.column("origin_correl_id").to_pylist())
+            linked = linked.filter(pc.invert(waiting))
+        journeys_out.write(linked.select(list(_TABLE_NAMES)))
+    result.spill_bytes += requests.close() + replies.close()
+    # pass 3: the reply rule (`link_reply_rows`) per join-key bucket
+    for bucket in range(k):
+        table = replies.read(bucket)
+        if table is None:
+            continue
+        rows = table.to_pylist()
+        found = requests.read(bucket)
+        by_id: dict[str, tuple] = {}
+        if found is not None:
+            for m, v, c in zip(*(found.column(n).to_pylist() for n, _ in _REQUEST_COLUMNS),
+                               strict=True):
+                by_id[m] = (v, c)
+        result.replies_linked += link_with(rows, by_id)
+        journeys_out.write(pa.Table.from_pylist(rows, schema=row_schema)
+                           .select(list(_TABLE_NAMES)))
+    journeys_out.close()
+    return result
+
+
+def link_with(rows: list[dict], requests: dict[str, tuple]) -> int:
+    """`link_reply_rows`' rule for rows whose requests are given as msg_id -> (verdict,
+    consumer_conn): set reply_to; the number of rows linked here."""
+    n = 0
+    for r in rows:
+        correl = r["origin_correl_id"]
+        if not correl or correl == r["msg_id"]:
+            continue
+        request = requests.get(correl)
+        if request is None:
+            continue
+        if r["origin_msg_type"] == mqc.MQMT_REPLY or (request[0] == "consumed"
+                                         and request[1] == r["origin_conn"]):
+            if r["reply_to"] != correl:
+                n += 1
+            r["reply_to"] = correl
+    return n
+
+
+def call_batches_of(rows: Iterable[dict], size: int = 50_000) -> Iterator:
+    """Call rows (dicts of CALL_COLUMNS) as Arrow batches of `size` rows."""
+    import pyarrow as pa
+
+    schema = arrow_schema(CALL_COLUMNS)
+    chunk: list[dict] = []
+    for r in rows:
+        chunk.append(r)
+        if len(chunk) >= size:
+            yield pa.RecordBatch.from_pylist(chunk, schema=schema)
+            chunk = []
+    if chunk:
+        yield pa.RecordBatch.from_pylist(chunk, schema=schema)
