@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if os.environ.get("MQROUTE_BENCH_ROOT"):  # --against: the project of another revision
+    sys.path.insert(0, os.environ["MQROUTE_BENCH_ROOT"])
 
 DEFAULT_WORKDIR = ROOT / "benchmarks" / ".cache" / "journeys"
 BATCH = 100          # calls per trace message (ActivityCount)
@@ -172,8 +174,31 @@ def make_input(path: Path, n_calls: int, qmgrs: int) -> int:
 
 # --- the two paths (children) ----------------------------------------------------------------
 
-def child_single(path: str) -> dict:
-    """Rows in memory, then the journeys of all of them (as follow / run_local do)."""
+def child_single(path: str, out: str, buckets: str = "") -> dict:
+    """The streaming single process: the calls table's Arrow batches spilled into K buckets
+    by journey key, journeys per bucket, replies joined per bucket, calls/ and journeys/
+    written as Parquet (graph.pipeline.journeyspill)."""
+    import pyarrow.parquet as pq
+
+    from graph.pipeline.journeyspill import buckets_for, stream_journeys
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    f = pq.ParquetFile(path)
+    n = f.metadata.num_rows
+    k = int(buckets) if buckets else buckets_for(n)
+    result = stream_journeys(f.iter_batches(batch_size=ROW_GROUP), buckets=k, out=out,
+                             temp_dir=str(Path(out).parent))
+    t1, c1 = time.perf_counter(), time.process_time()
+    return {"calls": n, "journeys": result.journeys, "buckets": k,
+            "largest_bucket": result.largest_bucket, "spill_bytes": result.spill_bytes,
+            "replies_linked": result.replies_linked, "seconds": t1 - t0,
+            "cpu_seconds": c1 - c0, "verdicts": result.verdicts,
+            "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+
+def child_memory(path: str) -> dict:
+    """Rows in memory, then the journeys of all of them (as follow / run_local do): the
+    path before streaming, and the stage profile (columns -> calls, reconstruct, rows)."""
     import pyarrow.parquet as pq
 
     from traceroute.journeys.reconstruct import reconstruct
@@ -191,6 +216,11 @@ def child_single(path: str) -> dict:
     journeys = journeys_of_columns(cols)  # what each Spark partition does, here on all rows
     link_reply_rows(journeys)
     t2, c2 = time.perf_counter(), time.process_time()
+    verdicts: dict[str, int] = {}
+    for r in journeys:
+        verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    digest = _digest(journeys)
+    del journeys
     # the same work by stage (CPU time, the cycle collector off as journeys_of_columns has
     # it): columns -> typed calls, reconstruct (the core alone: what `follow` does after
     # parsing), journeys -> rows
@@ -206,15 +236,35 @@ def child_single(path: str) -> dict:
     c5 = time.process_time()
     if gc_on:
         gc.enable()
-    verdicts: dict[str, int] = {}
-    for r in journeys:
-        verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-    return {"calls": n, "journeys": len(journeys), "read_seconds": t1 - t0,
+    return {"calls": n, "journeys": sum(verdicts.values()), "read_seconds": t1 - t0,
             "seconds": t2 - t1, "cpu_seconds": c2 - c1, "reconstruct_cpu_seconds": c4 - c3,
             "stage_cpu_seconds": {"columns_to_calls": c3 - c2b, "reconstruct": c4 - c3,
                                   "journey_rows": c5 - c4},
-            "verdicts": verdicts,
+            "verdicts": verdicts, "digest": digest,
             "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+
+def _digest(rows) -> str:
+    """An order-free digest of journey rows (the table's columns): equal digests, equal rows."""
+    import hashlib
+
+    names = ("msg_id", "verdict", "last_queue_manager", "last_queue", "last_channel", "hops",
+             "first_time", "last_time", "applications", "steps", "reply_to", "notes")
+    total = 0
+    for r in rows:
+        h = hashlib.blake2b(repr(tuple(r[k] for k in names)).encode(), digest_size=8)
+        total = (total + int.from_bytes(h.digest(), "big")) % (1 << 64)
+    return f"{total:016x}"
+
+
+def journeys_digest(out: str) -> str:
+    """`_digest` of a journeys/ Parquet folder, read a batch at a time."""
+    import pyarrow.dataset as ds
+
+    total = 0
+    for batch in ds.dataset(out, format="parquet").to_batches(batch_size=100_000):
+        total = (total + int(_digest(batch.to_pylist()), 16)) % (1 << 64)
+    return f"{total:016x}"
 
 
 def child_spark(path: str, out: str) -> dict:
@@ -239,14 +289,18 @@ def child_spark(path: str, out: str) -> dict:
             "read_seconds": t2 - t1, "seconds": t3 - t2, "verdicts": verdicts}
 
 
-def run_child(kind: str, args: list[str], say) -> dict:
-    """Run one path in a subprocess, sampling the peak memory of its process tree."""
+def run_child(kind: str, args: list[str], say, root: Path | None = None) -> dict:
+    """Run one path in a subprocess, sampling the peak memory of its process tree (the
+    project imported from `root` when given: --against)."""
     from benchmarks.bench_pipeline import TreeSampler
 
     cmd = [sys.executable, str(Path(__file__).resolve()), "_child", kind, *args]
+    env = dict(os.environ)
+    if root is not None:
+        env["MQROUTE_BENCH_ROOT"] = str(root)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, start_new_session=True)
+                            cwd=root or ROOT, start_new_session=True, env=env)
     sampler = TreeSampler(proc.pid, kind, say)
     sampler.start()
     out, err = proc.communicate()
@@ -261,12 +315,37 @@ def run_child(kind: str, args: list[str], say) -> dict:
     return result
 
 
+def export_revision(rev: str, into: Path) -> Path:
+    """The project at git revision `rev`, exported with git archive into `into`."""
+    import tarfile
+
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True,
+                             check=True).stdout
+    import io
+
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _say_memory(label: str, rows: int, m: dict, say) -> None:
+    say(f"  {label}: {rows / m['seconds']:,.0f} calls/s ({rows / m['cpu_seconds']:,.0f} per "
+        f"CPU second; reconstruct alone {rows / m['reconstruct_cpu_seconds']:,.0f}), peak "
+        f"{m['peak_rss_gib']:.1f} GiB; other processes kept {m['others_cpus']:.1f} CPUs busy")
+    say(f"  {label}, calls per CPU second by stage: " + ", ".join(
+        f"{k} {rows / v:,.0f}" for k, v in m["stage_cpu_seconds"].items() if v))
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Make inputs, run both paths per size, print a table (and JSON)."""
+    """Make inputs, run the paths per size, print a table (and JSON)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["_child"]:
         kind, *rest = argv[1:]
-        result = child_single(*rest) if kind == "single" else child_spark(*rest)
+        children = {"single": child_single, "memory": child_memory, "spark": child_spark}
+        result = children[kind](*rest)
+        if kind == "single":
+            result["digest"] = journeys_digest(str(Path(rest[1]) / "journeys"))
         print(json.dumps(result))
         return 0
     p = argparse.ArgumentParser(prog="bench_journeys")
@@ -276,6 +355,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path)
     p.add_argument("--no-spark", action="store_true")
     p.add_argument("--no-single", action="store_true")
+    p.add_argument("--buckets", type=int, help="spill buckets of the single process "
+                   "(default: one per 200,000 calls)")
+    p.add_argument("--memory-max", type=int, default=2_000_000,
+                   help="also run the in-memory path (all rows at once, the stage profile) "
+                   "up to this many calls (it needs ~3.5 KB per call)")
+    p.add_argument("--against", metavar="REV", help="also run the in-memory path with the "
+                   "project at git revision REV (the code before), up to --memory-max calls")
     args = p.parse_args(argv)
 
     def say(text: str) -> None:
@@ -283,20 +369,33 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     s = k = None
+    old_root = None
+    if args.against:
+        old_root = export_revision(args.against, args.workdir / f"rev-{args.against}")
     for n in (int(x) for x in args.calls.split(",")):
         path = args.workdir / f"calls-{n}-{args.qmgrs}.parquet"
         say(f"input: {n:,} calls, {args.qmgrs} queue managers -> {path}")
         rows = make_input(path, n, args.qmgrs)
         entry: dict = {"calls": rows, "qmgrs": args.qmgrs}
+        if not args.no_single and old_root is not None and rows <= args.memory_max:
+            entry["against"] = run_child("memory", [str(path)], say, root=old_root)
+            _say_memory(f"in memory at {args.against}", rows, entry["against"], say)
+        if not args.no_single and rows <= args.memory_max:
+            entry["memory"] = run_child("memory", [str(path)], say)
+            _say_memory("in memory", rows, entry["memory"], say)
         if not args.no_single:
-            entry["single"] = run_child("single", [str(path)], say)
+            out = args.workdir / "out-single"
+            entry["single"] = run_child(
+                "single", [str(path), str(out), str(args.buckets or "")], say)
             s = entry["single"]
-            say(f"  single: {rows / s['seconds']:,.0f} calls/s ({rows / s['cpu_seconds']:,.0f} "
-                f"per CPU second; reconstruct alone "
-                f"{rows / s['reconstruct_cpu_seconds']:,.0f}), peak {s['peak_rss_gib']:.1f} "
-                f"GiB; other processes kept {s['others_cpus']:.1f} CPUs busy")
-            say("  single, calls per CPU second by stage: " + ", ".join(
-                f"{k} {rows / v:,.0f}" for k, v in s["stage_cpu_seconds"].items() if v))
+            say(f"  single (streaming, {s['buckets']} buckets, largest "
+                f"{s['largest_bucket']:,} calls, {s['spill_bytes'] / (1 << 20):,.0f} MiB "
+                f"spilled): {rows / s['seconds']:,.0f} calls/s ({rows / s['cpu_seconds']:,.0f}"
+                f" per CPU second), peak {s['peak_rss_gib']:.2f} GiB; other processes kept "
+                f"{s['others_cpus']:.1f} CPUs busy")
+            m = entry.get("memory")
+            if m and (m["verdicts"] != s["verdicts"] or m["digest"] != s["digest"]):
+                say("WARNING: streaming and in-memory journeys differ")
         if not args.no_spark:
             entry["spark"] = run_child("spark", [str(path), str(args.workdir / "out")], say)
             k = entry["spark"]
@@ -313,10 +412,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{e['calls']:>12,} {sr or 0:>15,.0f} {s['peak_rss_gib'] if s else 0:>5.1f} "
               f"{kr or 0:>14,.0f} {k['peak_rss_gib'] if k else 0:>5.1f} "
               f"{(kr / sr) if sr and kr else 0:>13.2f}")
+    for e in results:
+        for label in ("against", "memory"):
+            m = e.get(label)
+            if m:
+                st = m["stage_cpu_seconds"]
+                print(f"{e['calls']:>12,} {label:>8}: whole {e['calls'] / m['cpu_seconds']:>9,.0f}"
+                      f" calls/CPU s; stages " + ", ".join(
+                          f"{n} {e['calls'] / v:,.0f}" for n, v in st.items() if v)
+                      + f"; peak {m['peak_rss_gib']:.2f} GiB")
     if s and k and s["verdicts"] != k["verdicts"]:
         print("WARNING: the two paths disagree on verdicts", s["verdicts"], k["verdicts"])
     if args.json:
-        args.json.write_text(json.dumps({"results": results, "cpus": os.cpu_count()}, indent=1))
+        args.json.write_text(json.dumps({"results": results, "cpus": os.cpu_count(),
+                                         "against": args.against}, indent=1))
     return 0
 
 
