@@ -59,15 +59,48 @@ def call_batches(batches: Iterator) -> Iterator:
         yield pa.RecordBatch.from_pylist(out, schema=schema)
 
 
-def journey_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: one partition's call rows (whole journey keys) -> journey rows."""
+#: Calls reconstructed at a time in a Python worker: the calls of a partition arrive sorted by
+#: journey key and are cut at a key boundary every this many, so a worker's memory is bounded
+#: whatever the partition's size (10M calls on 8 partitions would hold 1.25M calls each).
+CHUNK_CALLS = 100_000
+
+
+def _journey_batch(table):
+    """The journey rows (JOURNEY_COLUMNS) of a table of call rows holding whole journey keys."""
     import pyarrow as pa
 
-    parts = list(batches)
-    cols = (pa.Table.from_batches(parts).to_pydict() if parts
-            else {name: [] for name, _ in CALL_COLUMNS})
-    yield pa.RecordBatch.from_pylist(journeys_of_columns(cols),
-                                     schema=arrow_schema(JOURNEY_COLUMNS))
+    rows = journeys_of_columns(table.to_pydict())
+    schema = arrow_schema(JOURNEY_COLUMNS)
+    return pa.RecordBatch.from_arrays(
+        [pa.array([r[name] for r in rows], type=field.type)
+         for name, field in zip(schema.names, schema, strict=True)], schema=schema)
+
+
+def journey_batches(batches: Iterator, chunk: int = CHUNK_CALLS) -> Iterator:
+    """mapInArrow body: one partition's call rows, sorted by journey key -> journey rows,
+    reconstructed `chunk` calls at a time (cut where the key changes: a key is never split)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    held: list = []
+    count = 0
+    for batch in batches:
+        if not batch.num_rows:
+            continue
+        held.append(batch)
+        count += batch.num_rows
+        if count < chunk:
+            continue
+        table = pa.Table.from_batches(held)
+        keys = table.column("journey_key")
+        cut = pc.index(keys, keys[-1]).as_py()  # where the last key's run starts
+        if cut <= 0:
+            continue  # one key so far: keep it whole
+        yield _journey_batch(table.slice(0, cut))
+        rest = table.slice(cut)
+        held, count = rest.to_batches(), rest.num_rows
+    if held:
+        yield _journey_batch(pa.Table.from_batches(held))
 
 
 def decode_calls(raw):
@@ -76,25 +109,48 @@ def decode_calls(raw):
 
 
 def build_journeys(calls, partitions: int | None = None):
-    """The journeys DataFrame (TABLE_COLUMNS) of a calls DataFrame."""
+    """The journeys DataFrame (TABLE_COLUMNS) of a calls DataFrame.
+
+    Calls are hash-partitioned by journey key (`partitions`, default
+    spark.sql.shuffle.partitions: an explicit number, so that adaptive execution does not
+    merge them into fewer tasks than cores) and sorted by it within each partition, so that
+    `journey_batches` reconstructs them in bounded chunks. Replies are then linked without
+    evaluating the journeys twice (a self-join would run the Python reconstruction once per
+    side): every journey row goes out once under its link key (the origin put's CorrelId, or
+    its own MsgId when it has none) and once as a small request entry under its MsgId; one
+    window per key hands each row the request entry whose MsgId is its CorrelId, if any, and
+    the rule `link_reply_rows` applies decides."""
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    keyed = calls.filter(F.col("journey_key").isNotNull())
-    keyed = (keyed.repartition(partitions, "journey_key") if partitions
-             else keyed.repartition("journey_key"))
+    if partitions is None:
+        partitions = int(calls.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    keyed = (calls.filter(F.col("journey_key").isNotNull())
+             .repartition(partitions, "journey_key")
+             .sortWithinPartitions("journey_key"))
     journeys = keyed.mapInArrow(journey_batches, ddl(JOURNEY_COLUMNS))
-    requests = journeys.select(F.col("msg_id").alias("request_id"),
-                               F.col("verdict").alias("request_verdict"),
-                               F.col("consumer_conn").alias("request_consumer")
-                               ).dropDuplicates(["request_id"])
-    linked = journeys.join(requests, F.col("origin_correl_id") == F.col("request_id"), "left")
-    is_reply = F.col("request_id").isNotNull() & (F.col("request_id") != F.col("msg_id")) & (
-        (F.col("origin_msg_type") == 2)
-        | ((F.col("request_verdict") == "consumed")
-           & (F.col("request_consumer") == F.col("origin_conn"))))
-    linked = linked.withColumn("reply_to", F.when(is_reply, F.col("origin_correl_id"))
-                               .otherwise(F.col("reply_to")))
-    return linked.select(*[name for name, _ in TABLE_COLUMNS])
+    row = F.struct(*[F.col(name) for name, _ in JOURNEY_COLUMNS])
+    request = F.struct(F.col("verdict").alias("verdict"),
+                       F.col("consumer_conn").alias("consumer"))
+    no_row = F.lit(None).cast("struct<" + ",".join(f"`{n}`:{t}" for n, t in JOURNEY_COLUMNS)
+                              + ">")
+    no_request = F.lit(None).cast("struct<verdict:string,consumer:string>")
+    entries = journeys.select(F.explode(F.array(
+        F.struct(F.coalesce(F.col("origin_correl_id"), F.col("msg_id")).alias("link"),
+                 row.alias("row"), no_request.alias("request")),
+        F.struct(F.col("msg_id").alias("link"), no_row.alias("row"),
+                 request.alias("request")))).alias("e")).select("e.*")
+    found = F.first(F.col("request"), ignorenulls=True).over(Window.partitionBy("link"))
+    linked = entries.withColumn("found", found).filter(F.col("row").isNotNull())
+    r = F.col("row")
+    is_reply = (r["origin_correl_id"].isNotNull() & F.col("found").isNotNull()
+                & (r["origin_correl_id"] != r["msg_id"]) & (
+                    (r["origin_msg_type"] == 2)
+                    | ((F.col("found.verdict") == "consumed")
+                       & (F.col("found.consumer") == r["origin_conn"]))))
+    out = [F.when(is_reply, r["origin_correl_id"]).otherwise(r["reply_to"]).alias(n)
+           if n == "reply_to" else r[n].alias(n) for n, _ in TABLE_COLUMNS]
+    return linked.select(*out)
 
 
 def write_tables(raw, out: str) -> tuple[dict[str, int], object]:
