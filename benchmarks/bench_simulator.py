@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
 import os
 import platform
@@ -245,6 +246,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="messages per workload run on the large network (0: no workloads)")
     p.add_argument("--against", metavar="REV",
                    help="also run this benchmark on traceroute/ of git revision REV")
+    p.add_argument("--bytes", action="store_true",
+                   help="also hash what the simulator writes (implied by --against: both "
+                        "halves must write the same bytes)")
     args = p.parse_args(argv)
     if args.qmgrs < 3 or args.traces < 1 or args.rounds < 1:
         p.error("--qmgrs must be >= 3, --traces and --rounds >= 1")
@@ -277,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
         workloads = [run_workload(gen, mode, args) for mode in WORKLOAD_MODES]
         print()
         print(render_workloads(workloads, f"{args.kind}-{args.qmgrs}"))
+    digests: dict[str, str] = {}
+    if args.bytes or args.against:
+        digests = byte_digests(args.seed)
     against = None
     if args.against:
         against = run_against(args)
@@ -287,12 +294,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         data = to_json(results, baseline, args, wall)
         data["workloads"] = [w.to_json() for w in workloads]
+        data["digests"] = digests
         if against is not None:
             data["against"] = {"revision": args.against, **against}
         args.json.write_text(json.dumps(data, indent=2) + "\n")
         print(f"wrote {args.json}")
+    differ = False
+    if against is not None:
+        print()
+        differ = render_bytes(digests, workloads, against, args.against)
     wrong = any(r.best.wrong for r in results) or any(w.wrong for w in workloads)
-    return 1 if wrong else 0
+    return 1 if wrong or differ else 0
+
+
+def render_bytes(digests: dict[str, str], workloads: list[Workload], against: dict[str, Any],
+                 rev: str) -> bool:
+    """Print whether this code wrote the same bytes as REV's; True when anything differs."""
+    then = dict(against.get("digests", {}))
+    now = dict(digests)
+    for w in workloads:
+        now[f"workload {w.mode}"] = w.digest
+    for w in against.get("workloads", []):
+        then[f"workload {w['mode']}"] = w.get("digest", "")
+    differ = False
+    for name, value in now.items():
+        same = then.get(name) == value
+        differ |= not same
+        print(f"bytes {name:<32} {'identical to ' + rev if same else 'DIFFERENT from ' + rev}"
+              f"  sha256 {value[:16]}")
+    return differ
 
 
 # --- workloads: activity trace and events against plain ----------------------------------------
@@ -312,6 +342,7 @@ class Workload:
     calls: int
     written: int
     wrong: str = ""
+    digest: str = ""
 
     @property
     def messages(self) -> int:
@@ -321,7 +352,8 @@ class Workload:
         return {"mode": self.mode, "seconds": self.seconds, "cpu_seconds": self.cpu_seconds,
                 "messages_put": self.put, "messages_got": self.got, "mqi_calls": self.calls,
                 "written": self.written, "messages_per_second": self.messages / self.seconds,
-                "mqi_calls_per_second": self.calls / self.seconds, "problem": self.wrong}
+                "mqi_calls_per_second": self.calls / self.seconds, "problem": self.wrong,
+                "digest": self.digest}
 
 
 def run_workload(gen: netgen.GeneratedNetwork, mode: str,
@@ -372,6 +404,7 @@ def run_workload(gen: netgen.GeneratedNetwork, mode: str,
     start, cpu = time.perf_counter(), time.process_time()
     apps.run(until=per * interval + 5.0)
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    digest = _queues_digest(sim, observer.written if mode == "activity-trace" else ())
     written = 0
     if mode == "activity-trace":
         written = len(observer.written)
@@ -383,7 +416,55 @@ def run_workload(gen: netgen.GeneratedNetwork, mode: str,
     elif len(apps.got) != len(apps.sent):
         wrong = f"{len(apps.sent) - len(apps.got)} messages not got"
     return Workload(mode, seconds, cpu_seconds, len(apps.sent), len(apps.got), calls[0],
-                    written, wrong)
+                    written, wrong, digest)
+
+
+# --- bytes: what this code writes, for comparing with --against REV ----------------------------
+
+def _md_bytes(md: Any) -> bytes:
+    from pcf.mqmd import pack
+    return pack(md, ccsid=1208)
+
+
+def _queues_digest(sim: Simulator, written: Any = ()) -> str:
+    """SHA-256 of every message left on every queue (MQMD packed, then data) and `written`."""
+    h = hashlib.sha256()
+    for (qmgr, queue), stored in sorted(sim.queues.items()):
+        h.update(f"{qmgr}/{queue}/{len(stored)}".encode())
+        for s in stored:
+            h.update(_md_bytes(s.md))
+            h.update(s.data)
+    for qmgr, md, data in written:
+        h.update(qmgr.encode())
+        h.update(_md_bytes(md))
+        h.update(data)
+    return h.hexdigest()
+
+
+def byte_digests(seed: int) -> dict[str, str]:
+    """SHA-256 of what the simulator writes: corpus(200, seed=1) (every MQMD and body) and,
+    on 150-queue-manager estates of every kind, the MQSC content and the messages left on
+    every queue after 20 traces from each of its targets."""
+    from traceroute.sim.corpus import corpus
+
+    h = hashlib.sha256()
+    for c in corpus(200, seed=1):
+        h.update(f"{c.variant}/{c.qmgr}/{c.queue}".encode())
+        h.update(_md_bytes(c.md))
+        h.update(c.data)
+    out = {"corpus(200, seed=1)": h.hexdigest()}
+    for kind in netgen.KINDS:
+        gen = netgen.generate(kind, 150, seed=seed, targets=20, origins=ORIGINS)
+        out[f"{kind}-150 estate"] = hashlib.sha256(
+            repr(sorted(netgen.content(gen.network).items())).encode()).hexdigest()
+        sim = Simulator(gen.network, seed=seed)
+        for n, (origin, queue, _dest) in enumerate(gen.targets):
+            options = TraceOptions.from_dspmqrte(q=queue, rq=netgen.REPLY_Q)
+            md, data = build_trace_message(options, msg_id=n.to_bytes(24, "big"))
+            sim.put(origin, queue, md, data, appl_name="dspmqrte")
+            sim.run()
+        out[f"{kind}-150 traces"] = _queues_digest(sim)
+    return out
 
 
 def render_workloads(workloads: list[Workload], network: str) -> str:
@@ -420,7 +501,8 @@ def run_against(args: argparse.Namespace) -> dict[str, Any]:
         cmd = [sys.executable, str(Path(__file__).resolve()), "--_library", tmp,
                "--qmgrs", str(args.qmgrs), "--traces", str(args.traces),
                "--rounds", str(args.rounds), "--seed", str(args.seed), "--kind", args.kind,
-               "--workload-messages", str(args.workload_messages), "--json", str(out)]
+               "--workload-messages", str(args.workload_messages), "--bytes",
+               "--json", str(out)]
         print(f"\n--against {args.against}: the same benchmark on its traceroute/ ...",
               flush=True)
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)

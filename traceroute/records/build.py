@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pcf import mqc
-from pcf.encoder import encode
+from pcf.fastencode import encode_fast
 from pcf.model import EmbeddedHeader, Group, Header, Integer, Message, Parameter, String
 from pcf.mqmd import MQMD
 from traceroute.records.descriptor import md_group
@@ -89,4 +89,4 @@ def activity_report(activity: Group) -> Message:
 
 def encode_report(md: MQMD, message: Message) -> bytes:
     """The report's message data, written in the byte order and CCSID its MQMD announces."""
-    return encode(message, encoding=md.encoding, ccsid=md.coded_char_set_id)
+    return encode_fast(message, encoding=md.encoding, ccsid=md.coded_char_set_id)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
-from pcf.encoder import encode
+from pcf.fastencode import encode_fast as encode
 from pcf.model import ByteString, Group, Header, Integer, Integer64, Message, Parameter, String
 from pcf.mqmd import MQMD
 from traceroute.sim.mqi import (

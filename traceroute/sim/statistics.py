@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from pcf import mqc
-from pcf.encoder import encode
+from pcf.fastencode import encode_fast as encode
 from pcf.headers import XQH_LENGTH
 from pcf.model import (
     ByteString,

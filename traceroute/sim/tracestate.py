@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import pcf
 from pcf import mqc
+from pcf.fastencode import encode_fast
 from pcf.model import Group, Integer, Message
 from pcf.mqmd import MQMD
 from traceroute.records.model import TRACE_ROUTE_MEMBERS, TraceRoute
@@ -98,7 +99,7 @@ class TraceMessage:
 
     def encode(self, md: MQMD) -> bytes:
         """The message data again, in the encoding and CCSID its MQMD announces."""
-        return pcf.encode(self.message, encoding=md.encoding, ccsid=md.coded_char_set_id)
+        return encode_fast(self.message, encoding=md.encoding, ccsid=md.coded_char_set_id)
 
 
 def records(tr: TraceRoute, level: int, report: int, activrec: int, routerec: int) -> bool:
