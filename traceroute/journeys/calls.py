@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import UTC, datetime
 
 from pcf import mqc
@@ -248,6 +249,32 @@ class MQICall:
         if self.resolved_q_name and self.resolved_q_mgr and self.resolved_q_mgr != self.qmgr:
             return ""  # resolved to another queue manager; the xmitq is not recorded
         return self.resolved_q_name or self.object_name
+
+
+def call_maker(*names: str) -> Callable[..., MQICall]:
+    """A constructor of MQICall taking `conn`, `index` and `names` positionally, every other
+    field its default; the same object as MQICall(conn, index, **named), about twice as fast
+    (no keyword parsing): for the millions of calls made from table rows."""
+    every = fields(MQICall)
+    known = {f.name for f in every}
+    taken = ("conn", "index", *names)
+    unknown = [n for n in taken if n not in known]
+    if unknown or len(set(taken)) != len(taken):
+        raise ValueError(f"not MQICall fields, or repeated: {unknown or taken}")
+    scope: dict[str, object] = {"_new": object.__new__, "_MQICall": MQICall}
+    body = ["    o = _new(_MQICall)"]
+    for f in every:
+        if f.name in taken:
+            body.append(f"    o.{f.name} = {f.name}")
+        elif f.default_factory is not MISSING:
+            scope[f"_F_{f.name}"] = f.default_factory
+            body.append(f"    o.{f.name} = _F_{f.name}()")
+        else:
+            scope[f"_D_{f.name}"] = f.default
+            body.append(f"    o.{f.name} = _D_{f.name}")
+    source = f"def make({', '.join(taken)}):\n" + "\n".join(body) + "\n    return o\n"
+    exec(compile(source, f"<call_maker {len(names)} fields>", "exec"), scope)
+    return scope["make"]  # type: ignore[return-value]
 
 
 def parse_date_time(date: str, time: str) -> datetime | None:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import UTC, datetime
-from operator import itemgetter
+from datetime import datetime, timedelta
+from operator import attrgetter, itemgetter
 
 from pcf import mqc
-from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
+from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, call_maker, iso
 from traceroute.journeys.reconstruct import Journey, reconstruct, split_distribution_list
 
 #: calls/: one row per MQI call (name, Spark SQL type).
@@ -134,6 +134,7 @@ def _traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
         groups[r["queue_manager"], r["conn_key"], r["seq_number"]].append(r)
     traces = []
     fromhex = bytes.fromhex
+    make = _ROW_CALL
     for (qmgr, conn_key, seq), members in groups.items():
         first = members[0]
         conn = Connection(qmgr=qmgr, conn_id=_b(first["conn_id"]) or b"", seq_number=seq,
@@ -147,23 +148,16 @@ def _traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
         append = calls.append
         for r in members:
             m, c, x = r["msg_id"], r["correl_id"], r["xmitq_msg_id"]
-            append(MQICall(
-                conn, r["call_index"], operation=r["operation_id"],
-                operation_date=r["operation_date"] or "",
-                operation_time=r["operation_time"] or "", comp_code=r["comp_code"],
-                reason=r["reason"], hobj=r["hobj"], object_name=r["object_name"] or "",
-                object_qmgr=r["object_qmgr"] or "",
-                resolved_q_name=r["resolved_q_name"] or "",
-                resolved_q_mgr=r["resolved_q_mgr"] or "",
-                resolved_local_q_name=r["resolved_local_q_name"] or "",
-                resolved_local_q_mgr=r["resolved_local_q_mgr"] or "",
-                msg_id=fromhex(m) if m else None, correl_id=fromhex(c) if c else None,
-                format=r["format"], msg_type=r["msg_type"], msg_length=r["msg_length"],
-                get_options=r["get_options"], put_options=r["put_options"],
-                call_type=r["call_type"], high_res_time=r["high_res_time"],
-                xmitq_msg_id=fromhex(x) if x else None,
-                xmitq_remote_q_name=r["xmitq_remote_q_name"] or "",
-                xmitq_remote_q_mgr=r["xmitq_remote_q_mgr"] or ""))
+            append(make(
+                conn, r["call_index"], r["operation_id"], r["operation_date"] or "",
+                r["operation_time"] or "", r["comp_code"], r["reason"], r["hobj"],
+                r["object_name"] or "", r["object_qmgr"] or "", r["resolved_q_name"] or "",
+                r["resolved_q_mgr"] or "", r["resolved_local_q_name"] or "",
+                r["resolved_local_q_mgr"] or "", fromhex(m) if m else None,
+                fromhex(c) if c else None, r["format"], r["msg_type"], r["msg_length"],
+                r["get_options"], r["put_options"], r["call_type"], r["high_res_time"],
+                fromhex(x) if x else None, r["xmitq_remote_q_name"] or "",
+                r["xmitq_remote_q_mgr"] or ""))
         traces.append(ActivityTrace(conn, calls, first["source"] or ""))
     return traces
 
@@ -180,48 +174,60 @@ def traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
             gc.enable()
 
 
+#: The MQICall fields a calls/ row holds, in the order `_ROW_CALL` takes them.
+_ROW_FIELDS = ("operation", "operation_date", "operation_time", "comp_code", "reason", "hobj",
+               "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
+               "resolved_local_q_name", "resolved_local_q_mgr", "msg_id", "correl_id",
+               "format", "msg_type", "msg_length", "get_options", "put_options", "call_type",
+               "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr")
+_ROW_CALL = call_maker(*_ROW_FIELDS)
+_CALL_INDEX = attrgetter("index")
+
+
 def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
-    key, qmgrs, conn_keys, seqs = (cols["journey_key"], cols["queue_manager"],
-                                   cols["conn_key"], cols["seq_number"])
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for i in range(len(key)):
-        if key[i] is not None:
-            groups[qmgrs[i], conn_keys[i], seqs[i]].append(i)
-    (conn_id, appl, appl_type, pid, env, channel, source, index, op, odate, otime, cc,
-     reason, hobj, oname, oqmgr, rq, rqm, rlq, rlqm, msg_id, correl_id, fmt, msg_type,
-     length, gopt, popt, ctype, hrt, xid, xq, xqm) = (cols[n] for n in (
-        "conn_id", "appl_name", "appl_type", "pid", "environment", "channel_name", "source",
-        "call_index", "operation_id", "operation_date", "operation_time", "comp_code",
-        "reason", "hobj", "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
+    # One pass over the rows in input order (zip, no indexing): a trace message per
+    # (queue manager, connection, SeqNumber), its Connection from its first row, calls made
+    # positionally; then each message's calls in call order (a stable sort, as before).
+    groups: dict[tuple, list[MQICall]] = {}
+    conns: dict[tuple, Connection] = {}
+    sources: dict[tuple, str] = {}
+    fromhex = bytes.fromhex
+    make = _ROW_CALL
+    rows = zip(*(cols[n] for n in (
+        "journey_key", "queue_manager", "conn_key", "seq_number", "conn_id", "appl_name",
+        "appl_type", "pid", "environment", "channel_name", "source", "call_index",
+        "operation_id", "operation_date", "operation_time", "comp_code", "reason", "hobj",
+        "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
         "resolved_local_q_name", "resolved_local_q_mgr", "msg_id", "correl_id", "format",
         "msg_type", "msg_length", "get_options", "put_options", "call_type",
-        "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr"))
-    fromhex = bytes.fromhex
+        "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr")),
+        strict=True)
+    for (key, qmgr, conn_key, seq, conn_id, appl, appl_type, pid, env, channel, source, index,
+         op, odate, otime, cc, reason, hobj, oname, oqmgr, rq, rqm, rlq, rlqm, m, c, fmt,
+         msg_type, length, gopt, popt, ctype, hrt, x, xq, xqm) in rows:
+        if key is None:
+            continue
+        gk = (qmgr, conn_key, seq)
+        calls = groups.get(gk)
+        if calls is None:
+            calls = groups[gk] = []
+            conn = conns[gk] = Connection(
+                qmgr=qmgr, conn_id=_b(conn_id) or b"", seq_number=seq, appl_name=appl or "",
+                appl_type=appl_type, pid=pid, environment=env, channel_name=channel or "")
+            conn._key = (qmgr, conn_key)
+            sources[gk] = source or ""
+        else:
+            conn = conns[gk]
+        calls.append(make(
+            conn, index, op, odate or "", otime or "", cc, reason, hobj, oname or "",
+            oqmgr or "", rq or "", rqm or "", rlq or "", rlqm or "",
+            fromhex(m) if m else None, fromhex(c) if c else None, fmt, msg_type, length,
+            gopt, popt, ctype, hrt, fromhex(x) if x else None, xq or "", xqm or ""))
     traces = []
-    for (qmgr, conn_key, seq), members in groups.items():
-        f = members[0]
-        conn = Connection(qmgr=qmgr, conn_id=_b(conn_id[f]) or b"", seq_number=seq,
-                          appl_name=appl[f] or "", appl_type=appl_type[f], pid=pid[f],
-                          environment=env[f], channel_name=channel[f] or "")
-        conn._key = (qmgr, conn_key)
-        if len(members) > 1:
-            members.sort(key=index.__getitem__)
-        calls = []
-        append = calls.append
-        for i in members:
-            m, c, x = msg_id[i], correl_id[i], xid[i]
-            append(MQICall(
-                conn, index[i], operation=op[i], operation_date=odate[i] or "",
-                operation_time=otime[i] or "", comp_code=cc[i], reason=reason[i],
-                hobj=hobj[i], object_name=oname[i] or "", object_qmgr=oqmgr[i] or "",
-                resolved_q_name=rq[i] or "", resolved_q_mgr=rqm[i] or "",
-                resolved_local_q_name=rlq[i] or "", resolved_local_q_mgr=rlqm[i] or "",
-                msg_id=fromhex(m) if m else None, correl_id=fromhex(c) if c else None,
-                format=fmt[i], msg_type=msg_type[i], msg_length=length[i],
-                get_options=gopt[i], put_options=popt[i], call_type=ctype[i],
-                high_res_time=hrt[i], xmitq_msg_id=fromhex(x) if x else None,
-                xmitq_remote_q_name=xq[i] or "", xmitq_remote_q_mgr=xqm[i] or ""))
-        traces.append(ActivityTrace(conn, calls, source[f] or ""))
+    for gk, calls in groups.items():
+        if len(calls) > 1:
+            calls.sort(key=_CALL_INDEX)
+        traces.append(ActivityTrace(conns[gk], calls, sources[gk]))
     return traces
 
 
@@ -240,10 +246,14 @@ def journeys_of_columns(cols: dict[str, list]) -> list[dict]:
 _INDEX = itemgetter("call_index")
 
 
+_EPOCH = datetime(1970, 1, 1)
+
+
 def _iso_micros(micros: int) -> str | None:
-    # iso() of the same moment: it is UTC already, so no conversion is needed
-    return datetime.fromtimestamp(micros / 1_000_000, UTC).replace(tzinfo=None).isoformat() \
-        + "Z"
+    # iso() of the same moment, in integer arithmetic (it is UTC already): equal to
+    # iso(datetime.fromtimestamp(micros / 1e6, UTC)) while a double holds the microseconds
+    # exactly (until the year 2242)
+    return (_EPOCH + timedelta(0, 0, micros)).isoformat() + "Z"
 
 
 def journey_row(j: Journey) -> dict:
