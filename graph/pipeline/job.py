@@ -15,14 +15,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graph.pipeline import storage
+from graph.pipeline.classify import (
+    OP,
+    REJECT,
+    classify,
+    counts,
+    events_frame,
+    operations,
+    rejects,
+    stats_frame,
+    trace_messages,
+)
 from graph.pipeline.commit import OutputError, check_out, staged_output
-from graph.pipeline.events import decode_events_frame
 from graph.pipeline.events import write_tables as write_events_tables
 from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs, read_inputs
 from graph.pipeline.journeys import write_tables as write_journey_tables
-from graph.pipeline.reports import build_routes_with_failures, decode
+from graph.pipeline.reports import build_routes_with_failures, route_counts
 from graph.pipeline.ship import ship
-from graph.pipeline.stats import decode_stats_frame
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
 
@@ -66,39 +75,33 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
     storage.forward_environment(spark)
     with staged_output(spark, inputs, out) as stage:
         raw = read_inputs(spark, inputs, split_bytes=split_bytes, listing=listing)
-        ops, rejects = decode(raw)
-        stats_rows = decode_stats_frame(raw).persist()
-        stats = write_stats_tables(stats_rows, stage)
-        rejects = rejects.join(stats_rows.select("source", "position").distinct(),
-                               ["source", "position"], "left_anti")  # statistics: no rejects
-        event_rows = decode_events_frame(raw).persist()  # events/ (graph.pipeline.events)
-        rejects = rejects.join(event_rows.select("source", "position").distinct(),
-                               ["source", "position"], "left_anti")  # events: no rejects
-        journeys, traced = write_journey_tables(raw, stage)  # calls/, journeys/
-        rejects = rejects.join(traced, ["source", "position"], "left_anti")  # activity trace
-        ops_n = ops.count()
-        rejected = rejects.count()
-        messages = ops.select("source", "position", "report_msg_id").distinct().count() \
-            + rejected
+        classified = classify(raw)  # one read and one decode serve every stage (persisted)
+        by_kind = counts(classified)  # the first action: fills the cache
+        ops_n, messages = by_kind.get(OP, (0, 0))
+        rejected = by_kind.get(REJECT, (0, 0))[0]
+        messages += rejected
         progress(f"reports read {messages}, decoded {messages - rejected}, rejected {rejected}")
+        ops = operations(classified)
         ops.write.mode("overwrite").partitionBy("date").parquet(f"{stage}/operations")
-        rejects.write.mode("overwrite").parquet(f"{stage}/rejects")
+        rejects(classified).write.mode("overwrite").parquet(f"{stage}/rejects")
+        stats_rows = stats_frame(classified).persist()
+        stats = write_stats_tables(stats_rows, stage)
+        event_rows = events_frame(classified).persist()  # events/ (graph.pipeline.events)
+        journeys, _traced = write_journey_tables(trace_messages(classified), stage)
         routes, hops, failed = build_routes_with_failures(ops)
-        routes = routes.persist()
         routes.write.mode("overwrite").partitionBy("verdict").parquet(f"{stage}/routes")
         hops.write.mode("overwrite").parquet(f"{stage}/hops")
-        failed_n = failed.count()  # messages whose route could not be built: rejects too
-        if failed_n:
+        verdicts, failed_n = route_counts(routes, failed)
+        if failed_n:  # messages whose route could not be built: rejects too
             failed.write.mode("append").parquet(f"{stage}/rejects")
             rejected += failed_n
             progress(f"routes failed {failed_n} (in rejects)")
-        verdicts = {r["verdict"]: r["count"] for r in routes.groupBy("verdict").count().collect()}
         n_routes = sum(verdicts.values())
         progress(f"routes built {n_routes}")
         write_events_tables(event_rows, stage, routes)  # events/, route_events/
-        routes.unpersist()
         stats_rows.unpersist()
         event_rows.unpersist()
+        classified.unpersist()
     return Summary(messages, ops_n, rejected, n_routes, verdicts, out, list(listing.problems),
                    stats, journeys)
 

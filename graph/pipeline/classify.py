@@ -1,0 +1,199 @@
+"""One pass over the raw messages that serves every stage of the analyze job.
+
+    raw messages ──classify (one mapInArrow)──▶ one row per operation of an activity report
+    or trace-route message (`op`), per statistics/accounting record (`stats`), per event
+    (`event`), per activity-trace message (`trace`, its MQMD and data passed on), per
+    unreadable message (`reject`, with the error the reports stage gives)
+
+Each message is decoded by the stages in turn until one reads it: the reports stage first
+unless the MQCFH Type in the first four bytes (either byte order) names another stage's
+kind. The stages' kinds are told apart by that Type (activity report 12 / trace route 25,
+statistics 21 / accounting 22, event 7, activity trace 23), so at most one reads a message
+and the order changes only how many decoders an unusual message costs. A message no stage
+reads is a reject with the reports stage's error: what the reports, statistics, events and
+activity-trace stages each reading the whole input, and rejects narrowed by anti-joins,
+gave. Statistics and event rows travel as JSON text (`side`, parsed by `from_json` in the
+JVM) so the output keeps the operations' columns and a few more. Imports: pyspark lazily.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from graph.pipeline.events import EVENT_COLUMNS, event_rows
+from graph.pipeline.rows import OPERATION_COLUMNS, operation_values
+from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.stats import STATS_COLUMNS, stats_rows
+
+OP, REJECT, STATS, EVENT, TRACE = "op", "reject", "stats", "event", "trace"
+#: The classified rows: the kind, the operation columns, whether the row is its message's
+#: first operation, the error of a reject, a side stage's row as JSON, a trace's MQMD+data.
+CLASSIFIED_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("kind", "string"), *OPERATION_COLUMNS, ("first", "boolean"), ("error", "string"),
+    ("side", "string"), ("md", "binary"), ("data", "binary"))
+
+_REPORTS, _STATS, _EVENTS, _TRACE = range(4)
+_ORDER = {  # MQCFH Type -> the stages to try, in order
+    7: (_EVENTS, _REPORTS, _STATS, _TRACE), 21: (_STATS, _REPORTS, _EVENTS, _TRACE),
+    22: (_STATS, _REPORTS, _EVENTS, _TRACE), 23: (_TRACE, _REPORTS, _STATS, _EVENTS)}
+_DEFAULT_ORDER = (_REPORTS, _STATS, _EVENTS, _TRACE)
+_EPH = b"EPH "  # an MQEPH before the MQCFH: an event (or other PCF) header
+
+
+def stage_order(data: bytes) -> tuple[int, ...]:
+    """The stages to try on a message, most likely first (from its first four bytes)."""
+    head = data[:4]
+    if head == _EPH:
+        return _ORDER[7]
+    order = _ORDER.get(int.from_bytes(head, "little"))
+    return order or _ORDER.get(int.from_bytes(head, "big"), _DEFAULT_ORDER)
+
+
+def classify_message(md_raw: bytes | None, data: bytes | None, source: str, position: int,
+                     error: str | None) -> tuple[str, object]:
+    """(kind, what the message gives): (`op`, operation tuples), (`stats`|`event`, rows),
+    (`trace`, None) or (`reject`, the error)."""
+    from pcf.mqmd import unpack
+    from traceroute.records.parse import parse_message
+
+    if error is not None:
+        return REJECT, error
+    try:
+        md = unpack(md_raw) if md_raw is not None else None
+    except Exception as e:
+        return REJECT, f"{type(e).__name__}: {e}"
+    data = data or b""
+    report_error = None
+    for stage in stage_order(data) if data else _DEFAULT_ORDER:
+        if stage == _REPORTS:
+            try:
+                record = parse_message(md, data, source=source, line=position)
+                return OP, list(operation_values(record, position=position))
+            except Exception as e:
+                report_error = f"{type(e).__name__}: {e}"
+        elif not data:
+            continue  # the side stages skip empty messages
+        elif stage == _TRACE:
+            if _trace_rows(md_raw, data, source, position):
+                return TRACE, None
+        else:
+            rows_of = stats_rows if stage == _STATS else event_rows
+            try:
+                rows = rows_of(md, data, source=source, position=position)
+            except Exception:  # a PCFError or worse: the reports stage's error names it
+                rows = None
+            if rows:
+                return (STATS if stage == _STATS else EVENT), rows
+    return REJECT, report_error
+
+
+def _trace_rows(md_raw: bytes | None, data: bytes, source: str, position: int) -> bool:
+    from graph.pipeline.journeys import rows_of_message
+
+    try:
+        return bool(rows_of_message(md_raw, data, source, position))
+    except Exception:
+        return False
+
+
+def classify_batches(batches: Iterator) -> Iterator:
+    """mapInArrow body: raw message batches (inputs.RAW_COLUMNS) -> classified rows."""
+    import pyarrow as pa
+
+    schema = arrow_schema(CLASSIFIED_COLUMNS)
+    width = len(OPERATION_COLUMNS)
+    at = {name: i for i, (name, _) in enumerate(OPERATION_COLUMNS)}
+    blank = [None] * width
+    for batch in batches:
+        out: list[tuple] = []
+        column = batch.column
+        names = batch.schema.names
+        for source, position, md_raw, data, error in zip(
+                column(names.index("source")).to_pylist(),
+                column(names.index("position")).to_pylist(),
+                column(names.index("md")).to_pylist(),
+                column(names.index("data")).to_pylist(),
+                column(names.index("error")).to_pylist(), strict=True):
+            kind, got = classify_message(md_raw, data, source, position, error)
+            if kind == OP:
+                first = True
+                for values in got:
+                    out.append((OP, *values, first, None, None, None, None))
+                    first = False
+                continue
+            row = blank.copy()
+            row[at["source"]], row[at["position"]] = source, position
+            if kind == REJECT:
+                row[at["report_msg_id"]] = _msg_id(md_raw)
+                out.append((REJECT, *row, None, got, None, None, None))
+            elif kind == TRACE:
+                out.append((TRACE, *row, None, None, None, md_raw, data))
+            else:
+                out.extend((kind, *row, None, None, json.dumps(r), None, None) for r in got)
+        columns = list(zip(*out, strict=True)) if out else [()] * len(schema)
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
+            schema=schema)
+
+
+def _msg_id(md: bytes | None) -> str | None:
+    return md[48:72].hex() if md is not None and len(md) >= 72 else None
+
+
+def classify(raw):
+    """The classified rows of a raw-message DataFrame, persisted (memory and disk)."""
+    from pyspark import StorageLevel
+
+    return raw.mapInArrow(classify_batches, ddl(CLASSIFIED_COLUMNS)).persist(
+        StorageLevel.MEMORY_AND_DISK)
+
+
+def operations(classified):
+    """The operations (rows.OPERATION_COLUMNS) of classified rows."""
+    from pyspark.sql import functions as F
+
+    return classified.filter(F.col("kind") == OP).select(*[n for n, _ in OPERATION_COLUMNS])
+
+
+def rejects(classified):
+    """The rejects (rows.REJECT_COLUMNS) of classified rows."""
+    from pyspark.sql import functions as F
+
+    return classified.filter(F.col("kind") == REJECT).select(
+        "source", "position", F.col("report_msg_id").alias("msg_id"), "error")
+
+
+def _side(classified, kind: str, columns):
+    from pyspark.sql import functions as F
+
+    return (classified.filter(F.col("kind") == kind)
+            .select(F.from_json("side", ddl(columns)).alias("r")).select("r.*"))
+
+
+def stats_frame(classified):
+    """The statistics/accounting rows (stats.STATS_COLUMNS) of classified rows."""
+    return _side(classified, STATS, STATS_COLUMNS)
+
+
+def events_frame(classified):
+    """The event rows (events.EVENT_COLUMNS) of classified rows."""
+    return _side(classified, EVENT, EVENT_COLUMNS)
+
+
+def trace_messages(classified):
+    """The activity-trace messages of classified rows, as raw rows (inputs.RAW_COLUMNS)."""
+    from pyspark.sql import functions as F
+
+    return classified.filter(F.col("kind") == TRACE).select(
+        "source", "position", "md", "data", F.lit(None).cast("string").alias("error"))
+
+
+def counts(classified) -> dict[str, tuple[int, int]]:
+    """kind -> (rows, messages: first operations for `op`, rows otherwise), in one action."""
+    from pyspark.sql import functions as F
+
+    got = classified.groupBy("kind").agg(
+        F.count(F.lit(1)).alias("rows"),
+        F.sum(F.when(F.col("first"), 1).otherwise(0)).alias("firsts")).collect()
+    return {r["kind"]: (r["rows"], r["firsts"] if r["kind"] == OP else r["rows"]) for r in got}
