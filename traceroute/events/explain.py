@@ -1,11 +1,12 @@
 """Events explain routes and journeys: joined by queue manager, object and time.
 
-A message waiting on a transmission queue sits next to the channel-stopped events of its
-channel (or of the channel serving that transmission queue); a put that failed, or a
-message dead-lettered, next to Queue Full / Put Inhibited / Unknown Object events for the
-queue; a message left on its queue next to Queue Service Interval High (nobody got it in
-time) or Queue Depth High events. Only events of the same queue manager count, and, when a
-time is known, only those up to `window` before it (and a little after: clocks differ).
+A message waiting on a transmission queue, or one that expired there, sits next to the
+channel-stopped events of its channel (or of the channel serving that transmission queue);
+a put that failed, or a message dead-lettered, next to Queue Full / Put Inhibited / Unknown
+Object events for the queue; a message left on its queue next to Queue Service Interval
+High (nobody got it in time) or Queue Depth High events. Only events of the same queue
+manager count, and, when a time is known, only those up to `window` before it (and a little
+after: clocks differ).
 Pure functions over values.
 """
 
@@ -37,6 +38,8 @@ _SERVED_AT = {"on_queue": NOT_SERVED,
 _WHY = {
     "channel": "channel {channel} stopped ({reason}) on {qmgr}: messages wait on its "
                "transmission queue",
+    "expired": "channel {channel} stopped ({reason}) on {qmgr}: the message expired waiting "
+               "on its transmission queue",
     "refused": "{reason} for {queue} on {qmgr}: puts to it fail",
     "served": "{reason} for {queue} on {qmgr}: its consumer is slow or stopped",
 }
@@ -58,7 +61,7 @@ class Place:
     qmgr: str
     queue: str | None
     channel: str | None
-    stop: str          # "xmitq", "refused", "on_queue", "" (nothing to explain)
+    stop: str          # "xmitq", "expired", "refused", "on_queue", "" (nothing to explain)
     time: datetime | None = None
 
 
@@ -113,8 +116,11 @@ def explain_place(place: Place, events: Iterable[Event], *,
     found: list[Explanation] = []
     latest_channel: dict[str, Event] = {}
     for e in events:
-        if place.stop == "xmitq" and e.reason in CHANNEL_DOWN | CHANNEL_UP:
-            # a channel's state lasts: its last word before the message counts, however old
+        if place.stop in ("xmitq", "expired") and e.reason in CHANNEL_DOWN | CHANNEL_UP:
+            # a channel's state lasts: its last word before the message counts, however old;
+            # a message that expired was found so when the channel came back: its last stop
+            if place.stop == "expired" and e.reason in CHANNEL_UP:
+                continue
             if not _in_time(e, place.time, timedelta(days=3650), slack):
                 continue
             channel = e.get(mqc.MQCACH_CHANNEL_NAME)
@@ -131,10 +137,10 @@ def explain_place(place: Place, events: Iterable[Event], *,
                 found.append(Explanation("refused", e, _text("refused", e, None, place.queue)))
         elif e.object_name == place.queue and e.reason in _SERVED_AT.get(place.stop, ()):
             found.append(Explanation("served", e, _text("served", e, None, place.queue)))
+    why = "expired" if place.stop == "expired" else "channel"
     for e in latest_channel.values():  # the channel's last word: stopped (not restarted)
         if e.reason in CHANNEL_DOWN:
-            found.append(Explanation("channel", e, _text("channel", e, place.channel,
-                                                          place.queue)))
+            found.append(Explanation("channel", e, _text(why, e, place.channel, place.queue)))
     found.sort(key=lambda x: _key(x.event), reverse=True)
     return found
 
@@ -150,8 +156,9 @@ def place_of_route(route: Route) -> Place:
             time = _parse(op.timestamp)
             if time is not None:
                 break
-    stop = {Verdict.WAITING_ON_XMITQ: "xmitq", Verdict.DEAD_LETTERED: "refused",
-            Verdict.DELIVERED: "on_queue"}.get(route.verdict, "")
+    stop = {Verdict.WAITING_ON_XMITQ: "xmitq", Verdict.EXPIRED: "expired",
+            Verdict.DEAD_LETTERED: "refused", Verdict.DELIVERED: "on_queue"
+            }.get(route.verdict, "")
     return Place(qmgr, loc.queue, loc.channel, stop, time)
 
 

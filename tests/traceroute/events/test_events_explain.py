@@ -84,3 +84,31 @@ def test_failed_put_and_slow_consumer_and_time_window() -> None:
     later = Place("QM2", "APP.IN", None, "refused", t + timedelta(hours=2))
     assert explain_place(later, events) == []
     assert explain_place(Place("QM2", "APP.IN", None, "", t), events) == []
+
+
+def test_a_message_that_expired_behind_a_stopped_channel_is_explained_by_it() -> None:
+    sim = Simulator(parse_mqsc(EXAMPLE + "\n* Queue manager name: QM1\n"
+                               "ALTER QMGR CHLEV(ENABLED)\n"))
+    watcher = SimEvents(sim)
+    _trace(sim)                                   # the channel starts: Channel Started
+    for _ in range(3):
+        sim.get("QM1", "ACTIV.REPLY.Q")
+    sim.run(until=sim.now + 60)
+    sim.stop_channel("QM1", "QM1.TO.QM2")         # Channel Stopped By User
+    opts = TraceOptions.from_dspmqrte(q="TARG.AT.QM2", rq="ACTIV.REPLY.Q", xs="10",
+                                      ro="activity,expiration")
+    md, data = build_trace_message(opts, msg_id=sim.new_msg_id("QM1"))
+    assert sim.put("QM1", opts.target_q, md, data).ok
+    sim.run(until=sim.now + 30)
+    sim.start_channel("QM1", "QM1.TO.QM2")        # Channel Started: the MCA finds it expired
+    sim.run()
+    reports = [(m, d) for m, d in sim.browse("QM1", "ACTIV.REPLY.Q")
+               if m.feedback == mqc.MQFB_ACTIVITY]
+    (route,) = build_routes(parse_message(m, d) for m, d in reports)
+    assert route.verdict is Verdict.EXPIRED
+    ((_, why),) = explain_routes([route], watcher.events)
+    # the restart came after: the stop the message waited behind explains it (as analyze's
+    # route_events join does), not the channel's later Channel Started
+    assert [w.kind for w in why] == ["channel"]
+    assert why[0].event.reason == mqc.MQRC_CHANNEL_STOPPED_BY_USER
+    assert "expired waiting" in why[0].text and "QM1.TO.QM2" in why[0].text
