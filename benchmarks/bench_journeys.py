@@ -267,15 +267,28 @@ def journeys_digest(out: str) -> str:
     return f"{total:016x}"
 
 
-def child_spark(path: str, out: str) -> dict:
-    """Spark: read the calls, build_journeys, write journeys/ (a count would skip work)."""
+def _worker_module(_: object) -> str:
+    import graph.pipeline.journeys as module
+
+    return module.__file__
+
+
+def child_spark(path: str, out: str, conf: str = "") -> dict:
+    """Spark: read the calls, build_journeys, write journeys/ (a count would skip work).
+    `conf`: extra settings, KEY=VALUE separated by commas."""
+    import graph.pipeline.journeys as module
     from graph.pipeline.journeys import build_journeys
     from graph.pipeline.session import spark_session
 
     t0 = time.perf_counter()
+    extra = dict(kv.split("=", 1) for kv in conf.split(",") if kv)
     spark = spark_session("local[*]", app_name="bench journeys", driver_memory="6g",
-                          config={"spark.ui.enabled": "false"})
+                          config={"spark.ui.enabled": "false", **extra})
     spark.sparkContext.setLogLevel("ERROR")
+    # the project the Python workers import (--against: the revision's, like the driver)
+    worker = spark.sparkContext.parallelize([0], 1).map(_worker_module).collect()[0]
+    if Path(worker).resolve() != Path(module.__file__).resolve():
+        raise RuntimeError(f"workers import {worker}, the driver {module.__file__}")
     t1 = time.perf_counter()
     calls = spark.read.parquet(path)
     n = calls.count()
@@ -286,7 +299,8 @@ def child_spark(path: str, out: str) -> dict:
                 for r in spark.read.parquet(out).groupBy("verdict").count().collect()}
     spark.stop()
     return {"calls": n, "journeys": sum(verdicts.values()), "startup": t1 - t0,
-            "read_seconds": t2 - t1, "seconds": t3 - t2, "verdicts": verdicts}
+            "read_seconds": t2 - t1, "seconds": t3 - t2, "verdicts": verdicts,
+            "digest": journeys_digest(out), "module": module.__file__, "conf": extra}
 
 
 def run_child(kind: str, args: list[str], say, root: Path | None = None) -> dict:
@@ -298,6 +312,9 @@ def run_child(kind: str, args: list[str], say, root: Path | None = None) -> dict
     env = dict(os.environ)
     if root is not None:
         env["MQROUTE_BENCH_ROOT"] = str(root)
+        # Spark's Python workers too (they find the project through PYTHONPATH first)
+        env["PYTHONPATH"] = os.pathsep.join(
+            x for x in (str(root), env.get("PYTHONPATH")) if x)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=root or ROOT, start_new_session=True, env=env)
@@ -337,6 +354,13 @@ def _say_memory(label: str, rows: int, m: dict, say) -> None:
         f"{k} {rows / v:,.0f}" for k, v in m["stage_cpu_seconds"].items() if v))
 
 
+def _say_spark(label: str, rows: int, k: dict, say) -> None:
+    say(f"  {label}: {rows / k['seconds']:,.0f} calls/s (job {k['seconds']:.1f} s + "
+        f"{k['startup']:.1f} s session start; {rows / k['tree_cpu_seconds']:,.0f} calls per "
+        f"CPU second of the process tree, start-up included), peak {k['peak_rss_gib']:.1f} "
+        f"GiB; other processes kept {k['others_cpus']:.1f} CPUs busy")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Make inputs, run the paths per size, print a table (and JSON)."""
     argv = sys.argv[1:] if argv is None else argv
@@ -361,7 +385,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="also run the in-memory path (all rows at once, the stage profile) "
                    "up to this many calls (it needs ~3.5 KB per call)")
     p.add_argument("--against", metavar="REV", help="also run the in-memory path with the "
-                   "project at git revision REV (the code before), up to --memory-max calls")
+                   "project at git revision REV (the code before), up to --memory-max calls, "
+                   "and Spark (right before this tree's Spark run) up to --spark-against-max")
+    p.add_argument("--spark-against-max", type=int, default=2_000_000)
+    p.add_argument("--spark-conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting for the Spark child (repeatable)")
     args = p.parse_args(argv)
 
     def say(text: str) -> None:
@@ -396,12 +424,26 @@ def main(argv: list[str] | None = None) -> int:
             m = entry.get("memory")
             if m and (m["verdicts"] != s["verdicts"] or m["digest"] != s["digest"]):
                 say("WARNING: streaming and in-memory journeys differ")
+        conf = ",".join(args.spark_conf)
+        if not args.no_spark and old_root is not None and rows <= args.spark_against_max:
+            entry["spark_against"] = run_child(
+                "spark", [str(path), str(args.workdir / "out-against"), conf], say,
+                root=old_root)
+            _say_spark(f"spark at {args.against}", rows, entry["spark_against"], say)
         if not args.no_spark:
-            entry["spark"] = run_child("spark", [str(path), str(args.workdir / "out")], say)
+            entry["spark"] = run_child("spark", [str(path), str(args.workdir / "out"), conf],
+                                       say)
             k = entry["spark"]
-            say(f"  spark:  {rows / k['seconds']:,.0f} calls/s (job {k['seconds']:.1f} s + "
-                f"{k['startup']:.1f} s session start), peak {k['peak_rss_gib']:.1f} GiB; other "
-                f"processes kept {k['others_cpus']:.1f} CPUs busy")
+            _say_spark("spark", rows, k, say)
+            b = entry.get("spark_against")
+            if b:
+                say(f"  spark gain over {args.against}: {b['seconds'] / k['seconds']:.2f}x "
+                    f"wall, {b['tree_cpu_seconds'] / k['tree_cpu_seconds']:.2f}x CPU; "
+                    f"same journeys: {b['digest'] == k['digest']}")
+            for label in ("single", "memory"):
+                other = entry.get(label)
+                if other and other.get("digest") and other["digest"] != k["digest"]:
+                    say(f"WARNING: spark and {label} journeys differ")
         results.append(entry)
     print(f"{'calls':>12} {'single calls/s':>15} {'GiB':>5} {'spark calls/s':>14} {'GiB':>5}"
           f" {'spark/single':>13}")
