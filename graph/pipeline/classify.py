@@ -7,8 +7,8 @@
 
 Each message is decoded by the stages in turn until one reads it: the reports stage first
 unless the MQCFH Type in the first four bytes (either byte order) names another stage's
-kind. The stages' kinds are told apart by that Type (activity report 12 / trace route 25,
-statistics 21 / accounting 22, event 7, activity trace 23), so at most one reads a message
+kind. The stages' kinds are told apart by that Type (activity report 12 / trace route 10,
+statistics 21 / accounting 22, event 7, activity trace 26), so at most one reads a message
 and the order changes only how many decoders an unusual message costs. A message no stage
 reads is a reject with the reports stage's error: what the reports, statistics, events and
 activity-trace stages each reading the whole input, and rejects narrowed by anti-joins,
@@ -25,6 +25,7 @@ from graph.pipeline.events import EVENT_COLUMNS, event_rows
 from graph.pipeline.rows import OPERATION_COLUMNS, operation_values
 from graph.pipeline.schema import arrow_schema, ddl
 from graph.pipeline.stats import STATS_COLUMNS, stats_rows
+from pcf import mqc
 
 OP, REJECT, STATS, EVENT, TRACE = "op", "reject", "stats", "event", "trace"
 #: The classified rows: the kind, the operation columns, whether the row is its message's
@@ -35,8 +36,10 @@ CLASSIFIED_COLUMNS: tuple[tuple[str, str], ...] = (
 
 _REPORTS, _STATS, _EVENTS, _TRACE = range(4)
 _ORDER = {  # MQCFH Type -> the stages to try, in order
-    7: (_EVENTS, _REPORTS, _STATS, _TRACE), 21: (_STATS, _REPORTS, _EVENTS, _TRACE),
-    22: (_STATS, _REPORTS, _EVENTS, _TRACE), 23: (_TRACE, _REPORTS, _STATS, _EVENTS)}
+    mqc.MQCFT_EVENT: (_EVENTS, _REPORTS, _STATS, _TRACE),
+    mqc.MQCFT_STATISTICS: (_STATS, _REPORTS, _EVENTS, _TRACE),
+    mqc.MQCFT_ACCOUNTING: (_STATS, _REPORTS, _EVENTS, _TRACE),
+    mqc.MQCFT_APP_ACTIVITY: (_TRACE, _REPORTS, _STATS, _EVENTS)}
 _DEFAULT_ORDER = (_REPORTS, _STATS, _EVENTS, _TRACE)
 _EPH = b"EPH "  # an MQEPH before the MQCFH: an event (or other PCF) header
 
@@ -45,7 +48,7 @@ def stage_order(data: bytes) -> tuple[int, ...]:
     """The stages to try on a message, most likely first (from its first four bytes)."""
     head = data[:4]
     if head == _EPH:
-        return _ORDER[7]
+        return _ORDER[mqc.MQCFT_EVENT]
     order = _ORDER.get(int.from_bytes(head, "little"))
     return order or _ORDER.get(int.from_bytes(head, "big"), _DEFAULT_ORDER)
 
