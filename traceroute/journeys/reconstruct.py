@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -279,29 +279,32 @@ class _Walk:
         self.steps.append(step)
         return step
 
-    def unused(self, calls: list[MQICall]) -> list[MQICall]:
+    def unused(self, calls: Sequence[MQICall]) -> Sequence[MQICall]:
         if len(calls) == 1:  # the usual case: one call per MsgId in each table
-            return [] if id(calls[0]) in self.used else calls
-        return [c for c in calls if id(c) not in self.used]
+            return () if id(calls[0]) in self.used else calls
+        if not calls:
+            return calls
+        used = self.used
+        return [c for c in calls if id(c) not in used]
 
     def after_put(self, put: MQICall) -> tuple[JourneyVerdict, Location]:
         """Where a successful put (application or MCA) leads."""
         ix = self.index
-        qm = put.qmgr
+        qm = put.conn.qmgr
         queue = ix.queue(put)
         while True:
             remote = ix.remote(put)
             result = self.on_xmitq(qm, queue, put) if remote else self.on_queue(qm, queue)
-            if isinstance(result, tuple):
-                return result
-            put = result
-            qm, queue = put.qmgr, ix.queue(put)
+            if result.__class__ is tuple:
+                return result  # type: ignore[return-value]
+            put = result  # type: ignore[assignment]
+            qm, queue = put.conn.qmgr, ix.queue(put)
             if put.is_dead_letter:
                 return V.DEAD_LETTERED, Location(qm, queue)
 
     def on_queue(self, qm: str, queue: str | None) -> tuple[JourneyVerdict, Location] | MQICall:
         """On a local queue: browses never consume; the first destructive get does."""
-        gets = self.unused(self.index.gets.get(self.msg_id, []))
+        gets = self.unused(self.index.gets.get(self.msg_id, ()))
         queue_of = self.index.queue
         here = [g for g in gets if g.conn.qmgr == qm and (
             not queue or (gq := queue_of(g)) is None or gq == queue)]
@@ -317,15 +320,15 @@ class _Walk:
                  put: MQICall) -> tuple[JourneyVerdict, Location] | MQICall:
         """On a transmission queue: the sending MCA's get, then the receiving MCA's put."""
         ix = self.index
-        gets = [g for g in self.unused(ix.mca_gets.get(self.msg_id, [])) if g.qmgr == qm
+        gets = [g for g in self.unused(ix.mca_gets.get(self.msg_id, ())) if g.conn.qmgr == qm
                 and not g.is_browse]
         if not gets:
             return self.jump(V.ON_XMITQ, Location(qm, xmitq))
         get = gets[0]
         channel = get.conn.channel_name or None
         self.take(get, "mca_get", channel)
-        candidates = [p for p in self.unused(ix.mca_puts.get(self.msg_id, []))
-                      if p.qmgr != qm and (not channel or p.conn.channel_name == channel)]
+        candidates = [p for p in self.unused(ix.mca_puts.get(self.msg_id, ()))
+                      if p.conn.qmgr != qm and (not channel or p.conn.channel_name == channel)]
         if not candidates:
             others = [p for p in self.unused(ix.mca_puts.get(self.msg_id, [])) if p.qmgr != qm]
             if len(others) == 1:
@@ -360,10 +363,10 @@ class _Walk:
         in between: note the gap and go on from the next one. Not when several applications
         put the same MsgId (a distribution list): the later records may be another copy's."""
         ix = self.index
-        if ix.shared.get(self.msg_id, 0) > 1:
+        if ix.shared and ix.shared.get(self.msg_id, 0) > 1:
             return verdict, here
-        puts = [p for p in self.unused(ix.mca_puts.get(self.msg_id, []))
-                if p.qmgr != here.queue_manager]
+        puts = [p for p in self.unused(ix.mca_puts.get(self.msg_id, ()))
+                if p.conn.qmgr != here.queue_manager]
         if puts:
             p = puts[0]
             self.gap = True
@@ -372,8 +375,8 @@ class _Walk:
             self.take(p, "dlq_put" if p.is_dead_letter else "mca_put",
                       p.conn.channel_name or None)
             return p
-        gets = [g for g in self.unused(ix.gets.get(self.msg_id, []))
-                if g.qmgr != here.queue_manager and not g.is_browse]
+        gets = [g for g in self.unused(ix.gets.get(self.msg_id, ()))
+                if g.conn.qmgr != here.queue_manager and not g.is_browse]
         if gets:
             g = gets[0]
             self.gap = True
