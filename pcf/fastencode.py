@@ -29,6 +29,10 @@ from pcf.model import (
     String,
 )
 
+#: class -> function(parameter, byte order "<"/">", message CCSID) -> its whole encoding, for
+#: parameter classes that can write themselves quicker than their members (see `register`).
+_CUSTOM: dict[type, Callable[[Parameter, str, int], bytes]] = {}
+
 #: Entries the MQCFST cache holds before it starts afresh (bounded memory).
 CACHE_LIMIT = 1 << 16
 
@@ -83,6 +87,7 @@ def _writer(order: str, default_ccsid: int) -> Callable[[list[Parameter], list[b
     i64 = lay.i64.pack
     slow = _Encoder(order, default_ccsid)
     strings = _strings
+    custom = _CUSTOM
 
     def params(parameters: list[Parameter], out: list[bytes]) -> None:
         append = out.append
@@ -107,6 +112,8 @@ def _writer(order: str, default_ccsid: int) -> Callable[[list[Parameter], list[b
                 append(_PAD[n & 3])
             elif cls is Integer64:
                 append(i64(23, 24, par.parameter, 0, par.value))
+            elif cls in custom:
+                append(custom[cls](par, order, default_ccsid))
             elif isinstance(par, Group):  # a subclass of Group: members as a group's
                 members = par.parameters
                 append(four(20, 16, par.parameter, len(members)))
@@ -118,6 +125,36 @@ def _writer(order: str, default_ccsid: int) -> Callable[[list[Parameter], list[b
 
 
 _writers: dict[tuple[str, int], Callable[[list[Parameter], list[bytes]], None]] = {}
+
+
+def register(cls: type, write: Callable[[Parameter, str, int], bytes]) -> None:
+    """Let `encode_fast` write parameters of exactly `cls` with `write(par, order, ccsid)`.
+
+    `write` must return what `pcf.encode` writes for the parameter (for a Group subclass:
+    the MQCFGR and its members); `pcf.encode` itself never calls it.
+    """
+    _CUSTOM[cls] = write
+
+
+def string_bytes(order: str, parameter: int, value: str | bytes, ccsid: int,
+                 width: int | None, message_ccsid: int) -> bytes:
+    """The whole MQCFST `pcf.encode` writes for String(parameter, value, ccsid, width)."""
+    raw = _strings.get((order, parameter, value, ccsid, width, message_ccsid))
+    if raw is None:
+        raw = _string(order, String(parameter, value, ccsid, width), message_ccsid)
+    return raw
+
+
+def parameter_bytes(par: Parameter, order: str, message_ccsid: int) -> bytes:
+    """One parameter (a group with its members) as `pcf.encode` writes it."""
+    out: list[bytes] = []
+    _writer(order, message_ccsid)([par], out)
+    return b"".join(out)
+
+
+def layouts(order: str) -> _Layouts:
+    """The precompiled structure headers of a byte order ("<" or ">")."""
+    return _LAYOUTS[order]
 
 
 def encode_fast(message: Message, *, encoding: int | None = None,

@@ -109,7 +109,7 @@ def test_errors_are_those_of_pcf_encode():
             f(not_latin)
     too_big = pcf.Message(pcf.Header(1, 1), [pcf.Group(1, [pcf.Integer(1, 2**31)])])
     for f in (pcf.encode, encode_fast):
-        with pytest.raises(Exception, match="format requires|out of range"):
+        with pytest.raises(Exception, match=r"format requires|out of range"):
             f(too_big)
 
 

@@ -2,16 +2,120 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
+from operator import attrgetter
 
-from pcf import mqc
+from pcf import fastencode, mqc
 from pcf.fastencode import encode_fast
 from pcf.model import EmbeddedHeader, Group, Header, Integer, Message, Parameter, String
 from pcf.mqmd import MQMD
-from traceroute.records.descriptor import md_group
+from traceroute.records.descriptor import FIELDS, md_group
 
 #: CCSID of the strings our generated reports carry (MQEPH_CCSID_EMBEDDED is always set).
 REPORT_CCSID = 819
+
+_MD_NAMES = tuple(f.name for f in fields(MQMD))
+_md_values = attrgetter(*_MD_NAMES)
+_VERSION = _MD_NAMES.index("version")
+
+
+class MDGroup(Group):
+    """`md_group(md, group=..., ccsid=..., subset=...)`, kept as the MQMD's values.
+
+    Equal to that group (and pickled, copied, printed as it); its members are made on first
+    access, and `pcf.fastencode.encode_fast` writes it straight from the values, the same
+    bytes as `pcf.encode` writes for the members. The values are read when it is made, so a
+    later change to the MQMD does not show.
+    """
+
+    __slots__ = ("_members", "ccsid", "subset", "values")
+
+    def __init__(self, md: MQMD, group: int = mqc.MQGACF_MQMD, ccsid: int = 819,
+                 subset: bool = False) -> None:
+        self.parameter = group
+        self.values = _md_values(md)
+        self.ccsid = ccsid
+        self.subset = subset
+        self._members: list[Parameter] | None = None
+
+    @property
+    def parameters(self) -> list[Parameter]:
+        """The members, as md_group makes them."""
+        members = self._members
+        if members is None:
+            members = self._members = md_group(MQMD(*self.values), group=self.parameter,
+                                               ccsid=self.ccsid,
+                                               subset=self.subset).parameters
+        return members
+
+    @parameters.setter
+    def parameters(self, members: list[Parameter]) -> None:
+        self._members = members
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Group):
+            return self.parameter == other.parameter and self.parameters == other.parameters
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (as Group's)
+
+    def __repr__(self) -> str:
+        return repr(Group(self.parameter, self.parameters))
+
+    def __reduce__(self) -> tuple:
+        return (Group, (self.parameter, self.parameters))
+
+
+# (subset, version < 2) -> (index in the MQMD's values or None for StrucId, class, id, width)
+_LAYOUTS: dict[tuple[bool, bool], tuple[tuple[int | None, type, int, int], ...]] = {}
+_md_bytes: dict[tuple, bytes] = {}
+_PAD = (b"", b"\x00\x00\x00", b"\x00\x00", b"\x00")
+
+
+def _layout(subset: bool, v1: bool) -> tuple[tuple[int | None, type, int, int], ...]:
+    rows = _LAYOUTS.get((subset, v1))
+    if rows is None:
+        rows = _LAYOUTS[subset, v1] = tuple(
+            (None if name == "struc_id" else _MD_NAMES.index(name), cls, pid, width)
+            for name, pid, cls, width, category in FIELDS
+            if not (subset and category != "B") and not (category == "C" and v1))
+    return rows
+
+
+def _write_md_group(par: MDGroup, order: str, message_ccsid: int) -> bytes:
+    """The MQCFGR and members pcf.encode writes for `par`, from its values (cached)."""
+    values = par.values
+    key = (values, par.parameter, par.ccsid, par.subset, order, message_ccsid)
+    try:
+        raw = _md_bytes.get(key)
+    except TypeError:  # an unhashable value: pcf.encode's way, and its error
+        return fastencode.parameter_bytes(Group(par.parameter, par.parameters), order,
+                                          message_ccsid)
+    if raw is not None:
+        return raw
+    rows = _layout(par.subset, values[_VERSION] < 2)
+    four = fastencode.layouts(order).four.pack
+    text = fastencode.string_bytes
+    ccsid = par.ccsid
+    out = [four(20, 16, par.parameter, len(rows))]
+    for index, cls, pid, width in rows:
+        if cls is Integer:
+            out.append(four(3, 16, pid, values[index]))
+        elif cls is String:
+            out.append(text(order, pid, "MD" if index is None else values[index], ccsid, width,
+                            message_ccsid))
+        else:
+            value = values[index]
+            n = len(value)
+            out.append(four(9, 16 + ((n + 3) & ~3), pid, n) + value + _PAD[n & 3])
+    raw = b"".join(out)
+    if len(_md_bytes) >= fastencode.CACHE_LIMIT:
+        _md_bytes.clear()
+    _md_bytes[key] = raw
+    return raw
+
+
+fastencode.register(MDGroup, _write_md_group)
 
 
 def _text(pid: int, value: str, width: int) -> String:
@@ -30,10 +134,10 @@ def operation_group(op_type: int, *, date: str, time: str, qmgr: str, md: MQMD |
     if md is not None:
         subset = op_type in (mqc.MQOPER_PUBLISH, mqc.MQOPER_DISCARDED_PUBLISH)
         message = [Integer(mqc.MQIACF_MSG_LENGTH, msg_length),
-                   md_group(md, ccsid=REPORT_CCSID, subset=subset)]
+                   MDGroup(md, ccsid=REPORT_CCSID, subset=subset)]
         if embedded is not None:
-            message.append(md_group(embedded, group=mqc.MQGACF_EMBEDDED_MQMD,
-                                    ccsid=REPORT_CCSID))
+            message.append(MDGroup(embedded, group=mqc.MQGACF_EMBEDDED_MQMD,
+                                   ccsid=REPORT_CCSID))
         members.append(Group(mqc.MQGACF_MESSAGE, message))
     members.append(_text(mqc.MQCA_Q_MGR_NAME, qmgr, 48))
     if qsg:
