@@ -6,14 +6,15 @@
     unreadable message (`reject`, with the error the reports stage gives)
 
 Each message is decoded by the stages in turn until one reads it: the reports stage first
-unless the MQCFH Type in the first four bytes (either byte order) names another stage's
-kind. The stages' kinds are told apart by that Type (activity report 12 / trace route 10,
-statistics 21 / accounting 22, event 7, activity trace 26), so at most one reads a message
-and the order changes only how many decoders an unusual message costs. A message no stage
-reads is a reject with the reports stage's error: what the reports, statistics, events and
-activity-trace stages each reading the whole input, and rejects narrowed by anti-joins,
-gave. Statistics and event rows travel as JSON text (`side`, parsed by `from_json` in the
-JVM) so the output keeps the operations' columns and a few more. Imports: pyspark lazily.
+unless the MQCFH Type (in the first four bytes, or after an MQEPH; either byte order) names
+another stage's kind. The stages' kinds are told apart by that Type (activity report 12,
+trace route 10, statistics 21, accounting 22, event 7, activity trace 26), so at most one
+reads a message and the order changes only how many decoders an unusual message costs. A
+message no stage reads is a reject with the reports stage's error: what the reports,
+statistics, events and activity-trace stages each reading the whole input, and rejects
+narrowed by anti-joins, gave. Statistics and event rows travel as JSON text (`side`, parsed
+by `from_json` in the JVM) so the output keeps the operations' columns and a few more.
+Imports: the stage modules' row functions; pyspark lazily.
 """
 
 from __future__ import annotations
@@ -41,14 +42,17 @@ _ORDER = {  # MQCFH Type -> the stages to try, in order
     mqc.MQCFT_ACCOUNTING: (_STATS, _REPORTS, _EVENTS, _TRACE),
     mqc.MQCFT_APP_ACTIVITY: (_TRACE, _REPORTS, _STATS, _EVENTS)}
 _DEFAULT_ORDER = (_REPORTS, _STATS, _EVENTS, _TRACE)
-_EPH = b"EPH "  # an MQEPH before the MQCFH: an event (or other PCF) header
+_EPH = (b"EPH ", b"\xc5\xd7\xc8\x40")  # an MQEPH's StrucId, ASCII or EBCDIC
 
 
 def stage_order(data: bytes) -> tuple[int, ...]:
-    """The stages to try on a message, most likely first (from its first four bytes)."""
-    head = data[:4]
-    if head == _EPH:
-        return _ORDER[mqc.MQCFT_EVENT]
+    """The stages to try on a message, most likely first: from the MQCFH Type in its first
+    four bytes, or in the four after an MQEPH (at the MQEPH's StrucLength), either order."""
+    at = 0
+    if data[:4] in _EPH and len(data) >= 12:
+        big = int.from_bytes(data[4:8], "little") != 1  # Version 1 in the message's order
+        at = int.from_bytes(data[8:12], "big" if big else "little")
+    head = data[at:at + 4]
     order = _ORDER.get(int.from_bytes(head, "little"))
     return order or _ORDER.get(int.from_bytes(head, "big"), _DEFAULT_ORDER)
 

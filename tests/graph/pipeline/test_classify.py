@@ -161,7 +161,13 @@ def test_stage_order_from_the_type_in_either_byte_order() -> None:
         for big in (False, True):
             order = stage_order(_cfh(type_, 1, big=big))
             assert order[0] == first and sorted(order) == [0, 1, 2, 3]
-    assert stage_order(b"EPH ")[0] == 2 and stage_order(b"")[0] == 0
+    assert stage_order(b"EPH ")[0] == 0 and stage_order(b"")[0] == 0
+    for big in (False, True):  # after an MQEPH: the MQCFH at the MQEPH's StrucLength
+        i4 = ">2i" if big else "<2i"
+        for type_, first in ((mqc.MQCFT_EVENT, 2), (mqc.MQCFT_REPORT, 0),
+                             (mqc.MQCFT_STATISTICS, 1)):
+            eph = b"EPH " + struct.pack(i4, 1, 72) + bytes(60)
+            assert stage_order(eph + _cfh(type_, 1, big=big))[0] == first
 
 
 @settings(max_examples=60, deadline=None)
