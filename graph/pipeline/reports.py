@@ -126,7 +126,8 @@ def _route_rows(rows: list[dict]) -> list[dict]:
             out.append({"correl_id": first["correl_id"], "hop_list": [],
                         **{f"failed_{k}": v for k, v in failure.items()}})
         else:
-            out.append({**route_row(outcome), "hop_list": list(hop_rows(outcome))})
+            hops = list(hop_rows(outcome))
+            out.append({**route_row(outcome, hops), "hop_list": hops})
     return out
 
 

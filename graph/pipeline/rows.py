@@ -136,8 +136,8 @@ def _times(route: Route) -> list[str]:
     return [op.timestamp for a in route.activities for op in a.operations if op.timestamp]
 
 
-def route_row(route: Route) -> dict:
-    """The `routes` table row of a route."""
+def route_row(route: Route, hops: list[dict] | None = None) -> dict:
+    """The `routes` table row of a route (`hops`: its hop_rows, when already made)."""
     loc = route.location
     times = _times(route)
     gaps = route.gaps
@@ -146,7 +146,8 @@ def route_row(route: Route) -> dict:
         "complete": route.complete, "feedback": route.outcome.feedback,
         "last_queue_manager": loc.queue_manager, "last_queue": loc.queue,
         "last_channel": loc.channel, "next_queue_manager": loc.remote_queue_manager,
-        "activities": len(route.activities), "hops": sum(1 for _ in hop_rows(route)),
+        "activities": len(route.activities),
+        "hops": len(hops) if hops is not None else sum(1 for _ in hop_rows(route)),
         "gaps": len(gaps), "missing": sum(g.missing or 0 for g in gaps),
         "branches": len(route.branches),
         "first_time": min(times) if times else None, "last_time": max(times) if times else None,
