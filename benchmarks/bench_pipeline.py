@@ -745,8 +745,10 @@ def render_against(steps: list[Step], rev: str) -> str:
     """Each path at the baseline revision next to this tree, from the same run."""
     head = (f"{'reports':>10}{'single s':>10}{'(base)':>9}{'gain':>7}{'GiB':>7}{'(base)':>8}"
             f"{'spark s':>9}{'(base)':>9}{'gain':>7}{'spark/s':>9}{'(base)':>9}"
-            f"{'spark÷single':>14}{'(base)':>8}")
-    lines = [f"against {rev} (base), same inputs, same run; gain = base s / s", head,
+            f"{'spark÷single':>14}{'(base)':>8}{'spark CPU s':>12}{'(base)':>8}{'same':>6}")
+    lines = [f"against {rev} (base), same inputs, same run; gain = base s / s; CPU s = the "
+             "Spark subprocess tree's CPU time (session start included); same = both Spark "
+             "runs found the same routes, verdicts, messages and rejects", head,
              "-" * len(head)]
 
     def gain(new: Run | None, old: Run | None) -> str:
@@ -769,8 +771,22 @@ def render_against(steps: list[Step], rev: str) -> str:
         lines.append(f"{n:>10,}{_secs(sec[0]):>10}{_secs(sec[1]):>9}"
                      f"{gain(s.local, s.base_local):>7}{gib(s.local):>7}{gib(s.base_local):>8}"
                      f"{_secs(sec[2]):>9}{_secs(sec[3]):>9}{gain(s.spark, s.base_spark):>7}"
-                     f"{_rate(n, sec[2]):>9}{_rate(n, sec[3]):>9}{ours:>14}{base_ratio:>8}")
+                     f"{_rate(n, sec[2]):>9}{_rate(n, sec[3]):>9}{ours:>14}{base_ratio:>8}"
+                     f"{cpu(s.spark):>12}{cpu(s.base_spark):>8}{same(s.spark, s.base_spark):>6}")
     return "\n".join(lines)
+
+
+def cpu(run: Run | None) -> str:
+    """The CPU seconds of a run's process tree, or -."""
+    return f"{run.cpu_seconds:,.1f}" if run and run.ok else "-"
+
+
+def same(a: Run | None, b: Run | None) -> str:
+    """yes/NO: two runs found the same routes, verdicts, messages and rejects; - unknown."""
+    if not (a and b and a.ok and b.ok):
+        return "-"
+    keys = ("routes", "verdicts", "messages", "rejected")
+    return "yes" if all(a.result.get(k) == b.result.get(k) for k in keys) else "NO"
 
 
 def describe_run(step: Step) -> list[str]:
@@ -806,6 +822,14 @@ def describe_run(step: Step) -> list[str]:
                        f"{r.others_cores:.2f} CPUs busy meanwhile")
         else:
             out.append(f"  spark: FAILED after {r.wall:.0f} s: {r.error}")
+    if step.base_spark:
+        r = step.base_spark
+        if r.ok:
+            out.append(f"  spark (base): {r.result['seconds']:.1f} s; CPU {r.cpu_seconds:,.1f} s "
+                       f"over {r.wall:.1f} s; peak RSS {_gib(r.peak_rss_kb)} GiB; other "
+                       f"processes kept {r.others_cores:.2f} CPUs busy meanwhile")
+        else:
+            out.append(f"  spark (base): FAILED after {r.wall:.0f} s: {r.error}")
     if step.same_routes is False:
         a, b = step.local.result, step.spark.result  # type: ignore[union-attr]
         out.append(f"  MISMATCH: single {a['routes']} routes {a['verdicts']}, messages "
@@ -887,6 +911,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="run the --against revision only at steps up to N reports (default "
                         "300,000: before issue 14 the single process held every record, "
                         "about 14 GiB at 1M)")
+    p.add_argument("--against-paths", choices=("both", "spark"), default="both",
+                   help="which paths run at the --against revision (spark: only Spark, when "
+                        "the single process did not change)")
     p.add_argument("--stages", type=int, metavar="N", nargs="?", const=-1,
                    help="also time read / decode / routes separately with Spark at N reports "
                         "(default: the largest step)")
@@ -982,7 +1009,7 @@ def run_steps(args: argparse.Namespace, by_n: dict[int, Input], workdir: Path, l
         steps.append(step)
         path = str(step.input.path)
         base = tree is not None and n <= args.against_max
-        if base and args.only != "spark":
+        if base and args.only != "spark" and args.against_paths != "spark":
             say(f"[{n:,}] single-process run_local at {args.against} ...")
             step.base_local = run_child(f"single {n:,} {args.against}", ["local", path], log,
                                         say, args.quiet_wait, tree)
