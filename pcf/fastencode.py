@@ -8,17 +8,23 @@ dispatch table on the parameter's class instead of a chain of type tests, and ea
 MQCFST (header, text in its code page, blank padding, zero padding) cached by its values, as
 the same queue-manager names, queue names, dates and times recur in every report. Structures
 the simulator seldom writes (lists, filters) and unknown subclasses go through the reference
-encoder, so errors stay those of `pcf.encode`.
+encoder, so errors stay those of `pcf.encode`. `register` lets a parameter class write itself
+(records.build.MDGroup: an MQMD group straight from the descriptor's values). `pack_md` and
+`pack_xqh` are `pcf.mqmd.pack` and `pcf.headers.pack_xqh` with the text fields cached.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from dataclasses import replace
+from operator import attrgetter
 
 from pcf import mqc
+from pcf import mqmd as _mqmd
 from pcf.codepages import DEFAULT_CCSID, encode_text
 from pcf.encoder import _Encoder, encode
+from pcf.headers import MQXQH
 from pcf.model import (
     ByteString,
     Group,
@@ -28,6 +34,7 @@ from pcf.model import (
     Parameter,
     String,
 )
+from pcf.mqmd import MQMD
 
 #: class -> function(parameter, byte order "<"/">", message CCSID) -> its whole encoding, for
 #: parameter classes that can write themselves quicker than their members (see `register`).
@@ -207,3 +214,63 @@ def _eph_texts(char_ccsid: int, fmt: str) -> tuple[bytes, bytes]:
         if len(_eph_cache) < 256:
             _eph_cache[(char_ccsid, fmt)] = got
     return got
+
+
+# --- MQMD and MQXQH: the bytes of pcf.mqmd.pack and pcf.headers.pack_xqh ------------------------
+
+_MD_FIELDS = tuple(name for name, _kind, _n in _mqmd._LAYOUT)
+_md_get = attrgetter(*_MD_FIELDS)
+_MD_TEXTS = tuple((i, n) for i, (_name, kind, n) in enumerate(_mqmd._LAYOUT) if kind == "c")
+_MD_BYTES = tuple((i, n) for i, (_name, kind, n) in enumerate(_mqmd._LAYOUT) if kind == "b")
+_MD_COUNT = {1: _mqmd._V1_FIELDS + 1, 2: len(_mqmd._LAYOUT)}
+_texts: dict[tuple[str, int, int], bytes] = {}
+
+
+def _text(value: str, ccsid: int, width: int) -> bytes:
+    """encode_text(value, ccsid, width=width), cached (bounded)."""
+    key = (value, ccsid, width)
+    raw = _texts.get(key)
+    if raw is None:
+        raw = encode_text(value, ccsid, width=width)
+        if len(_texts) >= CACHE_LIMIT:
+            _texts.clear()
+        _texts[key] = raw
+    return raw
+
+
+def pack_md(md: MQMD, *, encoding: int | None = None, ccsid: int = 819,
+            version: int | None = None) -> bytes:
+    """`pcf.mqmd.pack(md, encoding=..., ccsid=...)` (as if md.version were `version`), faster."""
+    v = md.version if version is None else version
+    enc = md.encoding if encoding is None else encoding
+    kind = enc & mqc.MQENC_INTEGER_MASK
+    count = _MD_COUNT.get(v)
+    if count is None or kind not in (mqc.MQENC_INTEGER_NORMAL, mqc.MQENC_INTEGER_REVERSED):
+        return _mqmd.pack(md if version is None else replace(md, version=version),
+                          encoding=encoding, ccsid=ccsid)  # its error
+    values = list(_md_get(md))
+    values[0] = v
+    for i, width in _MD_TEXTS:
+        if i >= count:
+            break
+        raw = _text(values[i], ccsid, width)
+        if len(raw) > width:
+            return _mqmd.pack(replace(md, version=v), encoding=encoding, ccsid=ccsid)
+        values[i] = raw
+    for i, width in _MD_BYTES:
+        if i < count and len(values[i]) > width:
+            return _mqmd.pack(replace(md, version=v), encoding=encoding, ccsid=ccsid)
+    order = ">" if kind == mqc.MQENC_INTEGER_NORMAL else "<"
+    return _mqmd._STRUCTS[order, v].pack(_text("MD  ", ccsid, 4), *values[:count])
+
+
+_XQH = {o: struct.Struct(o + "i48s48s") for o in "<>"}
+
+
+def pack_xqh(xqh: MQXQH, *, encoding: int = mqc.MQENC_REVERSED, ccsid: int = 819) -> bytes:
+    """`pcf.headers.pack_xqh(xqh, encoding=..., ccsid=...)`, byte for byte, faster."""
+    o = ">" if encoding & mqc.MQENC_INTEGER_MASK == mqc.MQENC_INTEGER_NORMAL else "<"
+    return (_text("XQH ", ccsid, 4)
+            + _XQH[o].pack(xqh.version, _text(xqh.remote_q_name, ccsid, 48),
+                           _text(xqh.remote_q_mgr_name, ccsid, 48))
+            + pack_md(xqh.msg_desc, encoding=encoding, ccsid=ccsid, version=1))

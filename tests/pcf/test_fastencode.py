@@ -135,3 +135,45 @@ def test_the_string_cache_is_bounded(monkeypatch):
         m = pcf.Message(pcf.Header(1, 1), [pcf.String(1, f"Q{n}", 819, 48)])
         assert encode_fast(m) == pcf.encode(m)
         assert len(fastencode._strings) <= 8
+
+
+ANY_MQMDS = st.builds(
+    MQMD, version=st.sampled_from([1, 2, 1, 2, 3]), report=I32, msg_type=I32, expiry=I32,
+    feedback=I32, encoding=st.sampled_from([*ORDERS, 0x333]), coded_char_set_id=I32,
+    format=st.sampled_from(["", "MQADMIN", "MQXMIT", "TOO.LONG.FORMAT"]), priority=I32,
+    msg_id=st.binary(max_size=26), correl_id=st.binary(max_size=24),
+    reply_to_q=text_in(819), reply_to_q_mgr=st.text("QM.0123456789", max_size=50),
+    user_identifier=text_in(500), accounting_token=st.binary(max_size=32),
+    put_appl_name=text_in(819), put_date=st.sampled_from(["20261123", ""]),
+    group_id=st.binary(max_size=24), msg_seq_number=I32, original_length=I32)
+
+
+def _same(f, g, *args, **kw):
+    """f and g give the same bytes, or both raise the same kind of error."""
+    try:
+        want = f(*args, **kw)
+    except Exception as e:  # any error, as long as both raise it
+        with pytest.raises(type(e)):
+            g(*args, **kw)
+        return None
+    assert g(*args, **kw) == want
+    return want
+
+
+@SETTINGS
+@given(ANY_MQMDS, st.sampled_from([None, *ORDERS]), st.sampled_from([819, 500, 1047, 37, 1208]))
+def test_mqmd_packs_the_same(md, encoding, ccsid):
+    from pcf import mqmd
+
+    _same(mqmd.pack, fastencode.pack_md, md, encoding=encoding, ccsid=ccsid)
+    _same(mqmd.pack, fastencode.pack_md, md, encoding=encoding, ccsid=ccsid)  # cached
+
+
+@SETTINGS
+@given(ANY_MQMDS, text_in(819), st.text("QM.0123456789", max_size=60), I32,
+       st.sampled_from(ORDERS), st.sampled_from([819, 500, 1208]))
+def test_mqxqh_packs_the_same(md, queue, qmgr, version, encoding, ccsid):
+    from pcf import headers
+
+    xqh = headers.MQXQH(queue, qmgr, md, version)
+    _same(headers.pack_xqh, fastencode.pack_xqh, xqh, encoding=encoding, ccsid=ccsid)

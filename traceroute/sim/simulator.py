@@ -35,7 +35,8 @@ from datetime import datetime, timedelta
 from operator import attrgetter
 
 from pcf import mqc
-from pcf.headers import MQDLH, MQXQH, XQH_LENGTH, pack_dlh, pack_xqh, unpack_xqh
+from pcf.fastencode import pack_xqh
+from pcf.headers import MQDLH, MQXQH, XQH_LENGTH, pack_dlh, unpack_xqh
 from pcf.model import Group, Header, Integer, Message, Parameter, String
 from pcf.mqmd import MQMD
 from traceroute.records.build import (
