@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import fields
 from operator import attrgetter
 
 from pcf import fastencode, mqc
@@ -17,6 +17,8 @@ REPORT_CCSID = 819
 _MD_NAMES = tuple(f.name for f in fields(MQMD))
 _md_values = attrgetter(*_MD_NAMES)
 _VERSION = _MD_NAMES.index("version")
+_MD_INDEX = {name: i for i, name in enumerate(_MD_NAMES)}
+_EMBEDDED_PCF = mqc.MQFMT_EMBEDDED_PCF.rstrip()
 
 
 class MDGroup(Group):
@@ -173,15 +175,18 @@ def report_descriptor(original: MQMD, *, qmgr: str, msg_id: bytes, put_date: str
             report = mqc.MQRO_DISCARD_MSG
     pass_msg_id = original.report & mqc.MQRO_PASS_MSG_ID
     pass_correl = original.report & mqc.MQRO_PASS_CORREL_ID
-    return replace(
-        original, report=report, msg_type=mqc.MQMT_REPORT, expiry=expiry,
-        feedback=mqc.MQFB_ACTIVITY, encoding=encoding, coded_char_set_id=REPORT_CCSID,
-        format=mqc.MQFMT_EMBEDDED_PCF.rstrip(),
-        msg_id=original.msg_id if pass_msg_id else msg_id,
-        correl_id=original.correl_id if pass_correl else original.msg_id,
-        backout_count=0, reply_to_q="", reply_to_q_mgr=qmgr, put_appl_type=mqc.MQAT_QMGR,
-        put_appl_name=qmgr[:28], put_date=put_date, put_time=put_time, appl_origin_data="",
-    )
+    values = list(_md_values(original))  # dataclasses.replace, without its keyword round trip
+    for name, value in (
+            ("report", report), ("msg_type", mqc.MQMT_REPORT), ("expiry", expiry),
+            ("feedback", mqc.MQFB_ACTIVITY), ("encoding", encoding),
+            ("coded_char_set_id", REPORT_CCSID), ("format", _EMBEDDED_PCF),
+            ("msg_id", original.msg_id if pass_msg_id else msg_id),
+            ("correl_id", original.correl_id if pass_correl else original.msg_id),
+            ("backout_count", 0), ("reply_to_q", ""), ("reply_to_q_mgr", qmgr),
+            ("put_appl_type", mqc.MQAT_QMGR), ("put_appl_name", qmgr[:28]),
+            ("put_date", put_date), ("put_time", put_time), ("appl_origin_data", "")):
+        values[_MD_INDEX[name]] = value
+    return MQMD(*values)
 
 
 def activity_report(activity: Group) -> Message:

@@ -113,3 +113,37 @@ def test_operation_groups_as_built_before(md, embedded, op, encoding, ccsid):
     except (ValueError, UnicodeError):
         return
     assert encode_fast(report, encoding=encoding, ccsid=ccsid) == data
+
+
+def _descriptor_as_before(original: MQMD, *, qmgr: str, msg_id: bytes, put_date: str,
+                          put_time: str, encoding: int) -> MQMD:
+    """report_descriptor as it was written with dataclasses.replace (the reference)."""
+    from dataclasses import replace
+
+    report, expiry = mqc.MQRO_NONE, mqc.MQEI_UNLIMITED
+    if original.report & mqc.MQRO_PASS_DISCARD_AND_EXPIRY:
+        expiry = original.expiry
+        if original.report & mqc.MQRO_DISCARD_MSG:
+            report = mqc.MQRO_DISCARD_MSG
+    return replace(
+        original, report=report, msg_type=mqc.MQMT_REPORT, expiry=expiry,
+        feedback=mqc.MQFB_ACTIVITY, encoding=encoding, coded_char_set_id=819,
+        format="MQHEPCF",
+        msg_id=original.msg_id if original.report & mqc.MQRO_PASS_MSG_ID else msg_id,
+        correl_id=original.correl_id if original.report & mqc.MQRO_PASS_CORREL_ID
+        else original.msg_id,
+        backout_count=0, reply_to_q="", reply_to_q_mgr=qmgr, put_appl_type=mqc.MQAT_QMGR,
+        put_appl_name=qmgr[:28], put_date=put_date, put_time=put_time, appl_origin_data="")
+
+
+@SETTINGS
+@given(MQMDS, st.text("QM.0123456789", max_size=40), st.binary(min_size=24, max_size=24),
+       st.sampled_from(ORDERS))
+def test_report_descriptor_as_before(md, qmgr, msg_id, encoding):
+    from traceroute.records.build import report_descriptor
+
+    kw = dict(qmgr=qmgr, msg_id=msg_id, put_date="20261123", put_time="19012345",
+              encoding=encoding)
+    got = report_descriptor(md, **kw)
+    assert type(got) is MQMD
+    assert got == _descriptor_as_before(md, **kw)
