@@ -63,15 +63,28 @@ class _Layouts:
 
 _LAYOUTS = {">": _Layouts(">"), "<": _Layouts("<")}
 
-# (byte order, parameter id, value, ccsid, width, message ccsid) -> the whole MQCFST
-_strings: dict[tuple, bytes] = {}
+# (byte order, message ccsid) -> (parameter id, value, ccsid, width) -> the whole MQCFST
+_strings: dict[tuple[str, int], dict[tuple, bytes]] = {}
 
 
-def _string(order: str, par: String, default_ccsid: int) -> bytes:
+def _string_cache(order: str, default_ccsid: int) -> dict[tuple, bytes]:
+    """The MQCFST cache of one byte order and message CCSID."""
+    cache = _strings.get((order, default_ccsid))
+    if cache is None:
+        if len(_strings) >= 16:
+            _strings.clear()
+        cache = _strings[order, default_ccsid] = {}
+    return cache
+
+
+def _string(order: str, par: String, default_ccsid: int,
+            cache: dict[tuple, bytes] | None = None) -> bytes:
     """One whole MQCFST, from the cache or made and cached."""
+    if cache is None:
+        cache = _string_cache(order, default_ccsid)
     value = par.value
-    key = (order, par.parameter, value, par.ccsid, par.width, default_ccsid)
-    raw = _strings.get(key)
+    key = (par.parameter, value, par.ccsid, par.width)
+    raw = cache.get(key)
     if raw is not None:
         return raw
     if isinstance(value, bytes):
@@ -81,9 +94,9 @@ def _string(order: str, par: String, default_ccsid: int) -> bytes:
     n = len(text)
     raw = _LAYOUTS[order].string.pack(4, 20 + ((n + 3) & ~3), par.parameter, par.ccsid,
                                       n) + text + _PAD[n & 3]
-    if len(_strings) >= CACHE_LIMIT:
-        _strings.clear()
-    _strings[key] = raw
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = raw
     return raw
 
 
@@ -93,24 +106,23 @@ def _writer(order: str, default_ccsid: int) -> Callable[[list[Parameter], list[b
     four = lay.four.pack
     i64 = lay.i64.pack
     slow = _Encoder(order, default_ccsid)
-    strings = _strings
     custom = _CUSTOM
 
-    def params(parameters: list[Parameter], out: list[bytes]) -> None:
+    def params(parameters: list[Parameter], out: list[bytes],
+               cache: dict[tuple, bytes] | None = None) -> None:
         append = out.append
         for par in parameters:
             cls = type(par)
             if cls is Integer:
                 append(four(3, 16, par.parameter, par.value))
             elif cls is String:
-                value = par.value
-                raw = strings.get((order, par.parameter, value, par.ccsid, par.width,
-                                   default_ccsid))
-                append(raw if raw is not None else _string(order, par, default_ccsid))
+                strings = _string_cache(order, default_ccsid) if cache is None else cache
+                raw = strings.get((par.parameter, par.value, par.ccsid, par.width))
+                append(raw if raw is not None else _string(order, par, default_ccsid, strings))
             elif cls is Group:
                 members = par.parameters
                 append(four(20, 16, par.parameter, len(members)))
-                params(members, out)
+                params(members, out, cache)
             elif cls is ByteString:
                 raw = par.value
                 n = len(raw)
@@ -124,7 +136,7 @@ def _writer(order: str, default_ccsid: int) -> Callable[[list[Parameter], list[b
             elif isinstance(par, Group):  # a subclass of Group: members as a group's
                 members = par.parameters
                 append(four(20, 16, par.parameter, len(members)))
-                params(members, out)
+                params(members, out, cache)
             else:
                 slow.params([par], out)
 
@@ -146,9 +158,10 @@ def register(cls: type, write: Callable[[Parameter, str, int], bytes]) -> None:
 def string_bytes(order: str, parameter: int, value: str | bytes, ccsid: int,
                  width: int | None, message_ccsid: int) -> bytes:
     """The whole MQCFST `pcf.encode` writes for String(parameter, value, ccsid, width)."""
-    raw = _strings.get((order, parameter, value, ccsid, width, message_ccsid))
+    cache = _string_cache(order, message_ccsid)
+    raw = cache.get((parameter, value, ccsid, width))
     if raw is None:
-        raw = _string(order, String(parameter, value, ccsid, width), message_ccsid)
+        raw = _string(order, String(parameter, value, ccsid, width), message_ccsid, cache)
     return raw
 
 
@@ -182,7 +195,7 @@ def encode_fast(message: Message, *, encoding: int | None = None,
             _writers.clear()
         write = _writers.setdefault((order, char_ccsid), _writer(order, char_ccsid))
     body: list[bytes] = []
-    write(message.parameters, body)
+    write(message.parameters, body, _string_cache(order, char_ccsid))
     block = b"".join(body)
     h = message.header
     lay = _LAYOUTS[order]
