@@ -38,25 +38,24 @@ def test_random_trees_encode_the_same(m, encoding, ccsid):
 
 
 @st.composite
-def padded_strings(draw):
+def padded_strings(draw, message_ccsid: int):
     """An MQCFST with a declared width (MQ's blank padding), in any CCSID; or raw bytes."""
     ccsid = draw(st.sampled_from([0, *CCSIDS]))
-    message_ccsid = draw(st.sampled_from([819, 1208, 500, 37]))
     pid = draw(PARAM_IDS)
     if draw(st.integers(0, 5)) == 0:
         value: str | bytes = draw(st.binary(max_size=30))
     else:
         value = draw(text_in(ccsid or message_ccsid))
     width = draw(st.one_of(st.none(), st.integers(0, 64)))
-    return message_ccsid, pcf.String(pid, value, ccsid, width)
+    return pcf.String(pid, value, ccsid, width)
 
 
 @SETTINGS
-@given(st.lists(padded_strings(), min_size=1, max_size=6), st.sampled_from(ORDERS[:2]),
-       st.booleans())
-def test_padded_strings_in_any_ccsid(items, encoding, eph):
-    ccsid = items[0][0]
-    params = [s for _c, s in items]
+@given(st.sampled_from([819, 1208, 500, 37]).flatmap(
+    lambda c: st.tuples(st.just(c), st.lists(padded_strings(c), min_size=1, max_size=6))),
+    st.sampled_from(ORDERS[:2]), st.booleans())
+def test_padded_strings_in_any_ccsid(drawn, encoding, eph):
+    ccsid, params = drawn
     m = pcf.Message(pcf.Header(mqc.MQCFT_REPORT, mqc.MQCMD_ACTIVITY_MSG),
                     [pcf.Group(mqc.MQGACF_ACTIVITY, params), *params],
                     pcf.EmbeddedHeader(0, 0, "", mqc.MQEPH_CCSID_EMBEDDED) if eph else None,
