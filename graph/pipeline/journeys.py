@@ -59,6 +59,10 @@ def call_batches(batches: Iterator) -> Iterator:
         yield pa.RecordBatch.from_pylist(out, schema=schema)
 
 
+#: Call columns the reconstruction does not read (`traces_of_columns`), left out of the
+#: shuffle by journey key and of the conversion to Python lists.
+UNREAD_COLUMNS = ("time", "operation", "position")
+
 #: Calls reconstructed at a time in a Python worker: the calls of a partition arrive sorted by
 #: journey key and are cut at a key boundary every this many, so a worker's memory is bounded
 #: whatever the partition's size (10M calls on 8 partitions would hold 1.25M calls each).
@@ -125,7 +129,8 @@ def build_journeys(calls, partitions: int | None = None):
 
     if partitions is None:
         partitions = int(calls.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    keyed = (calls.filter(F.col("journey_key").isNotNull())
+    keyed = (calls.select(*[n for n, _ in CALL_COLUMNS if n not in UNREAD_COLUMNS])
+             .filter(F.col("journey_key").isNotNull())
              .repartition(partitions, "journey_key")
              .sortWithinPartitions("journey_key"))
     journeys = keyed.mapInArrow(journey_batches, ddl(JOURNEY_COLUMNS))
