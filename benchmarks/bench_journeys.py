@@ -3,7 +3,8 @@
 Run from the project root:
 
     python benchmarks/bench_journeys.py [--calls N,N,...] [--qmgrs 120] [--json FILE]
-                                        [--workdir DIR] [--no-spark]
+                                        [--workdir DIR] [--no-spark] [--buckets K]
+                                        [--memory-max N] [--against REV]
 
 Input: a calls/ table (the rows `mqroute analyze` writes for activity trace, CALL_COLUMNS)
 of a simulated estate of --qmgrs queue managers in a chain of channels: each message is put
@@ -15,10 +16,17 @@ ActivityCount=100 does. The rows are generated directly (not by running the simu
 would take hours at 10M calls) and written once into --workdir as Parquet.
 
 Each path runs in its own subprocess whose peak memory is sampled through /proc (the whole
-process tree for Spark: the JVM and its Python workers): the single process reads the columns
-and runs `journeys_of_columns` + `link_reply_rows` (what each Spark partition does, on all
-the rows at once); Spark runs `graph.pipeline.journeys.build_journeys` and writes journeys/
-as Parquet. The ratio Spark/single is of calls/s measured in the same run.
+process tree for Spark: the JVM and its Python workers). The single process streams
+(`graph.pipeline.journeyspill.stream_journeys`): the table's Arrow batches are written out as
+calls/ and spilled by hash(journey_key) into K buckets (--buckets, else one per 200,000
+calls), each bucket's journeys computed by `journeys_of_columns`, replies linked in a second
+bucketed pass, journeys/ written as Parquet; its CPU time is also given by stage. Up to
+--memory-max calls the in-memory path runs too (every row at once, `journeys_of_columns` +
+`link_reply_rows`, then the same work timed by stage: columns -> typed calls, `reconstruct`
+alone, journey rows); its journeys must equal the streaming ones (an order-free digest).
+--against REV runs the in-memory path (and Spark) with the project at git revision REV, on
+the same input in the same run. Spark runs `graph.pipeline.journeys.build_journeys` and
+writes journeys/ as Parquet. The ratio Spark/single is of calls/s measured in the same run.
 """
 
 from __future__ import annotations
@@ -191,7 +199,8 @@ def child_single(path: str, out: str, buckets: str = "") -> dict:
     t1, c1 = time.perf_counter(), time.process_time()
     return {"calls": n, "journeys": result.journeys, "buckets": k,
             "largest_bucket": result.largest_bucket, "spill_bytes": result.spill_bytes,
-            "replies_linked": result.replies_linked, "seconds": t1 - t0,
+            "replies_linked": result.replies_linked, "stage_cpu_seconds": result.stage_cpu,
+            "seconds": t1 - t0,
             "cpu_seconds": c1 - c0, "verdicts": result.verdicts,
             "vm_hwm_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
 
@@ -421,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"spilled): {rows / s['seconds']:,.0f} calls/s ({rows / s['cpu_seconds']:,.0f}"
                 f" per CPU second), peak {s['peak_rss_gib']:.2f} GiB; other processes kept "
                 f"{s['others_cpus']:.1f} CPUs busy")
+            say("  single (streaming), calls per CPU second by stage: " + ", ".join(
+                f"{k} {rows / v:,.0f}" for k, v in s["stage_cpu_seconds"].items() if v))
             m = entry.get("memory")
             if m and (m["verdicts"] != s["verdicts"] or m["digest"] != s["digest"]):
                 say("WARNING: streaming and in-memory journeys differ")
