@@ -20,7 +20,10 @@ events on (traceroute.sim.events); messages/s and MQI calls/s of each against pl
 
 --against REV runs this same benchmark code in a subprocess on the `traceroute/` package of
 git revision REV (the rest of the tree as now), so a change's gain is measured in one
-invocation on one machine state: the machine may be shared, so compare ratios.
+invocation on one machine state: the machine may be shared, so compare ratios. Both halves
+then also hash what the simulator writes (--bytes: corpus(200, seed=1), traces through
+150-queue-manager estates of every kind, the workloads' queues and trace messages) and the
+run says, item by item, whether the bytes are identical; it exits 1 if any differ.
 """
 
 from __future__ import annotations
