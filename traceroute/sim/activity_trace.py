@@ -41,7 +41,7 @@ from traceroute.sim.mqi import (
     SimConnection,
 )
 from traceroute.sim.network import MQObject
-from traceroute.sim.simulator import Simulator
+from traceroute.sim.simulator import Simulator, moment_strings
 
 TRACE_QUEUE = "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE"
 LOW, MEDIUM, HIGH = 1, 2, 3
@@ -249,8 +249,7 @@ class ActivityTracer:
                 self._stamps.clear()
             when = self._clock(qmgr, t)
             micros = int(when.replace(tzinfo=UTC).timestamp() * 1_000_000)
-            stamp = self._stamps[key] = (when.strftime("%Y-%m-%d"), when.strftime("%H:%M:%S"),
-                                         micros)
+            stamp = self._stamps[key] = (*moment_strings(when)[:2], micros)
         return stamp
 
     def record(self, call: SimCall, s: TraceSettings) -> Group:
@@ -385,7 +384,7 @@ class ActivityTracer:
 
 def when_stamp(t: datetime) -> tuple[str, str]:
     """MQMD PutDate/PutTime of a moment: YYYYMMDD, HHMMSSTH."""
-    return t.strftime("%Y%m%d"), t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}"
+    return moment_strings(t)[2:]
 
 
 def _s(pid: int, value: str, width: int = 48) -> String:

@@ -310,10 +310,7 @@ class Simulator:
         if stamps is None:
             if len(self._stamp_cache) > 4096:
                 self._stamp_cache.clear()
-            t = self._clock(qm)
-            stamps = self._stamp_cache[key] = (
-                t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
-                t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
+            stamps = self._stamp_cache[key] = moment_strings(self._clock(qm))
         return stamps
 
     def _date_time(self, qm: QueueManager) -> tuple[str, str]:
@@ -841,6 +838,17 @@ class _Actor:
     object_name: str
     object_qmgr: str
     hobj: int | None
+
+
+def moment_strings(t: datetime) -> tuple[str, str, str, str]:
+    """A moment as an Operation shows it (YYYY-MM-DD, HH:MM:SS) and as an MQMD does
+    (PutDate YYYYMMDD, PutTime HHMMSSTH): strftime's strings, formatted 3x quicker."""
+    if t.year < 1000:  # strftime's %Y is not zero-padded there
+        return (t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
+                t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
+    y, mo, d, h, mi, s = t.year, t.month, t.day, t.hour, t.minute, t.second
+    return (f"{y}-{mo:02d}-{d:02d}", f"{h:02d}:{mi:02d}:{s:02d}", f"{y}{mo:02d}{d:02d}",
+            f"{h:02d}{mi:02d}{s:02d}{t.microsecond // 10000:02d}")
 
 
 def _s(pid: int, value: str, width: int = 48) -> String:

@@ -147,3 +147,13 @@ def test_report_descriptor_as_before(md, qmgr, msg_id, encoding):
     got = report_descriptor(md, **kw)
     assert type(got) is MQMD
     assert got == _descriptor_as_before(md, **kw)
+
+
+@SETTINGS
+@given(st.datetimes())
+def test_moments_formatted_as_strftime_does(t):
+    from traceroute.sim.simulator import moment_strings
+
+    assert moment_strings(t) == (
+        t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
+        t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
