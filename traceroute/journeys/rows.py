@@ -185,9 +185,11 @@ _CALL_INDEX = attrgetter("index")
 
 
 def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
-    # One pass over the rows in input order (zip, no indexing): a trace message per
-    # (queue manager, connection, SeqNumber), its Connection from its first row, calls made
-    # positionally; then each message's calls in call order (a stable sort, as before).
+    # The rows in input order (zip, no indexing) grouped per trace message (queue manager,
+    # connection, SeqNumber); then each message's calls made positionally, its Connection
+    # from its first row, calls in call order (a stable sort, as before). Made message by
+    # message, not row by row: a message's calls lie together in memory as reconstruct walks
+    # them (made in row order, reconstruct ran 20% slower at 1M calls of the benchmark).
     groups: dict[tuple, list[MQICall]] = {}
     conns: dict[tuple, Connection] = {}
     sources: dict[tuple, str] = {}
@@ -202,27 +204,36 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
         "msg_type", "msg_length", "get_options", "put_options", "call_type",
         "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr")),
         strict=True)
-    for (key, qmgr, conn_key, seq, conn_id, appl, appl_type, pid, env, channel, source, index,
-         op, odate, otime, cc, reason, hobj, oname, oqmgr, rq, rqm, rlq, rlqm, m, c, fmt,
-         msg_type, length, gopt, popt, ctype, hrt, x, xq, xqm) in rows:
-        if key is None:
+    members: dict[tuple, list[tuple]] = {}
+    for row in rows:
+        if row[0] is None:
             continue
-        gk = (qmgr, conn_key, seq)
-        calls = groups.get(gk)
-        if calls is None:
-            calls = groups[gk] = []
-            conn = conns[gk] = Connection(
-                qmgr=qmgr, conn_id=_b(conn_id) or b"", seq_number=seq, appl_name=appl or "",
-                appl_type=appl_type, pid=pid, environment=env, channel_name=channel or "")
-            conn._key = (qmgr, conn_key)
-            sources[gk] = source or ""
+        gk = (row[1], row[2], row[3])
+        found = members.get(gk)
+        if found is None:
+            members[gk] = [row]
         else:
-            conn = conns[gk]
-        calls.append(make(
-            conn, index, op, odate or "", otime or "", cc, reason, hobj, oname or "",
-            oqmgr or "", rq or "", rqm or "", rlq or "", rlqm or "",
-            fromhex(m) if m else None, fromhex(c) if c else None, fmt, msg_type, length,
-            gopt, popt, ctype, hrt, fromhex(x) if x else None, xq or "", xqm or ""))
+            found.append(row)
+    # calls made message by message (each message's calls close together in memory, as
+    # reconstruct walks them)
+    for gk, group in members.items():
+        calls = groups[gk] = []
+        for (_key, qmgr, conn_key, seq, conn_id, appl, appl_type, pid, env, channel, source,
+             index, op, odate, otime, cc, reason, hobj, oname, oqmgr, rq, rqm, rlq, rlqm, m, c,
+             fmt, msg_type, length, gopt, popt, ctype, hrt, x, xq, xqm) in group:
+            if not calls:
+                conn = conns[gk] = Connection(
+                    qmgr=qmgr, conn_id=_b(conn_id) or b"", seq_number=seq,
+                    appl_name=appl or "", appl_type=appl_type, pid=pid, environment=env,
+                    channel_name=channel or "")
+                conn._key = (qmgr, conn_key)
+                sources[gk] = source or ""
+            calls.append(make(
+                conn, index, op, odate or "", otime or "", cc, reason, hobj, oname or "",
+                oqmgr or "", rq or "", rqm or "", rlq or "", rlqm or "",
+                fromhex(m) if m else None, fromhex(c) if c else None, fmt, msg_type, length,
+                gopt, popt, ctype, hrt, fromhex(x) if x else None, xq or "", xqm or ""))
+        del group[:]
     traces = []
     for gk, calls in groups.items():
         if len(calls) > 1:
