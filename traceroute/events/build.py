@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pcf
 from pcf import mqc
+from pcf.fastencode import encode_fast
 from pcf.mqmd import MQMD
 from traceroute.events.engine import PERFM_EVENT_QUEUE, PerfEvent
 from traceroute.events.model import EVENT_QUEUES, Event, EventSource, md_time
@@ -41,7 +42,7 @@ def event_message(event: Event, *, encoding: int = mqc.MQENC_REVERSED,
 
     MQMD: Format MQEVENT, MsgType DATAGRAM, ReplyToQMgr the queue manager [mq], PutDate/
     PutTime the event time, CorrelId when the event has one. Data: MQCFH (Type EVENT,
-    CompCode WARNING) and the event data, encoded by pcf.encode.
+    CompCode WARNING) and the event data: the bytes of pcf.encode (by its faster twin).
     """
     message = pcf.Message(pcf.Header(type=mqc.MQCFT_EVENT, command=event.type,
                                      msg_seq_number=event.msg_seq_number,
@@ -54,7 +55,7 @@ def event_message(event: Event, *, encoding: int = mqc.MQENC_REVERSED,
               reply_to_q_mgr=event.source.queue_mgr, correl_id=event.correl_id or bytes(24),
               put_appl_type=mqc.MQAT_QMGR, put_appl_name=event.source.queue_mgr[:28],
               put_date=date, put_time=time)
-    return md, pcf.encode(message)
+    return md, encode_fast(message)
 
 
 def event_queue_of(event: Event) -> str:

@@ -112,3 +112,23 @@ def test_a_message_that_expired_behind_a_stopped_channel_is_explained_by_it() ->
     assert [w.kind for w in why] == ["channel"]
     assert why[0].event.reason == mqc.MQRC_CHANNEL_STOPPED_BY_USER
     assert "expired waiting" in why[0].text and "QM1.TO.QM2" in why[0].text
+
+
+def test_event_messages_are_the_bytes_of_the_reference_encoder() -> None:
+    """event_message encodes with pcf.fastencode: the same bytes as pcf.encode, both orders."""
+    import pcf
+    from traceroute.events.build import event_message
+
+    sim = Simulator(parse_mqsc(EXAMPLE + "\n* Queue manager name: QM1\n"
+                               "ALTER QMGR CHLEV(ENABLED)\n"))
+    watcher = SimEvents(sim)
+    _trace(sim)
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    sim.start_channel("QM1", "QM1.TO.QM2")
+    sim.run()
+    assert len(watcher.events) >= 2
+    for event in watcher.events:
+        for encoding, ccsid in ((mqc.MQENC_REVERSED, 1208), (mqc.MQENC_NORMAL, 500)):
+            _md, data = event_message(event, encoding=encoding, ccsid=ccsid)
+            message = pcf.decode(data, encoding=encoding, ccsid=ccsid)
+            assert pcf.encode(message) == data
