@@ -192,7 +192,10 @@ def test_replies_link_across_buckets() -> None:
     expected = _in_memory(rows)
     linked = {r["msg_id"]: r["reply_to"] for r in expected}
     assert sum(1 for v in linked.values() if v) == 20
+    pairs = [(r["msg_id"], r["reply_to"]) for r in expected if r["reply_to"]]
     for k in (2, 7, 64):
+        # the buckets journeyspill puts them in (hash % K, this process's hash)
+        assert any(hash(a) % k != hash(b) % k for a, b in pairs)
         got: list[dict] = []
         stream_journeys(call_batches_of(rows, size=7), buckets=k,
                         on_journeys=lambda t, got=got: got.extend(t.to_pylist()))
