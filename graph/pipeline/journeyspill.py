@@ -54,7 +54,7 @@ class SpillResult:
     journeys: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     buckets: int = 0
-    replies_linked: int = 0
+    replies_linked: int = 0      # set by the join pass (not already within a bucket)
     spill_bytes: int = 0
     largest_bucket: int = 0
     #: CPU seconds by stage: spill (calls/ written, rows bucketed), read (buckets back as
