@@ -1,7 +1,8 @@
 """The analyze job on Spark, and the same computation in one process.
 
 Holds the storage layer every input and output goes through (`storage`: plain paths and
-URIs), the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the decoding and
+URIs), the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the one pass that
+decodes every raw message for the stage of its kind (`classify`), the decoding and
 route-building stages (`reports`), the pure row conversions both paths share (`rows`), the
 job that writes the Parquet tables (`job`) all at once through a staging folder (`commit`),
 the zip it ships to bare executors (`ship`, `zipcodecs`), the single-process reference
