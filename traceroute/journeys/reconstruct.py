@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -261,31 +261,27 @@ def split_distribution_list(put: MQICall, opened: MQICall | None) -> list[MQICal
 
 
 class _Walk:
-    """Following one message from its first known call."""
+    """Following one message from its first known call. A call taken is removed from its
+    index list (`taken_from`), so what the lists hold is what no journey has used yet."""
 
-    __slots__ = ("gap", "index", "msg_id", "notes", "steps", "used")
+    __slots__ = ("gap", "index", "msg_id", "notes", "steps")
 
-    def __init__(self, index: _Index, msg_id: bytes, used: set[int]) -> None:
+    def __init__(self, index: _Index, msg_id: bytes) -> None:
         self.index = index
         self.msg_id = msg_id
-        self.used = used
         self.steps: list[Step] = []
         self.notes: list[str] = []
         self.gap = False
 
-    def take(self, c: MQICall, role: str, channel: str | None = None) -> Step:
-        self.used.add(id(c))
-        step = Step(c, role, self.index.queue(c), channel)
-        self.steps.append(step)
-        return step
-
-    def unused(self, calls: Sequence[MQICall]) -> Sequence[MQICall]:
-        if len(calls) == 1:  # the usual case: one call per MsgId in each table
-            return () if id(calls[0]) in self.used else calls
-        if not calls:
-            return calls
-        used = self.used
-        return [c for c in calls if id(c) not in used]
+    def take(self, c: MQICall, role: str, channel: str | None,
+             taken_from: list[MQICall] | None) -> None:
+        if taken_from is not None:
+            if taken_from[0] is c:
+                del taken_from[0]
+            else:
+                taken_from.remove(c)  # identity: MQICall compares by identity
+        q = c.resolved_local_q_name  # _Index.queue, inline for the usual case
+        self.steps.append(Step(c, role, q if q else self.index.queue(c), channel))
 
     def after_put(self, put: MQICall) -> tuple[JourneyVerdict, Location]:
         """Where a successful put (application or MCA) leads."""
@@ -304,15 +300,17 @@ class _Walk:
 
     def on_queue(self, qm: str, queue: str | None) -> tuple[JourneyVerdict, Location] | MQICall:
         """On a local queue: browses never consume; the first destructive get does."""
-        gets = self.unused(self.index.gets.get(self.msg_id, ()))
+        gets = self.index.gets.get(self.msg_id, ())
+        if not gets:
+            return self.jump(V.ON_QUEUE, Location(qm, queue))
         queue_of = self.index.queue
         here = [g for g in gets if g.conn.qmgr == qm and (
             not queue or (gq := queue_of(g)) is None or gq == queue)]
         for g in here:
             if g.is_browse:
-                self.take(g, "browse")
+                self.take(g, "browse", None, gets)  # type: ignore[arg-type]
                 continue
-            self.take(g, "get")
+            self.take(g, "get", None, gets)  # type: ignore[arg-type]
             return V.CONSUMED, Location(qm, self.index.queue(g) or queue)
         return self.jump(V.ON_QUEUE, Location(qm, queue))
 
@@ -320,17 +318,23 @@ class _Walk:
                  put: MQICall) -> tuple[JourneyVerdict, Location] | MQICall:
         """On a transmission queue: the sending MCA's get, then the receiving MCA's put."""
         ix = self.index
-        gets = [g for g in self.unused(ix.mca_gets.get(self.msg_id, ())) if g.conn.qmgr == qm
-                and not g.is_browse]
-        if not gets:
+        msg_id = self.msg_id
+        mca_gets = ix.mca_gets.get(msg_id)
+        get = None
+        if mca_gets:
+            for g in mca_gets:
+                if g.conn.qmgr == qm and not g.is_browse:
+                    get = g
+                    break
+        if get is None:
             return self.jump(V.ON_XMITQ, Location(qm, xmitq))
-        get = gets[0]
         channel = get.conn.channel_name or None
-        self.take(get, "mca_get", channel)
-        candidates = [p for p in self.unused(ix.mca_puts.get(self.msg_id, ()))
+        self.take(get, "mca_get", channel, mca_gets)
+        mca_puts = ix.mca_puts.get(msg_id, [])
+        candidates = [p for p in mca_puts
                       if p.conn.qmgr != qm and (not channel or p.conn.channel_name == channel)]
         if not candidates:
-            others = [p for p in self.unused(ix.mca_puts.get(self.msg_id, [])) if p.qmgr != qm]
+            others = [p for p in mca_puts if p.qmgr != qm]
             if len(others) == 1:
                 candidates = others
                 self.notes.append(f"channel names differ: {channel} on {qm}, "
@@ -338,11 +342,11 @@ class _Walk:
         if not candidates:
             return self.jump(V.IN_TRANSIT, Location(qm, ix.queue(get) or xmitq, channel))
         for p in candidates:
-            if p.failed:
-                self.take(p, "failed_put", p.conn.channel_name or None)
+            if p.comp_code == _FAILED:
+                self.take(p, "failed_put", p.conn.channel_name or None, mca_puts)
                 continue
             self.take(p, "dlq_put" if p.is_dead_letter else "mca_put",
-                      p.conn.channel_name or None)
+                      p.conn.channel_name or None, mca_puts)
             self.skew(get, p)
             return p
         last = self.steps[-1].call
@@ -365,35 +369,39 @@ class _Walk:
         ix = self.index
         if ix.shared and ix.shared.get(self.msg_id, 0) > 1:
             return verdict, here
-        puts = [p for p in self.unused(ix.mca_puts.get(self.msg_id, ()))
-                if p.conn.qmgr != here.queue_manager]
+        mca_puts = ix.mca_puts.get(self.msg_id, ())
+        puts = [p for p in mca_puts if p.conn.qmgr != here.queue_manager]
         if puts:
             p = puts[0]
             self.gap = True
             self.notes.append(f"records missing between {here.queue_manager} "
                               f"({here.queue}) and the MCA put on {p.qmgr}")
             self.take(p, "dlq_put" if p.is_dead_letter else "mca_put",
-                      p.conn.channel_name or None)
+                      p.conn.channel_name or None, mca_puts)  # type: ignore[arg-type]
             return p
-        gets = [g for g in self.unused(ix.gets.get(self.msg_id, ()))
+        app_gets = ix.gets.get(self.msg_id, ())
+        gets = [g for g in app_gets
                 if g.conn.qmgr != here.queue_manager and not g.is_browse]
         if gets:
             g = gets[0]
             self.gap = True
             self.notes.append(f"records missing between {here.queue_manager} "
                               f"({here.queue}) and the get on {g.qmgr}")
-            self.take(g, "get")
+            self.take(g, "get", None, app_gets)  # type: ignore[arg-type]
             return V.CONSUMED, Location(g.qmgr, ix.queue(g))
         return verdict, here
 
 
-def _journey(index: _Index, msg_id: bytes, first: MQICall, used: set[int]) -> Journey:
-    w = _Walk(index, msg_id, used)
+def _journey(index: _Index, msg_id: bytes, first: MQICall,
+             first_from: list[MQICall] | None) -> Journey:
+    """The journey of `msg_id` from its first known call (taken from `first_from`, the index
+    list holding it, or None for an application put)."""
+    w = _Walk(index, msg_id)
     if first.conn.is_mca and first.is_put:  # the original put was not traced
         w.gap = True
         w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
         w.take(first, "dlq_put" if first.is_dead_letter else "mca_put",
-               first.conn.channel_name or None)
+               first.conn.channel_name or None, first_from)
         if first.is_dead_letter:
             verdict, where = V.DEAD_LETTERED, Location(first.qmgr, index.queue(first))
         else:
@@ -413,7 +421,7 @@ def _journey(index: _Index, msg_id: bytes, first: MQICall, used: set[int]) -> Jo
         w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
         verdict, where = w.on_queue(first.qmgr, index.queue(first))  # type: ignore[misc]
     else:
-        w.take(first, "put")
+        w.take(first, "put", None, None)
         verdict, where = w.after_put(first)
     if w.gap and verdict not in (V.CONSUMED, V.DEAD_LETTERED, V.PUT_FAILED):
         verdict = V.INCOMPLETE
@@ -439,14 +447,11 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
     if not sequences:
         holes = {}
     index = _Index(ordered)
-    used: set[int] = set()
     journeys: list[Journey] = []
     by_id: dict[bytes, Journey] = {}
     origin_of: dict[int, MQICall] = {}
-    for put in index.origins:
-        if id(put) in used:
-            continue
-        j = _journey(index, put.msg_id, put, used)  # type: ignore[arg-type]
+    for put in index.origins:  # each is its own journey's first step, no other's
+        j = _journey(index, put.msg_id, put, None)  # type: ignore[arg-type]
         if put.msg_id in by_id:
             j.notes.append("the same MsgId was put again by "
                            f"{put.conn.appl_name} on {put.qmgr}")
@@ -455,7 +460,6 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
         origin_of[id(j)] = put
         journeys.append(j)
     for put in index.failed:  # failed puts: the Reason is the answer
-        used.add(id(put))
         j = Journey(put.msg_id or bytes(24), V.PUT_FAILED,
                     [Step(put, "failed_put", index.queue(put) or put.object_name or None,
                           put.conn.channel_name or None if put.conn.is_mca else None)],
@@ -466,12 +470,10 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
         for msg_id, found in table.items():
             if msg_id in by_id:
                 continue
-            for c in found:
-                if id(c) not in used:
-                    j = _journey(index, msg_id, c, used)
-                    by_id[msg_id] = j
-                    journeys.append(j)
-                    break
+            if found:  # what is left in the lists no journey has taken
+                j = _journey(index, msg_id, found[0], found)
+                by_id[msg_id] = j
+                journeys.append(j)
     _link_replies(journeys, by_id, origin_of)
     _hole_notes(journeys, holes)
     return Reconstruction(journeys, index.calls, duplicates, holes, index.untraceable)
