@@ -2,9 +2,9 @@
 
 Holds the storage layer every input and output goes through (`storage`: plain paths and
 URIs), the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the one pass that
-decodes every raw message for the stage of its kind (`classify`), the decoding and
-route-building stages (`reports`), the pure row conversions both paths share (`rows`), the
-job that writes the Parquet tables (`job`) all at once through a staging folder (`commit`),
+decodes every raw message for the stage of its kind (`classify`), the reports' view of it
+and the route-building stage (`reports`), the pure row conversions both paths share (`rows`),
+the job that writes the Parquet tables (`job`) all at once through a staging folder (`commit`),
 the zip it ships to bare executors (`ship`, `zipcodecs`), the single-process reference
 (`local`) and the SparkSession defaults (`session`). May import `pcf`, `traceroute` and
 pyspark/pyarrow (lazily, inside functions, so that importing this package needs neither).

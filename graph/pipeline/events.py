@@ -17,8 +17,6 @@ from __future__ import annotations
 import json
 import os
 
-from graph.pipeline.stage import map_messages
-
 EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("category", "string"), ("event_type", "int"), ("event_type_name", "string"),
     ("reason", "int"), ("reason_name", "string"), ("queue_manager", "string"),
@@ -60,11 +58,6 @@ def event_rows(md, data: bytes, *, source: str = "", position: int = 0) -> list[
         if event.correl_id else None, "object_state": event.object_state,
         "source": source, "position": position,
         "data": json.dumps(to_json(event)["eventData"])}]
-
-
-def decode_events_frame(raw):
-    """All event rows of a raw-message DataFrame (inputs.RAW_COLUMNS)."""
-    return map_messages(raw, EVENT_COLUMNS, event_rows)
 
 
 def route_events(routes, events, *, window_seconds: int = 3600):

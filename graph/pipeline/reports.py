@@ -1,6 +1,6 @@
-"""Activity reports and trace-route messages on Spark: decode on the executors, then routes.
+"""Activity reports and trace-route messages on Spark: classified on the executors, then routes.
 
-    raw messages ──decode (Arrow)──▶ operations + rejects
+    raw messages ──classify (one Arrow pass)──▶ operations + rejects
     operations ──group by original MsgId, the same ordering code as `mqroute show`──▶ routes + hops
 """
 
@@ -8,83 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from graph.pipeline.classify import classify, operations, rejects
 from graph.pipeline.rows import (
     HOP_COLUMNS,
-    OPERATION_COLUMNS,
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
     hop_rows,
-    operation_values,
     route_failure,
     route_row,
     routes_or_failures,
 )
 from graph.pipeline.schema import arrow_schema, ddl
 
-DECODED_COLUMNS = (*OPERATION_COLUMNS, ("error", "string"), ("rejected", "boolean"))
-
-
-def decode_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: raw message batches -> operation rows and reject rows.
-
-    Column-wise: the input's columns are read as lists, each operation is a tuple
-    (`rows.operation_values`), and the output's columns are made from the transposed tuples.
-    """
-    import pyarrow as pa
-
-    from pcf.errors import PCFError
-    from pcf.mqmd import unpack
-    from traceroute.records.parse import NotActivityData, parse_message
-
-    schema = arrow_schema(DECODED_COLUMNS)
-    width = len(OPERATION_COLUMNS)
-    at = {name: i for i, (name, _) in enumerate(OPERATION_COLUMNS)}
-    for batch in batches:
-        out: list[tuple] = []
-        column = batch.column
-        names = batch.schema.names
-        for source, position, md_raw, data, error in zip(
-                column(names.index("source")).to_pylist(),
-                column(names.index("position")).to_pylist(),
-                column(names.index("md")).to_pylist(),
-                column(names.index("data")).to_pylist(),
-                column(names.index("error")).to_pylist(), strict=True):
-            if error is None:
-                try:
-                    md = unpack(md_raw) if md_raw is not None else None
-                    record = parse_message(md, data or b"", source=source, line=position)
-                    out.extend((*values, None, False)
-                               for values in operation_values(record, position=position))
-                    continue
-                except (PCFError, NotActivityData) as e:
-                    error = f"{type(e).__name__}: {e}"
-                except Exception as e:
-                    error = f"{type(e).__name__}: {e}"
-            reject = [None] * width + [error, True]
-            reject[at["source"]], reject[at["position"]] = source, position
-            reject[at["report_msg_id"]] = _msg_id(md_raw)
-            out.append(tuple(reject))
-        columns = list(zip(*out, strict=True)) if out else [()] * len(schema)
-        yield pa.RecordBatch.from_arrays(
-            [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
-            schema=schema)
-
-
-def _msg_id(md: bytes | None) -> str | None:
-    return md[48:72].hex() if md is not None and len(md) >= 72 else None
-
 
 def decode(raw):
-    """(operations, rejects) DataFrames from raw messages; decoded once, cached."""
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
+    """(operations, rejects) DataFrames: the reports' view of one `classify` pass (persisted).
 
-    decoded = raw.mapInArrow(decode_batches, ddl(DECODED_COLUMNS))
-    decoded = decoded.persist(StorageLevel.MEMORY_AND_DISK)
-    ops = decoded.filter(~F.col("rejected")).drop("error", "rejected")
-    rejects = decoded.filter(F.col("rejected")).select(
-        "source", "position", F.col("report_msg_id").alias("msg_id"), "error")
-    return ops, rejects
+    Statistics, events and activity-trace messages are neither operations nor rejects.
+    """
+    classified = classify(raw)
+    return operations(classified), rejects(classified)
 
 
 #: A message whose route could not be built has only these set (then a `rejects` row).

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 
-from graph.pipeline.stage import map_messages
-
 COMMON = (("record_type", "string"), ("queue_manager", "string"),
           ("interval_start", "string"), ("interval_end", "string"), ("object", "string"),
           ("command_level", "long"), ("msg_seq_number", "long"),
@@ -114,14 +112,9 @@ def stats_rows(md, data: bytes, *, source: str = "", position: int = 0) -> list[
     return out
 
 
-def decode_stats_frame(raw):
-    """All accounting/statistics rows of a raw-message DataFrame (column `table` says where)."""
-    return map_messages(raw, STATS_COLUMNS, stats_rows)
-
-
 def write_tables(rows, out: str) -> dict[str, int]:
-    """Write queue_stats/, channel_stats/, mqi_stats/, accounting/ from decode_stats_frame's
-    rows (persist them first: they are read once per table); rows per table."""
+    """Write queue_stats/, channel_stats/, mqi_stats/, accounting/ from the rows of
+    classify.stats_frame (persist them first: they are read once per table); rows per table."""
     from pyspark.sql import functions as F
 
     counts = {r["table"]: r["count"] for r in rows.groupBy("table").count().collect()}

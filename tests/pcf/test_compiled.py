@@ -262,9 +262,9 @@ def test_a_model_class_with_another_field_keeps_the_pure_path(monkeypatch):
 
 @compiled_only
 def test_pipeline_decode_stage_same_rows_on_both_paths(monkeypatch):
-    """graph.pipeline.reports.decode_batches (no Spark) gives the same rows and rejects."""
+    """graph.pipeline.classify.classify_batches (no Spark) gives the same rows and rejects."""
     pa = pytest.importorskip("pyarrow")
-    from graph.pipeline.reports import decode_batches
+    from graph.pipeline.classify import classify_batches
     from pcf.mqmd import pack
     from traceroute.records import samples
 
@@ -278,13 +278,16 @@ def test_pipeline_decode_stage_same_rows_on_both_paths(monkeypatch):
     batch = pa.RecordBatch.from_pylist(rows)
 
     def stage() -> list[dict]:
-        return [r for out in decode_batches(iter([batch])) for r in out.to_pylist()]
+        return [r for out in classify_batches(iter([batch])) for r in out.to_pylist()]
 
     compiled = stage()
     monkeypatch.setattr(fast, "compiled_parse", None)
     pure = stage()
     assert compiled == pure
-    assert sum(r["rejected"] for r in pure) == 3 and len(pure) > 10
+    assert sum(r["kind"] == "reject" for r in pure) == 3
+    assert all(r["error"] for r in pure if r["kind"] == "reject")
+    assert sum(r["kind"] == "op" for r in pure) > 10 and {r["kind"] for r in pure} == {
+        "op", "reject"}
 
 
 @compiled_only

@@ -1,9 +1,10 @@
 """The one classification pass gives what the four stages, each reading every message, gave.
 
-No Spark: the mapInArrow bodies run on Arrow batches here. The reference is the reports
-stage's decode (operations and rejects), the statistics and events stages' per-message
-bodies and the activity-trace parser, each over every message, with rejects narrowed by
-the side stages' (source, position) pairs, as the job did before the one pass.
+No Spark: the mapInArrow bodies run on Arrow batches here. The reference
+(tests/support/stage_reference.py) is the reports stage's decode (operations and rejects),
+the statistics and events stages' per-message bodies and the activity-trace parser, each
+over every message, with rejects narrowed by the side stages' (source, position) pairs, as
+the job did before the one pass.
 """
 
 from __future__ import annotations
@@ -29,13 +30,12 @@ from graph.pipeline.classify import (
 from graph.pipeline.events import EVENT_COLUMNS, event_rows
 from graph.pipeline.inputs import RAW_COLUMNS
 from graph.pipeline.journeys import rows_of_message
-from graph.pipeline.reports import decode_batches
 from graph.pipeline.rows import OPERATION_NAMES
 from graph.pipeline.schema import arrow_schema
-from graph.pipeline.stage import message_batches
 from graph.pipeline.stats import STATS_COLUMNS, stats_rows
 from pcf import mqc
 from pcf.mqmd import MQMD
+from tests.support.stage_reference import decode_batches, message_batches
 
 pa = pytest.importorskip("pyarrow")
 

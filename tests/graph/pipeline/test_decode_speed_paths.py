@@ -1,6 +1,6 @@
 """The decode stage's fast paths give what the plain ones give: LazyMQMD against md_from_group,
 struct-free MQMD unpack against the layout read from the spec with `struct`, and the
-column-wise decode_batches against operation_rows packed by pyarrow row by row."""
+column-wise classify_batches against operation_rows packed by pyarrow row by row."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_column_wise_decode_is_the_row_wise_one():
     pa = pytest.importorskip("pyarrow")
     import random
 
-    from graph.pipeline.reports import DECODED_COLUMNS, decode_batches
+    from graph.pipeline.classify import CLASSIFIED_COLUMNS, classify_batches
     from graph.pipeline.rows import OPERATION_COLUMNS, operation_rows
     from graph.pipeline.schema import arrow_schema
     from traceroute.records.parse import parse_message
@@ -122,20 +122,22 @@ def test_column_wise_decode_is_the_row_wise_one():
         [pa.array([r[0] for r in rows]), pa.array([r[1] for r in rows], pa.int64()),
          pa.array([r[2] for r in rows], pa.binary()), pa.array([r[3] for r in rows]),
          pa.array([None] * len(rows), pa.string())], names=list(names))
-    got = pa.Table.from_batches(list(decode_batches(iter([batch, batch.slice(0, 0)]))))
-    assert got.schema == arrow_schema(DECODED_COLUMNS)
-    ok = got.filter(pa.compute.invert(got["rejected"])).drop(["error", "rejected"])
+    got = pa.Table.from_batches(list(classify_batches(iter([batch, batch.slice(0, 0)]))))
+    assert got.schema == arrow_schema(CLASSIFIED_COLUMNS)
+    assert set(got["kind"].to_pylist()) == {"op", "reject"}
+    ok = got.filter(pa.compute.equal(got["kind"], "op")).select(
+        [n for n, _ in OPERATION_COLUMNS])
     expected = [r for src, pos, md, data in rows[:len(items)]
                 for r in operation_rows(parse_message(unpack(md), data, source=src,
                                                       line=pos), position=pos)]
     assert ok.to_pylist() == pa.Table.from_pylist(
         expected, schema=arrow_schema(OPERATION_COLUMNS)).to_pylist()
-    bad = got.filter(got["rejected"]).to_pylist()
+    bad = got.filter(pa.compute.equal(got["kind"], "reject")).to_pylist()
     assert [(r["position"], r["error"].split(":")[0]) for r in bad] == \
         [(9000, "PCFError"), (9001, "PCFError"), (9002, "PCFError")]
     assert bad[0]["report_msg_id"] == items[0].md.msg_id.hex()
-    assert all(r[k] is None for r in bad for k, _ in OPERATION_COLUMNS
-               if k not in ("source", "position", "report_msg_id"))
+    assert all(r[k] is None for r in bad for k, _ in CLASSIFIED_COLUMNS
+               if k not in ("kind", "source", "position", "report_msg_id", "error"))
 
 
 def test_fields_table_matches_mqmd():

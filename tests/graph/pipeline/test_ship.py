@@ -12,7 +12,7 @@ from graph.pipeline import ship
 PROBE = """
 import sys
 from graph.pipeline.dumpsplit import Split, read_range
-from graph.pipeline.reports import decode_batches
+from graph.pipeline.classify import classify_batches
 from traceroute.records.parse import parse_message
 import pcf
 assert ".zip" in pcf.__file__, pcf.__file__

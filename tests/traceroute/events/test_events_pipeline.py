@@ -27,7 +27,8 @@ def _raw(spark, events):
 
 
 def test_events_table_and_route_events_join(spark, tmp_path) -> None:
-    from graph.pipeline.events import decode_events_frame, route_events, write_tables
+    from graph.pipeline.classify import classify, events_frame
+    from graph.pipeline.events import route_events, write_tables
     from graph.pipeline.rows import ROUTE_COLUMNS
     from graph.pipeline.schema import ddl
 
@@ -42,7 +43,7 @@ def test_events_table_and_route_events_join(spark, tmp_path) -> None:
                                         "epoch": int(T.replace(hour=11).timestamp())},
                       "eventData": {"queueMgrName": "QM2", "baseObjectName": "APP.IN",
                                     "highQueueDepth": 5000}})
-    events = decode_events_frame(_raw(spark, [started, stopped, full])).persist()
+    events = events_frame(classify(_raw(spark, [started, stopped, full]))).persist()
     rows = sorted(events.collect(), key=lambda r: r["position"])
     assert [(r["category"], r["reason_name"], r["object"], r["xmit_queue"]) for r in rows] == [
         ("channel", "Channel Started", "QM1.TO.QM2", "QM2"),
