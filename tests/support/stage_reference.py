@@ -2,7 +2,8 @@
 `graph.pipeline.classify` is tested against.
 
 `decode_batches` is the reports stage's mapInArrow body (operation rows, and reject rows with
-the error), `message_batches` the side stages' (events, statistics): each read every message.
+the error; it reads its batches row by row, the job's read them column-wise: the same
+values), `message_batches` the side stages' (events, statistics): each read every message.
 """
 
 from __future__ import annotations
@@ -32,14 +33,9 @@ def decode_batches(batches: Iterator) -> Iterator:
     at = {name: i for i, (name, _) in enumerate(OPERATION_COLUMNS)}
     for batch in batches:
         out: list[tuple] = []
-        column = batch.column
-        names = batch.schema.names
-        for source, position, md_raw, data, error in zip(
-                column(names.index("source")).to_pylist(),
-                column(names.index("position")).to_pylist(),
-                column(names.index("md")).to_pylist(),
-                column(names.index("data")).to_pylist(),
-                column(names.index("error")).to_pylist(), strict=True):
+        for row in batch.to_pylist():  # row-wise here; the job's body went column-wise
+            source, position, md_raw, data, error = (
+                row["source"], row["position"], row["md"], row["data"], row["error"])
             if error is None:
                 try:
                     md = unpack(md_raw) if md_raw is not None else None
