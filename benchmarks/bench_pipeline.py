@@ -549,7 +549,7 @@ def child_stages(path: str, master: str, conf: dict[str, str]) -> None:
     timed("read: Parquet scan (sum of md+data lengths)", lambda: raw.select(
         F.sum(F.length("data") + F.coalesce(F.length("md"), F.lit(0)))).first()[0])
     ops, _rejects = pipeline.decode(raw)
-    timed("decode: read + mapInArrow decode_batches, cached (operation rows)", ops.count)
+    timed("decode: read + mapInArrow classify_batches, cached (operation rows)", ops.count)
     timed("decode again: from the cache (operation rows)", ops.count)
     routes, _hops = pipeline.build_routes(ops)
     timed("routes: shuffle by correl_id + sorted mapInArrow routes_of_batches (routes)",
