@@ -6,7 +6,7 @@
         journey rows ──no origin CorrelId──▶ journeys/ (Parquet, as they come)
                      ├─(msg_id, verdict, consumer) by hash(msg_id) % K──▶ request spills
                      └─rows with an origin CorrelId by hash(CorrelId) % K──▶ reply spills
-    request spill j + reply spill j ──`link_reply_rows`' rule──▶ journeys/
+    request spill j + reply spill j ──`link_replies` (link_reply_rows' rule)──▶ journeys/
 
 Reply linking is a second bucketed pass keyed by the join key (a reply's origin CorrelId, a
 request's MsgId), as Spark's join is: each pass holds one bucket, so memory does not grow with
@@ -24,9 +24,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graph.pipeline.journeys import TABLE_COLUMNS
 from graph.pipeline.schema import arrow_schema
-from pcf import mqc
-from traceroute.journeys.rows import CALL_COLUMNS, JOURNEY_COLUMNS, journeys_of_columns
+from traceroute.journeys.rows import (
+    CALL_COLUMNS,
+    JOURNEY_COLUMNS,
+    journeys_of_columns,
+    link_replies,
+)
 
 #: Calls per bucket aimed at when K is not given (a bucket's journeys_of_columns peaks at
 #: about 3.5 KB per call).
@@ -36,8 +41,7 @@ BYTES_PER_CALL = 400
 MAX_BUCKETS = 1024
 
 _SPILL_COLUMNS = tuple(c for c in CALL_COLUMNS if c[0] not in ("operation", "time", "position"))
-_TABLE_NAMES = tuple(name for name, _ in JOURNEY_COLUMNS if name not in (
-    "origin_conn", "origin_correl_id", "origin_msg_type", "consumer_conn"))
+_TABLE_NAMES = tuple(name for name, _ in TABLE_COLUMNS)
 _REQUEST_COLUMNS = (("msg_id", "string"), ("verdict", "string"), ("consumer_conn", "string"))
 
 
@@ -139,12 +143,7 @@ class _Spills:
     def abandon(self) -> None:
         """Close what is open, ignoring errors (the folder is removed next)."""
         for w, f in zip(self._writers, self._files, strict=True):
-            for x in (w, f):
-                try:
-                    if x is not None:
-                        x.close()
-                except Exception:  # best effort before removal
-                    pass
+            _close_quietly(w, f)
 
     def read(self, bucket: int):
         """The table of one bucket (None when nothing went there)."""
@@ -206,6 +205,19 @@ class _Sink:
                 raise SpillError(f"{self.path}: {_reason(exc)}") from None
             self._writer = None
 
+    def abandon(self) -> None:
+        """Close what is open, ignoring errors (on the way out after a failure)."""
+        _close_quietly(self._writer, self._file)
+
+
+def _close_quietly(*closables) -> None:
+    for x in closables:
+        try:
+            if x is not None:
+                x.close()
+        except Exception:  # best effort before removal
+            pass
+
 
 def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None = None,
                     temp_dir: str | Path | None = None,
@@ -231,12 +243,7 @@ def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None =
         for s in spills:
             s.abandon()
         for sink in sinks:
-            for x in (sink._writer, sink._file):
-                try:
-                    if x is not None:
-                        x.close()
-                except Exception:  # best effort on the way out
-                    pass
+            sink.abandon()
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -321,7 +328,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
         stage["out"] += clock() - c2
     c0 = clock()
     result.spill_bytes += requests.close() + replies.close()
-    # pass 3: the reply rule (`link_reply_rows`) per join-key bucket
+    # pass 3: the reply rule (`link_replies`) per join-key bucket
     for bucket in range(k):
         table = replies.read(bucket)
         if table is None:
@@ -333,31 +340,12 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
             for m, v, c in zip(*(found.column(n).to_pylist() for n, _ in _REQUEST_COLUMNS),
                                strict=True):
                 by_id[m] = (v, c)
-        result.replies_linked += link_with(rows, by_id)
+        result.replies_linked += link_replies(rows, by_id)
         journeys_out.write(pa.Table.from_pylist(rows, schema=row_schema)
                            .select(list(_TABLE_NAMES)))
     journeys_out.close()
     stage["link"] = clock() - c0
     return result
-
-
-def link_with(rows: list[dict], requests: dict[str, tuple]) -> int:
-    """`link_reply_rows`' rule for rows whose requests are given as msg_id -> (verdict,
-    consumer_conn): set reply_to; the number of rows linked here."""
-    n = 0
-    for r in rows:
-        correl = r["origin_correl_id"]
-        if not correl or correl == r["msg_id"]:
-            continue
-        request = requests.get(correl)
-        if request is None:
-            continue
-        if r["origin_msg_type"] == mqc.MQMT_REPLY or (request[0] == "consumed"
-                                         and request[1] == r["origin_conn"]):
-            if r["reply_to"] != correl:
-                n += 1
-            r["reply_to"] = correl
-    return n
 
 
 def call_batches_of(rows: Iterable[dict], size: int = 50_000) -> Iterator:

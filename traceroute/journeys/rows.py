@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from operator import attrgetter, itemgetter
 
@@ -310,12 +310,24 @@ def journeys_of_rows(rows: Iterable[dict]) -> list[dict]:
 def link_reply_rows(rows: list[dict]) -> None:
     """Set reply_to where the origin put's CorrelId is another journey's MsgId and it is a
     REPLY or was put by the connection that consumed that message (as `reconstruct` does)."""
-    by_id = {r["msg_id"]: r for r in rows}
+    link_replies(rows, {r["msg_id"]: (r["verdict"], r["consumer_conn"]) for r in rows})
+
+
+def link_replies(rows: Iterable[dict], requests: Mapping[str, tuple]) -> int:
+    """`link_reply_rows`' rule for rows whose requests are given apart, as msg_id ->
+    (verdict, consumer_conn) (a bucket of a streaming join); the rows whose reply_to changed.
+
+    A row whose CorrelId is its own MsgId is no reply (Spark's window applies the same)."""
+    n = 0
     for r in rows:
-        request = by_id.get(r["origin_correl_id"]) if r["origin_correl_id"] else None
-        if request is None or request is r:
+        correl = r["origin_correl_id"]
+        if not correl or correl == r["msg_id"]:
+            continue
+        request = requests.get(correl)
+        if request is None:
             continue
         if r["origin_msg_type"] == mqc.MQMT_REPLY or (
-                request["verdict"] == "consumed"
-                and request["consumer_conn"] == r["origin_conn"]):
-            r["reply_to"] = r["origin_correl_id"]
+                request[0] == "consumed" and request[1] == r["origin_conn"]):
+            n += r["reply_to"] != correl
+            r["reply_to"] = correl
+    return n
