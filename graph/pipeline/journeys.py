@@ -69,15 +69,19 @@ UNREAD_COLUMNS = ("time", "operation", "position")
 CHUNK_CALLS = 100_000
 
 
-def _journey_batch(table):
-    """The journey rows (JOURNEY_COLUMNS) of a table of call rows holding whole journey keys."""
+def journey_record_batch(rows: list[dict]):
+    """Journey rows (dicts of JOURNEY_COLUMNS) as one Arrow batch, built column by column."""
     import pyarrow as pa
 
-    rows = journeys_of_columns(table.to_pydict())
     schema = arrow_schema(JOURNEY_COLUMNS)
     return pa.RecordBatch.from_arrays(
         [pa.array([r[name] for r in rows], type=field.type)
          for name, field in zip(schema.names, schema, strict=True)], schema=schema)
+
+
+def _journey_batch(table):
+    """The journey rows (JOURNEY_COLUMNS) of a table of call rows holding whole journey keys."""
+    return journey_record_batch(journeys_of_columns(table.to_pydict()))
 
 
 def journey_batches(batches: Iterator, chunk: int = CHUNK_CALLS) -> Iterator:

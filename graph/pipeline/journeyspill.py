@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graph.pipeline.journeys import TABLE_COLUMNS
+from graph.pipeline.journeys import TABLE_COLUMNS, UNREAD_COLUMNS, journey_record_batch
 from graph.pipeline.schema import arrow_schema
 from traceroute.journeys.rows import (
     CALL_COLUMNS,
@@ -40,7 +40,7 @@ CALLS_PER_BUCKET = 200_000
 BYTES_PER_CALL = 400
 MAX_BUCKETS = 1024
 
-_SPILL_COLUMNS = tuple(c for c in CALL_COLUMNS if c[0] not in ("operation", "time", "position"))
+_SPILL_COLUMNS = tuple(c for c in CALL_COLUMNS if c[0] not in UNREAD_COLUMNS)
 _TABLE_NAMES = tuple(name for name, _ in TABLE_COLUMNS)
 _REQUEST_COLUMNS = (("msg_id", "string"), ("verdict", "string"), ("consumer_conn", "string"))
 
@@ -313,7 +313,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
         result.journeys += len(rows)
         for r in rows:
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-        linked = pa.Table.from_pylist(rows, schema=row_schema)
+        linked = pa.Table.from_batches([journey_record_batch(rows)])
         del rows
         request_part = linked.select([n for n, _ in _REQUEST_COLUMNS])
         for part in request_part.to_batches():
@@ -341,7 +341,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
                                strict=True):
                 by_id[m] = (v, c)
         result.replies_linked += link_replies(rows, by_id)
-        journeys_out.write(pa.Table.from_pylist(rows, schema=row_schema)
+        journeys_out.write(pa.Table.from_batches([journey_record_batch(rows)])
                            .select(list(_TABLE_NAMES)))
     journeys_out.close()
     stage["link"] = clock() - c0
