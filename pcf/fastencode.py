@@ -124,11 +124,7 @@ def _writer(order: str, default_ccsid: int) -> Callable[[list[Parameter], list[b
                 append(four(20, 16, par.parameter, len(members)))
                 params(members, out, cache)
             elif cls is ByteString:
-                raw = par.value
-                n = len(raw)
-                append(four(9, 16 + ((n + 3) & ~3), par.parameter, n))
-                append(raw)
-                append(_PAD[n & 3])
+                append(byte_string(order, par.parameter, par.value))
             elif cls is Integer64:
                 append(i64(23, 24, par.parameter, 0, par.value))
             elif cls in custom:
@@ -163,6 +159,12 @@ def string_bytes(order: str, parameter: int, value: str | bytes, ccsid: int,
     if raw is None:
         raw = _string(order, String(parameter, value, ccsid, width), message_ccsid, cache)
     return raw
+
+
+def byte_string(order: str, parameter: int, value: bytes) -> bytes:
+    """The whole MQCFBS `pcf.encode` writes for ByteString(parameter, value)."""
+    n = len(value)
+    return _LAYOUTS[order].four.pack(9, 16 + ((n + 3) & ~3), parameter, n) + value + _PAD[n & 3]
 
 
 def parameter_bytes(par: Parameter, order: str, message_ccsid: int) -> bytes:

@@ -71,7 +71,6 @@ class MDGroup(Group):
 # (subset, version < 2) -> (index in the MQMD's values or None for StrucId, class, id, width)
 _LAYOUTS: dict[tuple[bool, bool], tuple[tuple[int | None, type, int, int], ...]] = {}
 _md_bytes: dict[tuple, bytes] = {}
-_PAD = (b"", b"\x00\x00\x00", b"\x00\x00", b"\x00")
 
 
 def _layout(subset: bool, v1: bool) -> tuple[tuple[int | None, type, int, int], ...]:
@@ -107,9 +106,7 @@ def _write_md_group(par: MDGroup, order: str, message_ccsid: int) -> bytes:
             out.append(text(order, pid, "MD" if index is None else values[index], ccsid, width,
                             message_ccsid))
         else:
-            value = values[index]
-            n = len(value)
-            out.append(four(9, 16 + ((n + 3) & ~3), pid, n) + value + _PAD[n & 3])
+            out.append(fastencode.byte_string(order, pid, values[index]))
     raw = b"".join(out)
     if len(_md_bytes) >= fastencode.CACHE_LIMIT:
         _md_bytes.clear()
