@@ -87,7 +87,7 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         stats_rows = stats_frame(classified).persist()
         stats = write_stats_tables(stats_rows, stage)
         event_rows = events_frame(classified).persist()  # events/ (graph.pipeline.events)
-        journeys, _traced = write_journey_tables(trace_messages(classified), stage)
+        journeys = write_journey_tables(trace_messages(classified), stage)
         routes, hops, failed = build_routes_with_failures(ops)
         routes.write.mode("overwrite").partitionBy("verdict").parquet(f"{stage}/routes")
         hops.write.mode("overwrite").parquet(f"{stage}/hops")

@@ -162,15 +162,15 @@ def build_journeys(calls, partitions: int | None = None):
     return linked.select(*out)
 
 
-def write_tables(raw, out: str) -> tuple[dict[str, int], object]:
-    """Write calls/ and journeys/ under `out`; (verdict counts, the (source, position) pairs
-    of activity-trace messages, for the reports stage's rejects to leave out)."""
-    calls = decode_calls(raw).persist()
+def write_tables(raw, out: str) -> dict[str, int]:
+    """Write calls/ and journeys/ under `out` from activity-trace messages; journeys by
+    verdict."""
+    calls = decode_calls(raw).persist()  # written, then read by the journeys
     calls.write.mode("overwrite").parquet(f"{out}/calls")
     journeys = build_journeys(calls).persist()
     journeys.write.mode("overwrite").partitionBy("verdict").parquet(f"{out}/journeys")
     verdicts = {r["verdict"]: r["count"]
                 for r in journeys.groupBy("verdict").count().collect()}
     journeys.unpersist()
-    positions = calls.select("source", "position").distinct()
-    return verdicts, positions
+    calls.unpersist()
+    return verdicts
