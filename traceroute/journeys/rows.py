@@ -2,19 +2,19 @@
 
 The analyze job (Spark) and its single-process twin use the same three steps, all here:
 `call_rows` (one activity-trace message -> one row per MQI call, handles resolved within the
-message, the journey key set), `journeys_of_rows` (the rows of any set of journey keys ->
-`reconstruct`, the code of `mqroute follow`), `journey_row` (a journey -> its table row).
-Replies are linked afterwards across keys by `link_reply_rows`, the rule `reconstruct`
-applies. Pure functions over dicts.
+message, the journey key set), `journeys_of_columns` (the rows of any set of journey keys,
+as columns -> `reconstruct`, the code of `mqroute follow`; `journeys_of_rows` for dict rows),
+`journey_row` (a journey -> its table row). Replies are linked afterwards across keys by
+`link_reply_rows` / `link_replies`, the rule `reconstruct` applies. Pure functions over
+values.
 """
 
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 from pcf import mqc
 from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, call_maker, iso
@@ -119,52 +119,19 @@ def _b(text: str | None) -> bytes | None:
 
 def traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
     """Call rows back into trace messages (one per connection and SeqNumber, calls in order)."""
-    enabled = gc.isenabled()
-    gc.disable()  # many small acyclic objects
-    try:
-        return _traces_of_rows(rows)
-    finally:
-        if enabled:
-            gc.enable()
+    return traces_of_columns(columns_of(rows))
 
 
-def _traces_of_rows(rows: Iterable[dict]) -> list[ActivityTrace]:
-    groups: dict[tuple, list[dict]] = defaultdict(list)
-    for r in rows:
-        groups[r["queue_manager"], r["conn_key"], r["seq_number"]].append(r)
-    traces = []
-    fromhex = bytes.fromhex
-    make = _ROW_CALL
-    for (qmgr, conn_key, seq), members in groups.items():
-        first = members[0]
-        conn = Connection(qmgr=qmgr, conn_id=_b(first["conn_id"]) or b"", seq_number=seq,
-                          appl_name=first["appl_name"] or "", appl_type=first["appl_type"],
-                          pid=first["pid"], environment=first["environment"],
-                          channel_name=first["channel_name"] or "")
-        conn._key = (qmgr, conn_key)
-        if len(members) > 1:
-            members.sort(key=_INDEX)
-        calls = []
-        append = calls.append
-        for r in members:
-            m, c, x = r["msg_id"], r["correl_id"], r["xmitq_msg_id"]
-            append(make(
-                conn, r["call_index"], r["operation_id"], r["operation_date"] or "",
-                r["operation_time"] or "", r["comp_code"], r["reason"], r["hobj"],
-                r["object_name"] or "", r["object_qmgr"] or "", r["resolved_q_name"] or "",
-                r["resolved_q_mgr"] or "", r["resolved_local_q_name"] or "",
-                r["resolved_local_q_mgr"] or "", fromhex(m) if m else None,
-                fromhex(c) if c else None, r["format"], r["msg_type"], r["msg_length"],
-                r["get_options"], r["put_options"], r["call_type"], r["high_res_time"],
-                fromhex(x) if x else None, r["xmitq_remote_q_name"] or "",
-                r["xmitq_remote_q_mgr"] or ""))
-        traces.append(ActivityTrace(conn, calls, first["source"] or ""))
-    return traces
+def columns_of(rows: Iterable[dict]) -> dict[str, list]:
+    """Call rows (dicts of CALL_COLUMNS) as columns (name -> values)."""
+    rows = list(rows)
+    return {name: [r[name] for r in rows] for name, _ in CALL_COLUMNS}
 
 
 def traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
-    """`traces_of_rows` for the same data as columns (name -> values, as Arrow's
-    `to_pydict` gives them): the same trace messages, without a dict per row."""
+    """Columns of call rows (name -> values, as Arrow's `to_pydict` gives them) back into
+    trace messages (one per connection and SeqNumber, calls in order); rows without a
+    journey key are left out."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -254,9 +221,6 @@ def journeys_of_columns(cols: dict[str, list]) -> list[dict]:
             gc.enable()
 
 
-_INDEX = itemgetter("call_index")
-
-
 _EPOCH = datetime(1970, 1, 1)
 
 
@@ -296,15 +260,7 @@ def journey_row(j: Journey) -> dict:
 
 def journeys_of_rows(rows: Iterable[dict]) -> list[dict]:
     """Journey rows of the call rows of some journey keys (every call of a key present)."""
-    enabled = gc.isenabled()
-    gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
-    try:
-        result = reconstruct(traces_of_rows(r for r in rows if r["journey_key"] is not None),
-                             sequences=False)
-        return [journey_row(j) for j in result.journeys]
-    finally:
-        if enabled:
-            gc.enable()
+    return journeys_of_columns(columns_of(rows))
 
 
 def link_reply_rows(rows: list[dict]) -> None:

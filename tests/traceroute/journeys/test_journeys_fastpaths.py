@@ -1,9 +1,9 @@
 """The fast constructors of the journeys path make what the plain ones make.
 
 `call_maker` (positional MQICall) against MQICall(**keywords); `traces_of_columns` (one zip
-pass) against `traces_of_rows` (dict rows) and against MQICall built field by field with
-keywords from the same rows, the way these functions did before; `_iso_micros` against
-`iso(datetime)`.
+pass) against MQICall built field by field with keywords from the same rows, the way these
+functions did before, and against `traces_of_rows` (dict rows, read as columns, those without
+a journey key left out beforehand); `_iso_micros` against `iso(datetime)`.
 """
 
 from __future__ import annotations
