@@ -13,10 +13,11 @@ from graph.pipeline.rows import (
     HOP_COLUMNS,
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
-    hop_rows,
+    ROUTE_INPUT,
+    hop_values,
     route_failure,
-    route_row,
-    routes_or_failures,
+    route_values,
+    routes_of_columns,
 )
 from graph.pipeline.schema import arrow_schema, ddl
 
@@ -40,38 +41,63 @@ def routes_of_batches(batches: Iterator) -> Iterator:
     """mapInArrow body over rows sorted by correl_id: each message's route (with its hops).
 
     One Python call serves a whole partition, however many messages it holds; a message
-    whose rows straddle two Arrow batches is carried over to the next one.
+    whose rows straddle two Arrow batches is carried over to the next one. Batches are read
+    a column at a time and the routes written so (no dict per row either way).
     """
+    schema = _route_arrow_schema()
+    carry: dict[str, list] = {}
+    for batch in batches:
+        columns = {n: batch.column(n).to_pylist() for n in ROUTE_INPUT}
+        if carry:
+            columns = {n: carry[n] + columns[n] for n in ROUTE_INPUT}
+        keys = columns["correl_id"]
+        if not keys:
+            continue
+        last = keys[-1]
+        cut = len(keys)
+        while cut and keys[cut - 1] == last:
+            cut -= 1
+        carry = {n: v[cut:] for n, v in columns.items()}
+        if cut:
+            yield _route_batch({n: v[:cut] for n, v in columns.items()}, schema)
+    if carry:
+        yield _route_batch(carry, schema)
+
+
+def _route_batch(columns: dict[str, list], schema):
+    """The ROUTE_OUTPUT batch of the messages in operation columns grouped by correl_id."""
     import pyarrow as pa
 
-    schema = _route_arrow_schema()
-    carry: list[dict] = []
-    for batch in batches:
-        rows = carry + batch.to_pylist()
-        if not rows:
-            continue
-        last = rows[-1]["correl_id"]
-        cut = len(rows)
-        while cut and rows[cut - 1]["correl_id"] == last:
-            cut -= 1
-        done, carry = rows[:cut], rows[cut:]
-        if done:
-            yield pa.RecordBatch.from_pylist(_route_rows(done), schema=schema)
-    if carry:
-        yield pa.RecordBatch.from_pylist(_route_rows(carry), schema=schema)
-
-
-def _route_rows(rows: list[dict]) -> list[dict]:
-    out = []
-    for first, outcome in routes_or_failures(rows):
+    rows: list[tuple] = []
+    hops: list[tuple] = []
+    offsets = [0]
+    no_route = (None,) * (len(ROUTE_COLUMNS) - 1)
+    no_failure = (None,) * len(FAILED_COLUMNS)
+    for first, outcome in routes_of_columns(columns, mds=False):
         if isinstance(outcome, Exception):
-            failure = route_failure(first, outcome)
-            out.append({"correl_id": first["correl_id"], "hop_list": [],
-                        **{f"failed_{k}": v for k, v in failure.items()}})
+            failure = route_failure(columns, first, outcome)
+            rows.append((columns["correl_id"][first], *no_route,
+                         *(failure[n] for n, _ in REJECT_COLUMNS)))
         else:
-            hops = list(hop_rows(outcome))
-            out.append({**route_row(outcome, hops), "hop_list": hops})
-    return out
+            route_hops = hop_values(outcome)
+            hops += route_hops
+            rows.append(route_values(outcome, len(route_hops)) + no_failure)
+        offsets.append(len(hops))
+    arrays = _arrays([f for f in schema if f.name != "hop_list"], rows)
+    hop_type = schema.field("hop_list").type.value_type
+    hop_structs = pa.StructArray.from_arrays(_arrays(list(hop_type), hops),
+                                             fields=list(hop_type))
+    arrays.insert(len(ROUTE_COLUMNS), pa.ListArray.from_arrays(
+        pa.array(offsets, pa.int32()), hop_structs, type=schema.field("hop_list").type))
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def _arrays(fields: list, rows: list[tuple]) -> list:
+    """Arrow arrays of these fields from rows of values in their order."""
+    import pyarrow as pa
+
+    columns = zip(*rows, strict=True) if rows else ([] for _ in fields)
+    return [pa.array(values, f.type) for f, values in zip(fields, columns, strict=True)]
 
 
 def _route_arrow_schema():

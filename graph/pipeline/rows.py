@@ -7,12 +7,11 @@ single-process path applies them to a list, so both give the same answers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import groupby
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from pcf import mqc
 from pcf.mqmd import MQMD
-from traceroute.records.model import Activity, Operation, TraceRoute
+from traceroute.records.model import PUT_TYPES, Activity, Operation, TraceRoute
 from traceroute.records.parse import Record
 from traceroute.routes.ordering import Gap, Route, route_of
 
@@ -87,135 +86,184 @@ def operation_values(record: Record, *, position: int | None = None) -> Iterator
                    emb is not None, f0, f1, f2)
 
 
-def _operation(row: dict) -> Operation:
-    emb = row.get("embedded_msg_id")
-    md_id = row.get("msg_id")
-    return Operation(
-        row["operation_type"], row["date"] or "", row["time"] or "", row["queue_manager"] or "",
-        None, row["queue"], row["resolved_queue"], row["remote_queue"],
-        row["remote_queue_manager"], row.get("topic"), row["channel"], row["channel_type"],
-        row["xmit_queue"], row["feedback"],
-        md=MQMD(msg_id=bytes.fromhex(md_id)) if md_id else None,
-        embedded_md=MQMD(msg_id=bytes.fromhex(emb)) if row.get("has_embedded_md") and emb
-        else (MQMD() if row.get("has_embedded_md") else None))
+#: Names of the `routes` and `hops` columns, in order.
+ROUTE_NAMES: tuple[str, ...] = tuple(name for name, _ in ROUTE_COLUMNS)
+HOP_NAMES: tuple[str, ...] = tuple(name for name, _ in HOP_COLUMNS)
+#: The `operations` columns a route is rebuilt from (the operation's name is not read).
+ROUTE_INPUT: tuple[str, ...] = tuple(n for n in OPERATION_NAMES if n != "operation")
+
+_ANY_MD = MQMD()  # an embedded MQMD whose contents nothing downstream reads
 
 
-def _counters(row: dict, prefix: str = "") -> TraceRoute | None:
-    r = row.get(f"{prefix}recorded")
-    if r is None:
-        return None
-    return TraceRoute(recorded_activities=r, unrecorded_activities=row[f"{prefix}unrecorded"],
-                      discontinuity_count=row[f"{prefix}discontinuity"])
+def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
+                       mds: bool = True) -> list[Record]:
+    """Rebuild Records (what ordering needs of them) from operation rows of one message.
 
-
-def records_from_rows(rows: Iterable[dict]) -> list[Record]:
-    """Rebuild Records (what ordering needs of them) from operation rows of one message."""
-    ordered = sorted(rows, key=lambda r: (r["source"] or "", r["position"] or 0,
-                                          r["report_msg_id"] or "", r["activity_index"],
-                                          r["operation_index"]))
-    records = []
-    for _, record_rows in groupby(ordered, key=lambda r: (r["source"], r["position"],
-                                                         r["report_msg_id"])):
-        record_rows = list(record_rows)
-        first = record_rows[0]
-        activities = []
-        for _, act_rows in groupby(record_rows, key=lambda r: r["activity_index"]):
-            act_rows = list(act_rows)
-            a = act_rows[0]
-            activities.append(Activity(a["appl_name"] or "", a["appl_type"],
-                                       a["description"] or "",
-                                       tuple(_operation(r) for r in act_rows),
-                                       _counters(a)))
-        records.append(Record(first["record_kind"], bytes.fromhex(first["correl_id"]),
-                              tuple(activities), _counters(first, "final_"),
-                              source=first["source"], line=first["position"]))
+    `c`: the ROUTE_INPUT columns as lists; `rows`: the message's
+    row indices in them, any order. Records in (source, position, report MsgId) order, their
+    activities and operations by index. `mds=False` leaves out the operations' MQMDs, which
+    routes and hops do not read (an embedded MQMD is then a blank one: only its presence
+    counts, as a get from a transmission queue).
+    """
+    (correl, kind, report, source, position, a_index, rec, unrec, disc, appl_name, appl_type,
+     desc, o_index, op_type, date, time, qmgr, queue, resolved, remote_queue, remote_qmgr,
+     topic, channel, channel_type, xmitq, feedback, msg_id, emb_id, has_emb, f_rec, f_unrec,
+     f_disc) = (c[n] for n in ROUTE_INPUT)
+    ordered = sorted(rows, key=lambda i: (source[i] or "", position[i] or 0, report[i] or "",
+                                          a_index[i], o_index[i]))
+    records: list[Record] = []
+    activities: list[Activity] = []
+    ops: list[Operation] = []
+    at_record = at_activity = -1
+    record_key: tuple = ()
+    for i in (*ordered, -1):  # -1: the end, which closes the last activity and record
+        key = (source[i], position[i], report[i]) if i >= 0 else None
+        if at_activity >= 0 and (key != record_key or a_index[i] != a_index[at_activity]):
+            a = at_activity
+            activities.append(Activity(
+                appl_name[a] or "", appl_type[a], desc[a] or "", tuple(ops),
+                TraceRoute(None, rec[a], unrec[a], disc[a]) if rec[a] is not None else None))
+            ops = []
+            at_activity = -1
+            if key != record_key:
+                r = at_record
+                records.append(Record(
+                    kind[r], bytes.fromhex(correl[r]), tuple(activities),
+                    TraceRoute(None, f_rec[r], f_unrec[r], f_disc[r])
+                    if f_rec[r] is not None else None, None, source[r], position[r]))
+                activities = []
+        if i < 0:
+            break
+        if at_activity < 0:
+            at_activity = i
+            if key != record_key:
+                at_record, record_key = i, key
+        md = embedded = None
+        if has_emb[i]:
+            embedded = MQMD(msg_id=bytes.fromhex(emb_id[i])) if mds and emb_id[i] else \
+                (MQMD() if mds else _ANY_MD)
+        if mds and msg_id[i]:
+            md = MQMD(msg_id=bytes.fromhex(msg_id[i]))
+        ops.append(Operation(op_type[i], date[i] or "", time[i] or "", qmgr[i] or "", None,
+                             queue[i], resolved[i], remote_queue[i], remote_qmgr[i], topic[i],
+                             channel[i], channel_type[i], xmitq[i], feedback[i], None, None,
+                             None, md, embedded))
     return records
 
 
-def _times(route: Route) -> list[str]:
-    return [op.timestamp for a in route.activities for op in a.operations if op.timestamp]
-
-
-def route_row(route: Route, hops: list[dict] | None = None) -> dict:
-    """The `routes` table row of a route (`hops`: its hop_rows, when already made)."""
-    loc = route.location
-    times = _times(route)
-    gaps = route.gaps
-    return {
-        "correl_id": route.correl_id.hex(), "verdict": route.verdict.value,
-        "complete": route.complete, "feedback": route.outcome.feedback,
-        "last_queue_manager": loc.queue_manager, "last_queue": loc.queue,
-        "last_channel": loc.channel, "next_queue_manager": loc.remote_queue_manager,
-        "activities": len(route.activities),
-        "hops": len(hops) if hops is not None else sum(1 for _ in hop_rows(route)),
-        "gaps": len(gaps), "missing": sum(g.missing or 0 for g in gaps),
-        "branches": len(route.branches),
-        "first_time": min(times) if times else None, "last_time": max(times) if times else None,
-        "records": route.records,
-    }
-
-
-def hop_rows(route: Route, branch: int = 0, start: int = 0) -> Iterator[dict]:
-    """The message's movements in order: put to a queue, send over a channel, gaps."""
-    seq = start
-    key = route.correl_id.hex()
-
-    def row(kind: str, src: str, dst: str, op: Operation | None, **extra) -> dict:
-        nonlocal seq
-        seq += 1
-        base = {"correl_id": key, "seq": seq, "kind": kind, "src": src, "dst": dst,
-                "src_queue_manager": op.qmgr if op else None, "dst_queue_manager": None,
-                "channel": None, "queue": None, "time": op.timestamp if op else None,
-                "feedback": op.feedback if op else None, "branch": branch}
-        return {**base, **extra}
-
-    for step in route.steps:
-        if isinstance(step, Gap):
-            yield row("gap", "?", "?", None, feedback=None)
-            continue
-        for op in step.operations:
-            if op.type == mqc.MQOPER_SEND:
-                yield row("send", op.qmgr, op.remote_qmgr or "?", op,
-                          dst_queue_manager=op.remote_qmgr, channel=op.channel,
-                          queue=op.xmit_queue)
-            elif op.is_put:
-                queue = op.resolved_queue or op.queue or op.topic or "?"
-                yield row("put", op.qmgr, f"{op.qmgr}/{queue}", op,
-                          dst_queue_manager=op.qmgr, queue=queue)
-            elif op.type == mqc.MQOPER_DISCARD:
-                yield row("discard", op.qmgr, f"{op.qmgr}/(discarded)", op,
-                          dst_queue_manager=op.qmgr, queue=op.queue)
-    for n, b in enumerate(route.branches, start=1):
-        for r in hop_rows(b, branch=n, start=seq):
-            seq = r["seq"]
-            yield r
+def routes_of_columns(c: Mapping[str, Sequence], *, mds: bool = True
+                      ) -> Iterator[tuple[int, Route | Exception]]:
+    """(first row, route) of each original message in operation columns whose rows are
+    grouped by correl_id, or (first row, the error) for one whose route could not be built:
+    one bad message never stops the others. The first row is the message's earliest by
+    (source, position); `c` as for `records_of_columns`."""
+    keys = c["correl_id"]
+    n = len(keys)
+    lo = 0
+    while lo < n:
+        key = keys[lo]
+        hi = lo + 1
+        while hi < n and keys[hi] == key:
+            hi += 1
+        try:
+            yield lo, route_of(bytes.fromhex(key), records_of_columns(c, range(lo, hi), mds=mds))
+        except Exception as e:  # a reject row, not a dead job
+            source, position = c["source"], c["position"]
+            yield min(range(lo, hi), key=lambda i: (source[i] or "", position[i] or 0)), e
+        lo = hi
 
 
 def routes_from_operation_rows(rows: Iterable[dict]) -> Iterator[Route]:
     """The route of each original message in operation rows (any order, any mix)."""
-    for _, outcome in routes_or_failures(rows):
+    by_key: dict[str, list[dict]] = {}
+    for r in rows:
+        by_key.setdefault(r["correl_id"], []).append(r)
+    grouped = [r for group in by_key.values() for r in group]
+    columns = {name: [r.get(name) for r in grouped] for name in ROUTE_INPUT}
+    for _, outcome in routes_of_columns(columns):
         if isinstance(outcome, Exception):
             raise outcome
         yield outcome
 
 
-def routes_or_failures(rows: Iterable[dict]) -> Iterator[tuple[dict, Route | Exception]]:
-    """(first row, route) of each original message, or (first row, the error) for one whose
-    route could not be built: one bad message never stops the others."""
-    by_key: dict[str, list[dict]] = {}
-    for r in rows:
-        by_key.setdefault(r["correl_id"], []).append(r)
-    for key, group in by_key.items():
-        first = min(group, key=lambda r: (r["source"] or "", r["position"] or 0))
-        try:
-            yield first, route_of(bytes.fromhex(key), records_from_rows(group))
-        except Exception as e:  # a reject row, not a dead job
-            yield first, e
-
-
-def route_failure(first: dict, error: Exception) -> dict:
-    """The `rejects` row of a message whose route could not be built."""
-    return {"source": first.get("source"), "position": first.get("position"),
-            "msg_id": first.get("report_msg_id"),
-            "error": f"route of message {first.get('correl_id')}: "
+def route_failure(c: Mapping[str, Sequence], row: int, error: Exception) -> dict:
+    """The `rejects` row of a message whose route could not be built (`row`: its first)."""
+    return {"source": c["source"][row], "position": c["position"][row],
+            "msg_id": c["report_msg_id"][row],
+            "error": f"route of message {c['correl_id'][row]}: "
                      f"{type(error).__name__}: {error}"}
+
+
+def route_values(route: Route, hops: int) -> tuple:
+    """The `routes` row of a route as a tuple in ROUTE_COLUMNS order (`hops`: its hop count).
+
+    One walk over the route and its branches (activities, gaps and times count them all;
+    `branches` is the route's own fan-out).
+    """
+    activities = gaps = missing = 0
+    first = last = None
+    stack = [route]
+    while stack:
+        r = stack.pop()
+        for step in r.steps:
+            if isinstance(step, Gap):
+                gaps += 1
+                missing += step.missing or 0
+                continue
+            activities += 1
+            for op in step.operations:
+                t = op.timestamp
+                if t:
+                    if first is None or t < first:
+                        first = t
+                    if last is None or t > last:
+                        last = t
+        stack.extend(r.branches)
+    outcome = route.outcome
+    loc = outcome.location
+    verdict = outcome.verdict
+    complete = verdict.terminal and not gaps and all(b.complete for b in route.branches)
+    return (route.correl_id.hex(), verdict.value, complete, outcome.feedback,
+            loc.queue_manager, loc.queue, loc.channel, loc.remote_queue_manager, activities,
+            hops, gaps, missing, len(route.branches), first, last, route.records)
+
+
+def hop_values(route: Route) -> list[tuple]:
+    """The message's movements in order (put to a queue, send over a channel, gaps) as
+    tuples in HOP_COLUMNS order: the trunk, then each branch (numbered within its parent)
+    with its own branches, `seq` counting on across them all."""
+    out: list[tuple] = []
+    key = route.correl_id.hex()
+    stack = [(route, 0)]
+    while stack:
+        r, branch = stack.pop()
+        for step in r.steps:
+            if isinstance(step, Gap):
+                out.append((key, len(out) + 1, "gap", "?", "?", None, None, None, None, None,
+                            None, branch))
+                continue
+            for op in step.operations:
+                t, q = op.type, op.qmgr
+                if t == mqc.MQOPER_SEND:
+                    out.append((key, len(out) + 1, "send", q, op.remote_qmgr or "?", q,
+                                op.remote_qmgr, op.channel, op.xmit_queue, op.timestamp,
+                                op.feedback, branch))
+                elif t in PUT_TYPES:
+                    queue = op.resolved_queue or op.queue or op.topic or "?"
+                    out.append((key, len(out) + 1, "put", q, f"{q}/{queue}", q, q, None, queue,
+                                op.timestamp, op.feedback, branch))
+                elif t == mqc.MQOPER_DISCARD:
+                    out.append((key, len(out) + 1, "discard", q, f"{q}/(discarded)", q, q, None,
+                                op.queue, op.timestamp, op.feedback, branch))
+        stack.extend(reversed(list(enumerate(r.branches, start=1))))
+    return out
+
+
+def route_row(route: Route) -> dict:
+    """The `routes` table row of a route."""
+    return dict(zip(ROUTE_NAMES, route_values(route, len(hop_values(route))), strict=True))
+
+
+def hop_rows(route: Route) -> list[dict]:
+    """The `hops` table rows of a route (hop_values as dicts)."""
+    return [dict(zip(HOP_NAMES, h, strict=True)) for h in hop_values(route)]
