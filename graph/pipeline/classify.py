@@ -23,7 +23,8 @@ import json
 from collections.abc import Iterator
 
 from graph.pipeline.events import EVENT_COLUMNS, event_rows
-from graph.pipeline.rows import OPERATION_COLUMNS, operation_values
+from graph.pipeline.opvalues import operation_tuples
+from graph.pipeline.rows import OPERATION_COLUMNS
 from graph.pipeline.schema import arrow_schema, ddl
 from graph.pipeline.stats import STATS_COLUMNS, stats_rows
 from pcf import mqc
@@ -62,7 +63,6 @@ def classify_message(md_raw: bytes | None, data: bytes | None, source: str, posi
     """(kind, what the message gives): (`op`, operation tuples), (`stats`|`event`, rows),
     (`trace`, None) or (`reject`, the error)."""
     from pcf.mqmd import unpack
-    from traceroute.records.parse import parse_message
 
     if error is not None:
         return REJECT, error
@@ -75,8 +75,7 @@ def classify_message(md_raw: bytes | None, data: bytes | None, source: str, posi
     for stage in stage_order(data) if data else _DEFAULT_ORDER:
         if stage == _REPORTS:
             try:
-                record = parse_message(md, data, source=source, line=position)
-                return OP, list(operation_values(record, position=position))
+                return OP, operation_tuples(md, data, source=source, position=position)
             except Exception as e:
                 report_error = f"{type(e).__name__}: {e}"
         elif not data:

@@ -1,5 +1,5 @@
 """PCF structures built with struct from the spec (MQCFH, MQCFIN, MQCFST, MQCFSL, MQCFIL,
-MQCFBS, MQCFGR), independently of pcf.encoder; little-endian unless told."""
+MQCFBS, MQCFGR, MQCFIN64), independently of pcf.encoder; little-endian unless told."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import struct
 
 MQCFT_INTEGER, MQCFT_STRING, MQCFT_INTEGER_LIST, MQCFT_STRING_LIST = 3, 4, 5, 6
 MQCFT_BYTE_STRING, MQCFT_GROUP, MQCFT_REPORT, MQCFT_TRACE_ROUTE = 9, 20, 12, 10
+MQCFT_INTEGER64 = 23
 MQCMD_ACTIVITY_MSG, MQCMD_TRACE_ROUTE = 69, 75
 
 
@@ -24,6 +25,11 @@ def cfh(count: int, *, typ: int = MQCFT_REPORT, command: int = MQCMD_ACTIVITY_MS
 def cfin(pid: int, value: int, order: str = "<") -> bytes:
     """MQCFIN: Type, StrucLength 16, Parameter, Value."""
     return struct.pack(order + "4i", MQCFT_INTEGER, 16, pid, value)
+
+
+def cfin64(pid: int, value: int, order: str = "<") -> bytes:
+    """MQCFIN64: Type 23, StrucLength 24, Parameter, Reserved, Value (64 bits)."""
+    return struct.pack(order + "4iq", MQCFT_INTEGER64, 24, pid, 0, value)
 
 
 def cfst(pid: int, text: bytes, ccsid: int = 1208, order: str = "<") -> bytes:

@@ -17,14 +17,16 @@ REPORT, REPLY, TRACE = "report", "reply", "trace-route message"
 
 _TRACE_FIELDS = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
 
-_OPERATION_TEXT = {
+#: Operation group members read into Operation fields: parameter id -> field (MQCFST).
+OPERATION_TEXT = {
     mqc.MQCACF_OPERATION_DATE: "date", mqc.MQCACF_OPERATION_TIME: "time",
     mqc.MQCA_Q_MGR_NAME: "qmgr", mqc.MQCA_QSG_NAME: "qsg", mqc.MQCA_Q_NAME: "queue",
     mqc.MQCACF_RESOLVED_Q_NAME: "resolved_queue", mqc.MQCA_REMOTE_Q_NAME: "remote_queue",
     mqc.MQCA_REMOTE_Q_MGR_NAME: "remote_qmgr", mqc.MQCA_TOPIC_STRING: "topic",
     mqc.MQCACH_CHANNEL_NAME: "channel", mqc.MQCACH_XMIT_Q_NAME: "xmit_queue",
 }
-_OPERATION_INT = {
+#: ... and those that are MQCFINs.
+OPERATION_INT = {
     mqc.MQIACF_OPERATION_TYPE: "type", mqc.MQIACH_CHANNEL_TYPE: "channel_type",
     mqc.MQIACF_FEEDBACK: "feedback", mqc.MQIACF_SUB_LEVEL: "sub_level",
 }
@@ -48,7 +50,8 @@ class Record:
     dead_letter: MQDLH | None = field(default=None, compare=False)
 
 
-def _text(p: Parameter) -> str:
+def text_of(p: Parameter) -> str:
+    """An MQCFST's text; raw bytes (an unknown CCSID) read as Latin-1, padding stripped."""
     v = p.value
     return v if isinstance(v, str) else v.decode("latin-1").rstrip(" \x00")
 
@@ -59,7 +62,7 @@ def _extra(p: Parameter) -> Extra:
         named = p.find(mqc.MQCACF_VALUE_NAME)
         values = [c for c in p.parameters if c.parameter != mqc.MQCACF_VALUE_NAME]
         if named is not None and len(values) == 1:
-            return Extra(_text(named), values[0])
+            return Extra(text_of(named), values[0])
     return Extra(parameter_name(p.parameter) or str(p.parameter), p)
 
 
@@ -84,10 +87,10 @@ def parse_operation(group: Group) -> Operation:
     extra: list[Extra] = []
     for p in group.parameters:
         pid = p.parameter
-        if pid in _OPERATION_TEXT and isinstance(p, pcf.String):
-            values[_OPERATION_TEXT[pid]] = _text(p)
-        elif pid in _OPERATION_INT and isinstance(p, pcf.Integer):
-            values[_OPERATION_INT[pid]] = p.value
+        if pid in OPERATION_TEXT and isinstance(p, pcf.String):
+            values[OPERATION_TEXT[pid]] = text_of(p)
+        elif pid in OPERATION_INT and isinstance(p, pcf.Integer):
+            values[OPERATION_INT[pid]] = p.value
         elif pid == mqc.MQBACF_SUB_ID and isinstance(p, pcf.ByteString):
             values["sub_id"] = p.value
         elif pid == mqc.MQGACF_MESSAGE and isinstance(p, Group):
@@ -113,11 +116,11 @@ def parse_activity(group: Group) -> Activity:
     for p in group.parameters:
         pid = p.parameter
         if pid == mqc.MQCACF_APPL_NAME and isinstance(p, pcf.String):
-            appl_name = _text(p)
+            appl_name = text_of(p)
         elif pid == mqc.MQIA_APPL_TYPE and isinstance(p, pcf.Integer):
             appl_type = p.value
         elif pid == mqc.MQCACF_ACTIVITY_DESC and isinstance(p, pcf.String):
-            description = _text(p)
+            description = text_of(p)
         elif pid == mqc.MQGACF_OPERATION and isinstance(p, Group):
             operations.append(parse_operation(p))
         elif pid == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
@@ -141,13 +144,7 @@ def _fallback_key(activities: list[Activity]) -> bytes:
 def parse_pcf(message: Message, md: MQMD | None = None, *, source: str | None = None,
               line: int | None = None, dead_letter: MQDLH | None = None) -> Record:
     """A decoded PCF message as a Record; NotActivityData for other PCF messages."""
-    h = message.header
-    if h.type == mqc.MQCFT_REPORT and h.command == mqc.MQCMD_ACTIVITY_MSG:
-        kind = REPORT
-    elif h.type == mqc.MQCFT_TRACE_ROUTE and h.command == mqc.MQCMD_TRACE_ROUTE:
-        kind = REPLY if md is not None and md.msg_type == mqc.MQMT_REPLY else TRACE
-    else:
-        raise NotActivityData(f"PCF Type {h.type}, Command {h.command} is not activity data")
+    kind = record_kind(message, md)
     activities: list[Activity] = []
     trace_route = None
     for p in message.parameters:
@@ -164,12 +161,20 @@ def parse_pcf(message: Message, md: MQMD | None = None, *, source: str | None = 
     return Record(kind, key, tuple(activities), trace_route, md, source, line, dead_letter)
 
 
-def parse_message(md: MQMD | None, data: bytes, *, source: str | None = None,
-                  line: int | None = None) -> Record:
-    """One collected message (MQMD + data) as a Record.
+def record_kind(message: Message, md: MQMD | None) -> str:
+    """REPORT, REPLY or TRACE from the MQCFH (and the MQMD's MsgType); NotActivityData else."""
+    h = message.header
+    if h.type == mqc.MQCFT_REPORT and h.command == mqc.MQCMD_ACTIVITY_MSG:
+        return REPORT
+    if h.type == mqc.MQCFT_TRACE_ROUTE and h.command == mqc.MQCMD_TRACE_ROUTE:
+        return REPLY if md is not None and md.msg_type == mqc.MQMT_REPLY else TRACE
+    raise NotActivityData(f"PCF Type {h.type}, Command {h.command} is not activity data")
 
-    A message from a dead-letter queue has its MQDLH stripped first. Raises PCFError for
-    malformed data and NotActivityData for messages that are not activity data.
+
+def decode_activity(md: MQMD | None, data: bytes) -> tuple[Message, MQDLH | None]:
+    """The decoded PCF of a collected message and its MQDLH (stripped first when present).
+
+    Raises PCFError for malformed data and NotActivityData for a Format that is not PCF.
     """
     dead_letter = None
     fmt = md.format if md else None
@@ -183,9 +188,19 @@ def parse_message(md: MQMD | None, data: bytes, *, source: str | None = None,
     if fmt is not None and not pcf.is_pcf_format(fmt):
         raise NotActivityData(f"format '{fmt}' is not PCF")
     try:
-        message = pcf.decode(data, encoding=encoding, ccsid=ccsid, fmt=fmt)
+        return pcf.decode(data, encoding=encoding, ccsid=ccsid, fmt=fmt), dead_letter
     except pcf.PCFError as e:
         if dead_letter is not None and e.offset is not None:
             raise pcf.PCFError(e.reason, offset=e.offset + DLH_LENGTH, path=e.path) from None
         raise
+
+
+def parse_message(md: MQMD | None, data: bytes, *, source: str | None = None,
+                  line: int | None = None) -> Record:
+    """One collected message (MQMD + data) as a Record.
+
+    A message from a dead-letter queue has its MQDLH stripped first. Raises PCFError for
+    malformed data and NotActivityData for messages that are not activity data.
+    """
+    message, dead_letter = decode_activity(md, data)
     return parse_pcf(message, md, source=source, line=line, dead_letter=dead_letter)
