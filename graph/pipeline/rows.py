@@ -255,7 +255,7 @@ def hop_values(route: Route) -> list[tuple]:
                 elif t == mqc.MQOPER_DISCARD:
                     out.append((key, len(out) + 1, "discard", q, f"{q}/(discarded)", q, q, None,
                                 op.queue, op.timestamp, op.feedback, branch))
-        stack.extend(reversed(list(enumerate(r.branches, start=1))))
+        stack.extend((b, n) for n, b in reversed(list(enumerate(r.branches, start=1))))
     return out
 
 
