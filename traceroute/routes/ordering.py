@@ -109,11 +109,12 @@ def _entries(records: list[Record]) -> tuple[list[_Entry], TraceRoute | None]:
             if counters is None and record.kind != REPORT and record.trace_route is not None:
                 counters = (k + 1, 0, 0)  # accumulated in order, before any reply was made
             key = (counters[0] if counters else None, _identity(activity))
-            if key not in found:
-                found[key] = _Entry(activity, counters, order)
+            entry = _Entry(activity, counters, order)
+            seen = found.setdefault(key, entry)  # one hash of the key (its operations)
+            if seen is entry:
                 order += 1
-            elif found[key].counters is None and counters is not None:
-                found[key].counters = counters
+            elif seen.counters is None and counters is not None:
+                seen.counters = counters
             if tr is not None:
                 final = _later(final, tr)
     return list(found.values()), final
@@ -234,6 +235,9 @@ def _by_counters(entries: list[_Entry]) -> list[_Entry]:
         level.append(e)
         if not previous:
             roots.append(e)
+            continue
+        if len(previous) == 1:  # the only choice (a chain: the common case)
+            _adopt(previous[0], e)
             continue
         if not indexed:
             by_order = sorted(previous, key=lambda p: p.order)
@@ -392,8 +396,9 @@ def _trunk(start: _Entry, lead: list[Step]) -> tuple[list[Step], _Entry, list[st
         gap = _gap_between(node, child)
         if gap is not None:
             steps.append(gap)
-        elif node.counters and child.counters and not link(node.activity, child.activity) \
-                and node.activity.last and node.activity.last.type == mqc.MQOPER_SEND:
+        elif node.counters and child.counters and node.activity.last \
+                and node.activity.last.type == mqc.MQOPER_SEND \
+                and not link(node.activity, child.activity):
             notes.append(f"after the Send on {node.activity.last.channel}, the next recorded "
                          f"activity is not its Receive")
         node = child
