@@ -14,7 +14,6 @@ from graph.pipeline.rows import (
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
     ROUTE_INPUT,
-    hop_values,
     route_failure,
     route_values,
     routes_of_columns,
@@ -79,9 +78,9 @@ def _route_batch(columns: dict[str, list], schema):
             rows.append((columns["correl_id"][first], *no_route,
                          *(failure[n] for n, _ in REJECT_COLUMNS)))
         else:
-            route_hops = hop_values(outcome)
+            route, route_hops = route_values(outcome)
             hops += route_hops
-            rows.append(route_values(outcome, len(route_hops)) + no_failure)
+            rows.append(route + no_failure)
         offsets.append(len(hops))
     arrays = _arrays([f for f in schema if f.name != "hop_list"], rows)
     hop_type = schema.field("hop_list").type.value_type

@@ -8,6 +8,7 @@ single-process path applies them to a list, so both give the same answers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
 
 from pcf import mqc
 from pcf.mqmd import MQMD
@@ -92,6 +93,7 @@ HOP_NAMES: tuple[str, ...] = tuple(name for name, _ in HOP_COLUMNS)
 #: The `operations` columns a route is rebuilt from (the operation's name is not read).
 ROUTE_INPUT: tuple[str, ...] = tuple(n for n in OPERATION_NAMES if n != "operation")
 
+_route_input = itemgetter(*ROUTE_INPUT)
 _ANY_MD = MQMD()  # an embedded MQMD whose contents nothing downstream reads
 
 
@@ -108,7 +110,7 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
     (correl, kind, report, source, position, a_index, rec, unrec, disc, appl_name, appl_type,
      desc, o_index, op_type, date, time, qmgr, queue, resolved, remote_queue, remote_qmgr,
      topic, channel, channel_type, xmitq, feedback, msg_id, emb_id, has_emb, f_rec, f_unrec,
-     f_disc) = (c[n] for n in ROUTE_INPUT)
+     f_disc) = _route_input(c)
     ordered = sorted(rows, key=lambda i: (source[i] or "", position[i] or 0, report[i] or "",
                                           a_index[i], o_index[i]))
     records: list[Record] = []
@@ -194,76 +196,64 @@ def route_failure(c: Mapping[str, Sequence], row: int, error: Exception) -> dict
                      f"{type(error).__name__}: {error}"}
 
 
-def route_values(route: Route, hops: int) -> tuple:
-    """The `routes` row of a route as a tuple in ROUTE_COLUMNS order (`hops`: its hop count).
+def route_values(route: Route) -> tuple[tuple, list[tuple]]:
+    """The `routes` row of a route and its `hops` rows, as tuples in ROUTE_COLUMNS and
+    HOP_COLUMNS order, from one walk over the route and its branches.
 
-    One walk over the route and its branches (activities, gaps and times count them all;
-    `branches` is the route's own fan-out).
+    Hops are the message's movements in order (put to a queue, send over a channel, gaps):
+    the trunk, then each branch (numbered within its parent) with its own branches, `seq`
+    counting on across them all. The route's activities, gaps and times count every branch;
+    its `branches` is its own fan-out.
     """
+    hops: list[tuple] = []
+    key = route.correl_id.hex()
     activities = gaps = missing = 0
     first = last = None
-    stack = [route]
-    while stack:
-        r = stack.pop()
-        for step in r.steps:
-            if isinstance(step, Gap):
-                gaps += 1
-                missing += step.missing or 0
-                continue
-            activities += 1
-            for op in step.operations:
-                t = op.timestamp
-                if t:
-                    if first is None or t < first:
-                        first = t
-                    if last is None or t > last:
-                        last = t
-        stack.extend(r.branches)
-    outcome = route.outcome
-    loc = outcome.location
-    verdict = outcome.verdict
-    complete = verdict.terminal and not gaps and all(b.complete for b in route.branches)
-    return (route.correl_id.hex(), verdict.value, complete, outcome.feedback,
-            loc.queue_manager, loc.queue, loc.channel, loc.remote_queue_manager, activities,
-            hops, gaps, missing, len(route.branches), first, last, route.records)
-
-
-def hop_values(route: Route) -> list[tuple]:
-    """The message's movements in order (put to a queue, send over a channel, gaps) as
-    tuples in HOP_COLUMNS order: the trunk, then each branch (numbered within its parent)
-    with its own branches, `seq` counting on across them all."""
-    out: list[tuple] = []
-    key = route.correl_id.hex()
     stack = [(route, 0)]
     while stack:
         r, branch = stack.pop()
         for step in r.steps:
             if isinstance(step, Gap):
-                out.append((key, len(out) + 1, "gap", "?", "?", None, None, None, None, None,
-                            None, branch))
+                gaps += 1
+                missing += step.missing or 0
+                hops.append((key, len(hops) + 1, "gap", "?", "?", None, None, None, None, None,
+                             None, branch))
                 continue
+            activities += 1
             for op in step.operations:
-                t, q = op.type, op.qmgr
-                if t == mqc.MQOPER_SEND:
-                    out.append((key, len(out) + 1, "send", q, op.remote_qmgr or "?", q,
-                                op.remote_qmgr, op.channel, op.xmit_queue, op.timestamp,
-                                op.feedback, branch))
-                elif t in PUT_TYPES:
+                time = op.timestamp
+                if time:
+                    if first is None or time < first:
+                        first = time
+                    if last is None or time > last:
+                        last = time
+                kind, q = op.type, op.qmgr
+                if kind == mqc.MQOPER_SEND:
+                    hops.append((key, len(hops) + 1, "send", q, op.remote_qmgr or "?", q,
+                                 op.remote_qmgr, op.channel, op.xmit_queue, time, op.feedback,
+                                 branch))
+                elif kind in PUT_TYPES:
                     queue = op.resolved_queue or op.queue or op.topic or "?"
-                    out.append((key, len(out) + 1, "put", q, f"{q}/{queue}", q, q, None, queue,
-                                op.timestamp, op.feedback, branch))
-                elif t == mqc.MQOPER_DISCARD:
-                    out.append((key, len(out) + 1, "discard", q, f"{q}/(discarded)", q, q, None,
-                                op.queue, op.timestamp, op.feedback, branch))
+                    hops.append((key, len(hops) + 1, "put", q, f"{q}/{queue}", q, q, None, queue,
+                                 time, op.feedback, branch))
+                elif kind == mqc.MQOPER_DISCARD:
+                    hops.append((key, len(hops) + 1, "discard", q, f"{q}/(discarded)", q, q,
+                                 None, op.queue, time, op.feedback, branch))
         stack.extend((b, n) for n, b in reversed(list(enumerate(r.branches, start=1))))
-    return out
+    outcome = route.outcome
+    loc = outcome.location
+    verdict = outcome.verdict
+    complete = verdict.terminal and not gaps and all(b.complete for b in route.branches)
+    return (key, verdict.value, complete, outcome.feedback, loc.queue_manager, loc.queue,
+            loc.channel, loc.remote_queue_manager, activities, len(hops), gaps, missing,
+            len(route.branches), first, last, route.records), hops
 
 
 def route_row(route: Route) -> dict:
     """The `routes` table row of a route."""
-    return dict(zip(ROUTE_NAMES, route_values(route, len(hop_values(route))), strict=True))
+    return dict(zip(ROUTE_NAMES, route_values(route)[0], strict=True))
 
 
 def hop_rows(route: Route) -> list[dict]:
-    """The `hops` table rows of a route (hop_values as dicts)."""
-    return [dict(zip(HOP_NAMES, h, strict=True)) for h in hop_values(route)]
+    """The `hops` table rows of a route."""
+    return [dict(zip(HOP_NAMES, h, strict=True)) for h in route_values(route)[1]]
