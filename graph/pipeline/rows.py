@@ -8,6 +8,7 @@ single-process path applies them to a list, so both give the same answers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from operator import itemgetter
 
 from pcf import mqc
@@ -94,6 +95,13 @@ HOP_NAMES: tuple[str, ...] = tuple(name for name, _ in HOP_COLUMNS)
 ROUTE_INPUT: tuple[str, ...] = tuple(n for n in OPERATION_NAMES if n != "operation")
 
 _route_input = itemgetter(*ROUTE_INPUT)
+
+
+@lru_cache(maxsize=4096)
+def _counters(recorded: int, unrecorded: int | None, discontinuity: int | None) -> TraceRoute:
+    """The TraceRoute of these counters (one value for each, as many records share them)."""
+    return TraceRoute(None, recorded, unrecorded, discontinuity)
+
 _ANY_MD = MQMD()  # an embedded MQMD whose contents nothing downstream reads
 
 
@@ -124,14 +132,14 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
             a = at_activity
             activities.append(Activity(
                 appl_name[a] or "", appl_type[a], desc[a] or "", tuple(ops),
-                TraceRoute(None, rec[a], unrec[a], disc[a]) if rec[a] is not None else None))
+                _counters(rec[a], unrec[a], disc[a]) if rec[a] is not None else None))
             ops = []
             at_activity = -1
             if key != record_key:
                 r = at_record
                 records.append(Record(
                     kind[r], bytes.fromhex(correl[r]), tuple(activities),
-                    TraceRoute(None, f_rec[r], f_unrec[r], f_disc[r])
+                    _counters(f_rec[r], f_unrec[r], f_disc[r])
                     if f_rec[r] is not None else None, None, source[r], position[r]))
                 activities = []
         if i < 0:
@@ -140,12 +148,11 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
             at_activity = i
             if key != record_key:
                 at_record, record_key = i, key
-        md = embedded = None
-        if has_emb[i]:
-            embedded = MQMD(msg_id=bytes.fromhex(emb_id[i])) if mds and emb_id[i] else \
-                (MQMD() if mds else _ANY_MD)
-        if mds and msg_id[i]:
-            md = MQMD(msg_id=bytes.fromhex(msg_id[i]))
+        md, embedded = None, _ANY_MD if has_emb[i] else None
+        if mds:
+            md = MQMD(msg_id=bytes.fromhex(msg_id[i])) if msg_id[i] else None
+            if has_emb[i]:
+                embedded = MQMD(msg_id=bytes.fromhex(emb_id[i])) if emb_id[i] else MQMD()
         ops.append(Operation(op_type[i], date[i] or "", time[i] or "", qmgr[i] or "", None,
                              queue[i], resolved[i], remote_queue[i], remote_qmgr[i], topic[i],
                              channel[i], channel_type[i], xmitq[i], feedback[i], None, None,
