@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from graph.pipeline.classify import classify, operations, rejects
 from graph.pipeline.rows import (
     HOP_COLUMNS,
+    MD_COLUMNS,
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
     ROUTE_INPUT,
@@ -36,6 +37,10 @@ ROUTE_OUTPUT = (*ROUTE_COLUMNS, ("hop_list", "array<struct<" + ", ".join(
     f"{n}: {k}" for n, k in HOP_COLUMNS) + ">>"), *FAILED_COLUMNS)
 
 
+#: The operation columns the routes stage reads (no MQMDs are made: their MsgIds stay behind).
+ROUTES_READ = tuple(n for n in ROUTE_INPUT if n not in MD_COLUMNS)
+
+
 def routes_of_batches(batches: Iterator) -> Iterator:
     """mapInArrow body over rows sorted by correl_id: each message's route (with its hops).
 
@@ -46,7 +51,8 @@ def routes_of_batches(batches: Iterator) -> Iterator:
     schema = _route_arrow_schema()
     carry: dict[str, list] = {}
     for batch in batches:
-        columns = {n: batch.column(n).to_pylist() for n in ROUTE_INPUT}
+        columns = {n: batch.column(n).to_pylist() for n in ROUTES_READ}
+        columns.update(dict.fromkeys(MD_COLUMNS, [None] * batch.num_rows))
         if carry:
             columns = {n: carry[n] + columns[n] for n in ROUTE_INPUT}
         keys = columns["correl_id"]
@@ -119,12 +125,13 @@ def build_routes(ops):
 def build_routes_with_failures(ops):
     """(routes, hops, failures): failures are `rejects` rows of messages without a route.
 
-    Rows are shuffled by original MsgId and sorted within each partition, so one Python
-    call orders every message of a partition (a per-group call costs ~10 ms each).
+    Rows (the columns a route is made of, ROUTES_READ) are shuffled by original MsgId and
+    sorted within each partition, so one Python call orders every message of a partition
+    (a per-group call costs ~10 ms each).
     """
     from pyspark.sql import functions as F
 
-    grouped = ops.repartition("correl_id").sortWithinPartitions("correl_id")
+    grouped = ops.select(*ROUTES_READ).repartition("correl_id").sortWithinPartitions("correl_id")
     with_hops = grouped.mapInArrow(routes_of_batches, ddl(ROUTE_OUTPUT))
     with_hops = with_hops.persist()  # routes and hops both come from it: build routes once
     failed = F.col("failed_error").isNotNull()

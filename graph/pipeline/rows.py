@@ -93,6 +93,8 @@ ROUTE_NAMES: tuple[str, ...] = tuple(name for name, _ in ROUTE_COLUMNS)
 HOP_NAMES: tuple[str, ...] = tuple(name for name, _ in HOP_COLUMNS)
 #: The `operations` columns a route is rebuilt from (the operation's name is not read).
 ROUTE_INPUT: tuple[str, ...] = tuple(n for n in OPERATION_NAMES if n != "operation")
+#: Of ROUTE_INPUT, the operations' MsgIds: read only when MQMDs are asked for.
+MD_COLUMNS: tuple[str, ...] = ("msg_id", "embedded_msg_id")
 
 _route_input = itemgetter(*ROUTE_INPUT)
 
@@ -109,11 +111,11 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
                        mds: bool = True) -> list[Record]:
     """Rebuild Records (what ordering needs of them) from operation rows of one message.
 
-    `c`: the ROUTE_INPUT columns as lists; `rows`: the message's
-    row indices in them, any order. Records in (source, position, report MsgId) order, their
-    activities and operations by index. `mds=False` leaves out the operations' MQMDs, which
-    routes and hops do not read (an embedded MQMD is then a blank one: only its presence
-    counts, as a get from a transmission queue).
+    `c`: the ROUTE_INPUT columns as lists; `rows`: the message's row indices in them, any
+    order. Records in (source, position, report MsgId) order, their activities and
+    operations by index. `mds=False` leaves out the operations' MQMDs, which routes and hops
+    do not read (MD_COLUMNS are then not read; an embedded MQMD is a blank one: only its
+    presence counts, as a get from a transmission queue).
     """
     (correl, kind, report, source, position, a_index, rec, unrec, disc, appl_name, appl_type,
      desc, o_index, op_type, date, time, qmgr, queue, resolved, remote_queue, remote_qmgr,

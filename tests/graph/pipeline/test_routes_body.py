@@ -94,6 +94,16 @@ def test_the_corpus_gives_the_same_rows(corpus_rows):
     assert {r["verdict"] for r in new} >= {"delivered", "waiting_on_xmitq"}
 
 
+def test_the_columns_the_stage_ships_are_enough(corpus_rows):
+    """The Spark stage shuffles only ROUTES_READ (no operation MsgIds): the same rows."""
+    batches = _batches(corpus_rows, [1000, 2500])
+    narrow = [pa.RecordBatch.from_arrays([b.column(n) for n in reports.ROUTES_READ],
+                                         names=list(reports.ROUTES_READ)) for b in batches]
+    assert "msg_id" not in reports.ROUTES_READ
+    assert [r for b in reports.routes_of_batches(iter(narrow)) for r in b.to_pylist()] == \
+        _both(batches)[1]
+
+
 def test_the_batch_schema_is_the_stage_output(corpus_rows):
     out = list(reports.routes_of_batches(iter(_batches(corpus_rows[:40], []))))
     assert len(out) == 2  # the messages before the last one, then the one carried over
