@@ -96,10 +96,16 @@ def _identity(activity: Activity) -> tuple:
 
 
 def _entries(records: list[Record]) -> tuple[list[_Entry], TraceRoute | None]:
-    """The distinct activities of one message's records, with their counters."""
-    found: dict[tuple, _Entry] = {}
+    """The distinct activities of one message's records, with their counters.
+
+    Activities are the same when their recorded count (as first seen) and identity are.
+    They are looked up by a key cheap to hash (the count and the identity's text fields);
+    only where two share one are identities hashed (operations and all), in a dict of
+    that key's own, so each activity costs one or two lookups whatever the input.
+    """
+    found: dict[tuple, _Entry | dict[tuple, _Entry]] = {}
+    entries: list[_Entry] = []
     final: TraceRoute | None = None
-    order = 0
     for record in records:
         if record.kind != REPORT and record.trace_route is not None:
             final = _later(final, record.trace_route)
@@ -108,16 +114,25 @@ def _entries(records: list[Record]) -> tuple[list[_Entry], TraceRoute | None]:
             counters = tr.counters if tr is not None else None
             if counters is None and record.kind != REPORT and record.trace_route is not None:
                 counters = (k + 1, 0, 0)  # accumulated in order, before any reply was made
-            key = (counters[0] if counters else None, _identity(activity))
-            entry = _Entry(activity, counters, order)
-            seen = found.setdefault(key, entry)  # one hash of the key (its operations)
-            if seen is entry:
-                order += 1
-            elif seen.counters is None and counters is not None:
-                seen.counters = counters
+            key = (counters[0] if counters else None, activity.appl_name, activity.appl_type,
+                   activity.description)
+            seen = found.get(key)
+            if isinstance(seen, _Entry) and _identity(seen.activity) != _identity(activity):
+                seen = found[key] = {_identity(seen.activity): seen}  # two share the key
+            bucket = seen if isinstance(seen, dict) else None
+            entry = bucket.get(_identity(activity)) if bucket is not None else seen
+            if entry is None:
+                entry = _Entry(activity, counters, len(entries))
+                entries.append(entry)
+                if bucket is not None:
+                    bucket[_identity(activity)] = entry
+                else:
+                    found[key] = entry
+            elif entry.counters is None and counters is not None:
+                entry.counters = counters
             if tr is not None:
                 final = _later(final, tr)
-    return list(found.values()), final
+    return entries, final
 
 
 def _later(a: TraceRoute | None, b: TraceRoute) -> TraceRoute:
