@@ -104,6 +104,7 @@ def _counters(recorded: int, unrecorded: int | None, discontinuity: int | None) 
     """The TraceRoute of these counters (one value for each, as many records share them)."""
     return TraceRoute(None, recorded, unrecorded, discontinuity)
 
+
 _ANY_MD = MQMD()  # an embedded MQMD whose contents nothing downstream reads
 
 
@@ -164,10 +165,10 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
 
 def routes_of_columns(c: Mapping[str, Sequence], *, mds: bool = True
                       ) -> Iterator[tuple[int, Route | Exception]]:
-    """(first row, route) of each original message in operation columns whose rows are
-    grouped by correl_id, or (first row, the error) for one whose route could not be built:
-    one bad message never stops the others. The first row is the message's earliest by
-    (source, position); `c` as for `records_of_columns`."""
+    """(row, route) of each original message in operation columns whose rows are grouped by
+    correl_id (`c` as for `records_of_columns`), or (row, the error) for one whose route
+    could not be built: one bad message never stops the others. The row is the message's
+    first; with an error, its earliest by (source, position), which its reject names."""
     keys = c["correl_id"]
     n = len(keys)
     lo = 0
@@ -176,11 +177,15 @@ def routes_of_columns(c: Mapping[str, Sequence], *, mds: bool = True
         hi = lo + 1
         while hi < n and keys[hi] == key:
             hi += 1
+        first = lo
         try:
-            yield lo, route_of(bytes.fromhex(key), records_of_columns(c, range(lo, hi), mds=mds))
+            outcome: Route | Exception = route_of(
+                bytes.fromhex(key), records_of_columns(c, range(lo, hi), mds=mds))
         except Exception as e:  # a reject row, not a dead job
             source, position = c["source"], c["position"]
-            yield min(range(lo, hi), key=lambda i: (source[i] or "", position[i] or 0)), e
+            first = min(range(lo, hi), key=lambda i: (source[i] or "", position[i] or 0))
+            outcome = e
+        yield first, outcome
         lo = hi
 
 
