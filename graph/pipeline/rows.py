@@ -105,7 +105,7 @@ def _counters(recorded: int, unrecorded: int | None, discontinuity: int | None) 
     return TraceRoute(None, recorded, unrecorded, discontinuity)
 
 
-_ANY_MD = MQMD()  # an embedded MQMD whose contents nothing downstream reads
+_ANY_MD = MQMD()  # one embedded MQMD for every operation with one, when nothing reads them
 
 
 def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
