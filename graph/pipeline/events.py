@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import os
 
+from graph.pipeline.schema import write_partitioned
+
 EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("category", "string"), ("event_type", "int"), ("event_type_name", "string"),
     ("reason", "int"), ("reason_name", "string"), ("queue_manager", "string"),
@@ -96,9 +98,9 @@ def route_events(routes, events, *, window_seconds: int = 3600):
 def write_tables(events, out: str, routes=None) -> int:
     """Write events/ (partitioned by category) and, given routes, route_events/; the
     number of events."""
-    events.write.mode("overwrite").partitionBy("category").parquet(os.path.join(out,
-                                                                              "events"))
+    rows = events.count()
+    write_partitioned(events, os.path.join(out, "events"), "category", rows)
     if routes is not None:
         route_events(routes, events).write.mode("overwrite").parquet(
             os.path.join(out, "route_events"))
-    return events.count()
+    return rows

@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 
 from graph.pipeline import storage
 from graph.pipeline.classify import (
+    EVENT,
     OP,
     REJECT,
+    STATS,
+    TRACE,
     classify,
     counts,
     events_frame,
@@ -27,11 +30,20 @@ from graph.pipeline.classify import (
     trace_messages,
 )
 from graph.pipeline.commit import OutputError, check_out, staged_output
+from graph.pipeline.events import EVENT_COLUMNS
 from graph.pipeline.events import write_tables as write_events_tables
-from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs, read_inputs
+from graph.pipeline.inputs import (
+    DEFAULT_SPLIT_BYTES,
+    RAW_COLUMNS,
+    Listing,
+    list_inputs,
+    read_inputs,
+)
 from graph.pipeline.journeys import write_tables as write_journey_tables
 from graph.pipeline.reports import build_routes_with_failures, route_counts
+from graph.pipeline.schema import ddl, write_partitioned
 from graph.pipeline.ship import ship
+from graph.pipeline.stats import STATS_COLUMNS
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
 
@@ -82,21 +94,26 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         messages += rejected
         progress(f"reports read {messages}, decoded {messages - rejected}, rejected {rejected}")
         ops = operations(classified)
-        ops.write.mode("overwrite").partitionBy("date").parquet(f"{stage}/operations")
+        write_partitioned(ops, f"{stage}/operations", "date", ops_n)
         rejects(classified).write.mode("overwrite").parquet(f"{stage}/rejects")
-        stats_rows = stats_frame(classified).persist()
+        def side(frame, kind: str, columns):
+            return _unless_empty(frame, by_kind.get(kind, (0, 0))[0], columns)
+
+        stats_rows = side(stats_frame(classified), STATS, STATS_COLUMNS).persist()
         stats = write_stats_tables(stats_rows, stage)
-        event_rows = events_frame(classified).persist()  # events/ (graph.pipeline.events)
-        journeys = write_journey_tables(trace_messages(classified), stage)
+        # events/ (graph.pipeline.events)
+        event_rows = side(events_frame(classified), EVENT, EVENT_COLUMNS).persist()
+        journeys = write_journey_tables(side(trace_messages(classified), TRACE, RAW_COLUMNS),
+                                        stage)
         routes, hops, failed = build_routes_with_failures(ops)
-        routes.write.mode("overwrite").partitionBy("verdict").parquet(f"{stage}/routes")
+        verdicts, failed_n = route_counts(routes, failed)  # fills their cache
+        n_routes = sum(verdicts.values())
+        write_partitioned(routes, f"{stage}/routes", "verdict", n_routes)
         hops.write.mode("overwrite").parquet(f"{stage}/hops")
-        verdicts, failed_n = route_counts(routes, failed)
         if failed_n:  # messages whose route could not be built: rejects too
             failed.write.mode("append").parquet(f"{stage}/rejects")
             rejected += failed_n
             progress(f"routes failed {failed_n} (in rejects)")
-        n_routes = sum(verdicts.values())
         progress(f"routes built {n_routes}")
         write_events_tables(event_rows, stage, routes)  # events/, route_events/
         stats_rows.unpersist()
@@ -104,6 +121,15 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         classified.unpersist()
     return Summary(messages, ops_n, rejected, n_routes, verdicts, out, list(listing.problems),
                    stats, journeys)
+
+
+def _unless_empty(frame, rows: int, columns):
+    """`frame`, or an empty frame of `columns` when the cache holds none of its rows: the
+    stage's tables are still written (empty, with their schema), but nothing is planned or
+    run over the cache for them (a few seconds per stage of fixed costs)."""
+    if rows:
+        return frame
+    return frame.sparkSession.createDataFrame([], ddl(columns))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.schema import arrow_schema, ddl, write_partitioned
 from traceroute.journeys.rows import (
     CALL_COLUMNS,
     JOURNEY_COLUMNS,
@@ -168,9 +168,9 @@ def write_tables(raw, out: str) -> dict[str, int]:
     calls = decode_calls(raw).persist()  # written, then read by the journeys
     calls.write.mode("overwrite").parquet(f"{out}/calls")
     journeys = build_journeys(calls).persist()
-    journeys.write.mode("overwrite").partitionBy("verdict").parquet(f"{out}/journeys")
     verdicts = {r["verdict"]: r["count"]
                 for r in journeys.groupBy("verdict").count().collect()}
+    write_partitioned(journeys, f"{out}/journeys", "verdict", sum(verdicts.values()))
     journeys.unpersist()
     calls.unpersist()
     return verdicts

@@ -1,4 +1,5 @@
-"""Column lists ((name, Spark SQL type) pairs) as Spark DDL and as Arrow schemas."""
+"""Column lists ((name, Spark SQL type) pairs) as Spark DDL and as Arrow schemas; writing a
+partitioned table that stays readable when empty."""
 
 from __future__ import annotations
 
@@ -8,6 +9,13 @@ from collections.abc import Sequence
 def ddl(columns: Sequence[tuple[str, str]]) -> str:
     """Columns as a Spark DDL schema string."""
     return ", ".join(f"`{name}` {kind}" for name, kind in columns)
+
+
+def write_partitioned(df, path: str, column: str, rows: int) -> None:
+    """Write `df` as Parquet partitioned by `column`; with no rows, unpartitioned: Spark writes
+    no file at all for an empty partitioned table, which then has no schema to read."""
+    writer = df.write.mode("overwrite")
+    (writer.partitionBy(column) if rows else writer).parquet(path)
 
 
 def arrow_schema(columns: Sequence[tuple[str, str]]):
