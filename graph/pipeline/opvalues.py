@@ -21,7 +21,9 @@ from traceroute.records.parse import (
     OPERATION_INT,
     OPERATION_TEXT,
     TRACE,
+    activity_parts,
     decode_activity,
+    message_parts,
     record_kind,
     text_of,
 )
@@ -96,28 +98,15 @@ def _counters(group: Group) -> tuple:
 
 
 def _activity(group: Group) -> tuple:
-    """(counters, ApplName, ApplType, ActivityDesc, operations) of an Activity group."""
-    appl_name, appl_type, description = "", None, ""
-    operations = []
-    counters = _NONE3
-    for p in group.parameters:
-        pid = p.parameter
-        if pid == mqc.MQGACF_OPERATION and isinstance(p, Group):
-            operations.append(_operation(p))
-        elif pid == mqc.MQCACF_APPL_NAME and isinstance(p, pcf.String):
-            appl_name = text_of(p)
-        elif pid == mqc.MQIA_APPL_TYPE and isinstance(p, pcf.Integer):
-            appl_type = p.value
-        elif pid == mqc.MQCACF_ACTIVITY_DESC and isinstance(p, pcf.String):
-            description = text_of(p)
-        elif pid == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
-            counters = _counters(p)
-    return counters, appl_name, appl_type, description, operations
+    """(ApplName, ApplType, ActivityDesc, operations, counters) of an Activity group."""
+    appl_name, appl_type, description, operations, counters = activity_parts(
+        group, _operation, _counters)
+    return appl_name, appl_type, description, operations, counters or _NONE3
 
 
 def _fallback_key(activities: list[tuple]) -> bytes:
     """Without an MQMD: the first operation's (embedded, else own) non-zero MsgId."""
-    for *_, operations in activities:
+    for _name, _type, _description, operations, _route in activities:
         for _values, md_id, emb_id, has_emb in operations:
             msg_id = emb_id if has_emb else md_id
             if msg_id is not None and any(msg_id):
@@ -131,14 +120,8 @@ def operation_tuples(md: MQMD | None, data: bytes, *, source: str | None,
     tree: one tuple per operation, in OPERATION_COLUMNS order."""
     message, _dead_letter = decode_activity(md, data)
     kind = record_kind(message, md)
-    activities = []
-    final = _NONE3
-    for p in message.parameters:
-        pid = p.parameter
-        if pid == mqc.MQGACF_ACTIVITY and isinstance(p, Group):
-            activities.append(_activity(p))
-        elif pid == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
-            final = _counters(p)
+    activities, final = message_parts(message, _activity, _counters)
+    final = final or _NONE3
     if md is None:
         key, report_id = _fallback_key(activities).hex(), None
     else:
@@ -146,7 +129,7 @@ def operation_tuples(md: MQMD | None, data: bytes, *, source: str | None,
         report_id = md.msg_id.hex()
     head = (key, kind, report_id, source, position)
     out = []
-    for a_index, (counters, appl_name, appl_type, description, operations) in enumerate(
+    for a_index, (appl_name, appl_type, description, operations, counters) in enumerate(
             activities):
         activity = (*head, a_index, *counters, appl_name, appl_type, description)
         for o_index, (values, md_id, emb_id, has_emb) in enumerate(operations):

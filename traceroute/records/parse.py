@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import pcf
 from pcf import mqc
@@ -14,6 +16,8 @@ from traceroute.records.descriptor import LazyMQMD
 from traceroute.records.model import TRACE_ROUTE_MEMBERS, Activity, Extra, Operation, TraceRoute
 
 REPORT, REPLY, TRACE = "report", "reply", "trace-route message"
+T = TypeVar("T")
+R = TypeVar("R")
 
 _TRACE_FIELDS = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
 
@@ -107,26 +111,51 @@ def parse_operation(group: Group) -> Operation:
     return Operation(**values, extra=tuple(extra), group=group)
 
 
-def parse_activity(group: Group) -> Activity:
-    """An Activity group as an Activity value."""
+def activity_parts(group: Group, operation: Callable[[Group], T], trace_route: Callable[[Group], R],
+                   other: Callable[[Parameter], object] | None = None
+                   ) -> tuple[str, int | None, str, list[T], R | None]:
+    """(ApplName, ApplType, ActivityDesc, operations, TraceRoute) of an Activity group: each
+    Operation group made by `operation`, the TraceRoute by `trace_route` (of repeated
+    members the last counts), any other member passed to `other`."""
     appl_name, appl_type, description = "", None, ""
-    operations: list[Operation] = []
-    trace_route = None
-    extra: list[Extra] = []
+    operations: list[T] = []
+    route = None
     for p in group.parameters:
         pid = p.parameter
-        if pid == mqc.MQCACF_APPL_NAME and isinstance(p, pcf.String):
+        if pid == mqc.MQGACF_OPERATION and isinstance(p, Group):
+            operations.append(operation(p))
+        elif pid == mqc.MQCACF_APPL_NAME and isinstance(p, pcf.String):
             appl_name = text_of(p)
         elif pid == mqc.MQIA_APPL_TYPE and isinstance(p, pcf.Integer):
             appl_type = p.value
         elif pid == mqc.MQCACF_ACTIVITY_DESC and isinstance(p, pcf.String):
             description = text_of(p)
-        elif pid == mqc.MQGACF_OPERATION and isinstance(p, Group):
-            operations.append(parse_operation(p))
         elif pid == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
-            trace_route = parse_trace_route(p)
-        else:
-            extra.append(_extra(p))
+            route = trace_route(p)
+        elif other is not None:
+            other(p)
+    return appl_name, appl_type, description, operations, route
+
+
+def message_parts(message: Message, activity: Callable[[Group], T],
+                  trace_route: Callable[[Group], R]) -> tuple[list[T], R | None]:
+    """(activities, TraceRoute) of an activity message: each Activity group made by
+    `activity`, the message's own TraceRoute group by `trace_route` (the last counts)."""
+    activities: list[T] = []
+    route = None
+    for p in message.parameters:
+        if p.parameter == mqc.MQGACF_ACTIVITY and isinstance(p, Group):
+            activities.append(activity(p))
+        elif p.parameter == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
+            route = trace_route(p)
+    return activities, route
+
+
+def parse_activity(group: Group) -> Activity:
+    """An Activity group as an Activity value."""
+    extra: list[Extra] = []
+    appl_name, appl_type, description, operations, trace_route = activity_parts(
+        group, parse_operation, parse_trace_route, lambda p: extra.append(_extra(p)))
     return Activity(appl_name, appl_type, description, tuple(operations), trace_route,
                     tuple(extra), group)
 
@@ -145,13 +174,7 @@ def parse_pcf(message: Message, md: MQMD | None = None, *, source: str | None = 
               line: int | None = None, dead_letter: MQDLH | None = None) -> Record:
     """A decoded PCF message as a Record; NotActivityData for other PCF messages."""
     kind = record_kind(message, md)
-    activities: list[Activity] = []
-    trace_route = None
-    for p in message.parameters:
-        if p.parameter == mqc.MQGACF_ACTIVITY and isinstance(p, Group):
-            activities.append(parse_activity(p))
-        elif p.parameter == mqc.MQGACF_TRACE_ROUTE and isinstance(p, Group):
-            trace_route = parse_trace_route(p)
+    activities, trace_route = message_parts(message, parse_activity, parse_trace_route)
     if md is None:
         key = _fallback_key(activities)
         if kind == REPLY:
