@@ -27,8 +27,7 @@ from graph.pipeline.dumpsplit import read_range, splits
 from graph.pipeline.rows import (
     HOP_COLUMNS,
     ROUTE_COLUMNS,
-    hop_rows,
-    route_row,
+    route_values,
 )
 from pcf.errors import PCFError
 from pcf.mqmd import unpack
@@ -40,17 +39,23 @@ RESULT_BATCH_ROWS = 8192
 
 
 class _Table:
-    """Rows appended one by one, kept as Arrow record batches (columns, not a dict per row)."""
+    """Rows (tuples in `columns` order) appended one by one, kept as Arrow record batches."""
 
     def __init__(self, columns: tuple[tuple[str, str], ...]) -> None:
         self.columns = columns
         self.batches: list = []
-        self.pending: list[dict] = []
+        self.pending: list[tuple] = []
         self.count = 0
 
-    def add(self, row: dict) -> None:
+    def add(self, row: tuple) -> None:
         self.pending.append(row)
         self.count += 1
+        if len(self.pending) >= RESULT_BATCH_ROWS:
+            self._pack()
+
+    def extend(self, rows: list[tuple]) -> None:
+        self.pending.extend(rows)
+        self.count += len(rows)
         if len(self.pending) >= RESULT_BATCH_ROWS:
             self._pack()
 
@@ -60,8 +65,11 @@ class _Table:
         from graph.pipeline.schema import arrow_schema
 
         if self.pending:
-            self.batches.append(pa.RecordBatch.from_pylist(
-                self.pending, schema=arrow_schema(self.columns)))
+            schema = arrow_schema(self.columns)
+            self.batches.append(pa.RecordBatch.from_arrays(
+                [pa.array(c, type=f.type) for c, f in zip(zip(*self.pending, strict=True),
+                                                          schema, strict=True)],
+                schema=schema))
             self.pending = []
 
     def table(self):
@@ -86,7 +94,9 @@ class _Table:
         self.count = sum(b.num_rows for b in self.batches)
 
     def rows(self) -> list[dict]:
-        return [r for b in self.batches for r in b.to_pylist()] + list(self.pending)
+        names = [n for n, _ in self.columns]
+        return [r for b in self.batches for r in b.to_pylist()] + [
+            dict(zip(names, r, strict=True)) for r in self.pending]
 
 
 class LocalResult:
@@ -248,9 +258,9 @@ def _add_route(result: LocalResult, key: bytes, records: list[Record]) -> dict |
         _reject(result, first.source, first.line,
                 f"route of message {key.hex()}: {type(err).__name__}: {err}")
         return result.rejects[-1]
-    result._routes.add(route_row(route))
-    for hop in hop_rows(route):
-        result._hops.add(hop)
+    row, hops = route_values(route)
+    result._routes.add(row)
+    result._hops.extend(hops)
     return None
 
 
