@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from graph.pipeline.events import EVENT_COLUMNS, event_rows
 from graph.pipeline.opvalues import operation_tuples
 from graph.pipeline.rows import OPERATION_COLUMNS
-from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.schema import arrow_schema, ddl, row_batch
 from graph.pipeline.stats import STATS_COLUMNS, stats_rows
 from pcf import mqc
 
@@ -105,7 +105,6 @@ def _trace_rows(md_raw: bytes | None, data: bytes, source: str, position: int) -
 
 def classify_batches(batches: Iterator) -> Iterator:
     """mapInArrow body: raw message batches (inputs.RAW_COLUMNS) -> classified rows."""
-    import pyarrow as pa
 
     schema = arrow_schema(CLASSIFIED_COLUMNS)
     width = len(OPERATION_COLUMNS)
@@ -137,10 +136,7 @@ def classify_batches(batches: Iterator) -> Iterator:
                 out.append((TRACE, *row, None, None, None, md_raw, data))
             else:
                 out.extend((kind, *row, None, None, json.dumps(r), None, None) for r in got)
-        columns = list(zip(*out, strict=True)) if out else [()] * len(schema)
-        yield pa.RecordBatch.from_arrays(
-            [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
-            schema=schema)
+        yield row_batch(schema, out)
 
 
 def _msg_id(md: bytes | None) -> str | None:

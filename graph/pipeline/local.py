@@ -60,16 +60,10 @@ class _Table:
             self._pack()
 
     def _pack(self) -> None:
-        import pyarrow as pa
-
-        from graph.pipeline.schema import arrow_schema
+        from graph.pipeline.schema import arrow_schema, row_batch
 
         if self.pending:
-            schema = arrow_schema(self.columns)
-            self.batches.append(pa.RecordBatch.from_arrays(
-                [pa.array(c, type=f.type) for c, f in zip(zip(*self.pending, strict=True),
-                                                          schema, strict=True)],
-                schema=schema))
+            self.batches.append(row_batch(arrow_schema(self.columns), self.pending))
             self.pending = []
 
     def table(self):
@@ -281,7 +275,7 @@ class _Spill:
         """One run of these messages' raw messages, sorted by original MsgId."""
         import pyarrow as pa
 
-        from graph.pipeline.schema import arrow_schema
+        from graph.pipeline.schema import arrow_schema, row_batch
 
         if self.folder is None:
             self.folder = tempfile.TemporaryDirectory(prefix="mqroute-local-")
@@ -292,10 +286,7 @@ class _Spill:
                 for key in sorted(groups) for r, data in groups[key])
         with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
             while chunk := list(itertools.islice(rows, SPILL_BATCH_ROWS)):
-                columns = list(zip(*chunk, strict=True))
-                writer.write_batch(pa.RecordBatch.from_arrays(
-                    [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)],
-                    schema=schema))
+                writer.write_batch(row_batch(schema, chunk))
         self.runs.append(path)
         self.keys.update(groups)
 

@@ -19,7 +19,7 @@ from graph.pipeline.rows import (
     route_values,
     routes_of_columns,
 )
-from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.schema import arrow_schema, ddl, row_arrays
 
 
 def decode(raw):
@@ -88,21 +88,13 @@ def _route_batch(columns: dict[str, list], schema):
             hops += route_hops
             rows.append(route + no_failure)
         offsets.append(len(hops))
-    arrays = _arrays([f for f in schema if f.name != "hop_list"], rows)
+    arrays = row_arrays([f for f in schema if f.name != "hop_list"], rows)
     hop_type = schema.field("hop_list").type.value_type
-    hop_structs = pa.StructArray.from_arrays(_arrays(list(hop_type), hops),
+    hop_structs = pa.StructArray.from_arrays(row_arrays(list(hop_type), hops),
                                              fields=list(hop_type))
     arrays.insert(len(ROUTE_COLUMNS), pa.ListArray.from_arrays(
         pa.array(offsets, pa.int32()), hop_structs, type=schema.field("hop_list").type))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
-
-
-def _arrays(fields: list, rows: list[tuple]) -> list:
-    """Arrow arrays of these fields from rows of values in their order."""
-    import pyarrow as pa
-
-    columns = zip(*rows, strict=True) if rows else ([] for _ in fields)
-    return [pa.array(values, f.type) for f, values in zip(fields, columns, strict=True)]
 
 
 def _route_arrow_schema():

@@ -18,6 +18,21 @@ def write_partitioned(df, path: str, column: str, rows: int) -> None:
     (writer.partitionBy(column) if rows else writer).parquet(path)
 
 
+def row_arrays(fields: Sequence, rows: Sequence[tuple]) -> list:
+    """Arrow arrays of `fields` (pyarrow fields) from rows of values in their order."""
+    import pyarrow as pa
+
+    columns = zip(*rows, strict=True) if rows else ([] for _ in fields)
+    return [pa.array(values, f.type) for f, values in zip(fields, columns, strict=True)]
+
+
+def row_batch(schema, rows: Sequence[tuple]):
+    """Rows (tuples in the pyarrow schema's order) as one record batch, column by column."""
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_arrays(row_arrays(list(schema), rows), schema=schema)
+
+
 def arrow_schema(columns: Sequence[tuple[str, str]]):
     """Columns as a pyarrow schema (imported lazily: executors only)."""
     import pyarrow as pa
