@@ -50,42 +50,10 @@ REJECT_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _hex(value: bytes | None) -> str | None:
-    return value.hex() if value is not None else None
-
-
 #: Names of the `operations` columns, in order.
 OPERATION_NAMES: tuple[str, ...] = tuple(name for name, _ in OPERATION_COLUMNS)
 
 
-def operation_rows(record: Record, *, position: int | None = None) -> Iterator[dict]:
-    """One row per operation of every activity of the record."""
-    names = OPERATION_NAMES
-    for values in operation_values(record, position=position):
-        yield dict(zip(names, values, strict=True))
-
-
-def operation_values(record: Record, *, position: int | None = None) -> Iterator[tuple]:
-    """operation_rows' rows as tuples in OPERATION_COLUMNS order (no dict per row)."""
-    report_id = _hex(record.md.msg_id) if record.md is not None else None
-    final = record.trace_route.counters if record.trace_route else None
-    f0, f1, f2 = final if final else (None, None, None)
-    key, kind, source = record.key.hex(), record.kind, record.source
-    pos = position if position is not None else record.line
-    for a_index, activity in enumerate(record.activities):
-        counters = activity.trace_route.counters if activity.trace_route else None
-        c0, c1, c2 = counters if counters else (None, None, None)
-        appl_name, appl_type, desc = activity.appl_name, activity.appl_type, activity.description
-        for o_index, op in enumerate(activity.operations):
-            md, emb = op.md, op.embedded_md
-            yield (key, kind, report_id, source, pos, a_index, c0, c1, c2,
-                   appl_name, appl_type, desc, o_index,
-                   op.type, op.name, op.date, op.time, op.qmgr, op.queue,
-                   op.resolved_queue, op.remote_queue, op.remote_qmgr, op.topic,
-                   op.channel, op.channel_type, op.xmit_queue, op.feedback,
-                   md.msg_id.hex() if md is not None else None,
-                   emb.msg_id.hex() if emb is not None else None,
-                   emb is not None, f0, f1, f2)
 
 
 #: Names of the `routes` and `hops` columns, in order.

@@ -108,8 +108,9 @@ def test_column_wise_decode_is_the_row_wise_one():
     import random
 
     from graph.pipeline.classify import CLASSIFIED_COLUMNS, classify_batches
-    from graph.pipeline.rows import OPERATION_COLUMNS, operation_rows
+    from graph.pipeline.rows import OPERATION_COLUMNS
     from graph.pipeline.schema import arrow_schema
+    from tests.support.stage_reference import operation_rows
     from traceroute.records.parse import parse_message
 
     items = corpus(12, seed=9)

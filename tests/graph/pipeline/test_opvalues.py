@@ -1,9 +1,10 @@
 """classify's flat path (opvalues.operation_tuples) gives exactly the Record path's rows.
 
-The reference is rows.operation_values(parse_message(...)): the Record tree flattened. Both are
-fed the corpus the pipeline benchmark replicates and hypothesis-made activity messages built
-with struct from the spec (tests/support/pcfbytes), with repeated members, members of the
-wrong structure type, unknown members, missing MQMDs and truncated data.
+The reference is operation_values(parse_message(...)) (tests/support/stage_reference.py): the
+Record tree flattened. Both are fed the corpus the pipeline benchmark replicates and
+hypothesis-made activity messages built with struct from the spec (tests/support/pcfbytes),
+with repeated members, members of the wrong structure type, unknown members, missing MQMDs and
+truncated data.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graph.pipeline.opvalues import operation_tuples
-from graph.pipeline.rows import OPERATION_NAMES, operation_values
+from graph.pipeline.rows import OPERATION_NAMES
 from pcf import mqc
 from pcf.mqmd import MQMD
 from tests.support import pcfbytes as b
+from tests.support.stage_reference import operation_values
 from traceroute.records.parse import OPERATION_INT, OPERATION_TEXT, parse_message
 
 

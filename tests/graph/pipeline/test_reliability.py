@@ -23,6 +23,7 @@ from graph.pipeline.commit import MARKER, OutputError, check_out
 from graph.pipeline.local import run_local
 from pcf import dmpmqmsg
 from pcf.mqmd import pack
+from tests.support.stage_reference import operation_rows
 from traceroute.sim.corpus import corpus
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -245,7 +246,7 @@ def test_a_message_whose_route_fails_is_a_reject_on_the_executor_path(tmp_path, 
 
     items = corpus(2, seed=4)
     records = [parse_message(c.md, c.data, source="s", line=n) for n, c in enumerate(items)]
-    ops = sorted((r for rec in records for r in rows.operation_rows(rec)),
+    ops = sorted((r for rec in records for r in operation_rows(rec)),
                  key=lambda r: r["correl_id"])
     batch = pa.RecordBatch.from_pylist(ops, schema=arrow_schema(rows.OPERATION_COLUMNS))
     keys = sorted({r["correl_id"] for r in ops})

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from graph.pipeline.rows import hop_rows, operation_rows, route_row, routes_from_operation_rows
+from graph.pipeline.rows import hop_rows, route_row, routes_from_operation_rows
 from tests.support import dspmqrte_examples as ex
+from tests.support.stage_reference import operation_rows
 from traceroute.records.parse import parse_message
 from traceroute.records.samples import example_reports
 from traceroute.routes.ordering import build_routes

@@ -24,12 +24,12 @@ from graph.pipeline.rows import (
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
     hop_rows,
-    operation_rows,
     route_row,
 )
 from graph.pipeline.schema import arrow_schema
 from graph.report import build_report
 from mqroute.main import main
+from tests.support.stage_reference import operation_rows
 from traceroute.records.parse import NotActivityData, parse_message
 from traceroute.routes.ordering import build_routes
 from traceroute.sim.corpus import corpus
