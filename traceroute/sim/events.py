@@ -24,8 +24,9 @@ from traceroute.events.config import CONFIG_KINDS, change_events, channel_event,
 from traceroute.events.engine import PerfEvent
 from traceroute.events.model import Event
 from traceroute.events.replay import Estate, Op
-from traceroute.sim import mqsc as _mqsc
 from traceroute.sim.mqi import MQCONN, MQDISC, MQGET, MQPUT, MQPUT1, SimCall
+from traceroute.sim.mqsc.apply import _Applier
+from traceroute.sim.mqsc.syntax import Command, _items
 from traceroute.sim.network import QUEUE_KINDS, QueueManager
 from traceroute.sim.simulator import Simulator
 
@@ -125,12 +126,12 @@ class SimEvents:
     def mqsc(self, text: str, qmgr: str, *, source: str = "<mqsc>") -> list[Event]:
         """Apply MQSC to the running network; the configuration events it raised."""
         network = self.sim.network
-        applier = _mqsc._Applier(network, qmgr)
+        applier = _Applier(network, qmgr)
         raised: list[Event] = []
         altered: list[tuple[str, str, dict[str, str]]] = []
         resets: list[tuple[str, str]] = []
-        for item in _mqsc._items(text, source):
-            if not isinstance(item, _mqsc.Command):
+        for item in _items(text, source):
+            if not isinstance(item, Command):
                 applier.header(item)
                 continue
             qm = applier.qmgr(item)
