@@ -44,10 +44,12 @@ def read_event_json(files: list[str], problems: Problems) -> Iterator[Event]:
 def add_events_option(parser: argparse.ArgumentParser) -> None:
     """`--events FILE...`: event queues (dumps, raw messages) or amqsevt JSON files whose
     events explain where messages stopped."""
-    parser.add_argument("--events", nargs="+", default=[], metavar="FILE",
-                        help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON "
-                             "that explain where messages stopped (channel stopped, queue "
-                             "full, service interval high ...)")
+    from mqroute.options import several
+
+    several(parser, "--events", dest="events", files=True, metavar="FILE",
+            help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON "
+                 "that explain where messages stopped (channel stopped, queue full, service "
+                 "interval high ...); repeatable")
 
 
 def split_json(paths: list[str], problems: Problems) -> tuple[list[str], list[str]]:

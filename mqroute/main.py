@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from mqroute.errors import run_command
+from mqroute.options import untangle
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
@@ -24,13 +25,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand's parser by name."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
 def _dispatch(words: list[str]) -> int:
     parser = build_parser()
+    subs = subcommand_parsers(parser)
+    typed = words[1:]
+    if words and words[0] in subs:  # values several-valued options would swallow: back
+        words = [words[0], *untangle(subs[words[0]], words[1:])]
     args, extra = parser.parse_known_args(words)  # --help, usage errors: SystemExit 0 or 2
     if extra:  # the subcommand's own usage, not the list of subcommands
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
-    args.argv = words[1:]
+        subs[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    args.argv = typed
     return args.func(args)
 
 

@@ -15,13 +15,31 @@ def parse_verbosity(words: Sequence[str]) -> tuple[str, list[str]]:
     """dspmqrte's -v: a level (summary, outline, all, none) and outline's display options."""
     level, *rest = words or ["summary"]
     options = [o for w in rest for o in w.split(",") if o]
-    if level not in ("summary", "outline", "all", "none"):
+    if level not in LEVELS:
         raise SystemExit(f"mqroute: -v {level}: use summary, outline, all or none")
     bad = set(options) - OUTLINE_OPTIONS
     if bad or (options and level != "outline"):
         raise SystemExit(f"mqroute: -v {' '.join(words)}: display options go with outline: "
                          f"{', '.join(sorted(OUTLINE_OPTIONS))}")
     return level, options
+
+
+LEVELS = ("summary", "outline", "all", "none")
+
+
+def verbosity_word(word: str) -> bool:
+    """Whether a word belongs to dspmqrte's -v: a level or outline's display options."""
+    return word in LEVELS or all(o in OUTLINE_OPTIONS for o in word.split(",") if o)
+
+
+def add_verbosity(parser: argparse.ArgumentParser) -> None:
+    """dspmqrte's `-v LEVEL [OPTIONS]`: stops at the first word that is not its own, so the
+    files after it stay the command's."""
+    from mqroute.options import several
+
+    several(parser, "-v", dest="v", replace=True, accepts=verbosity_word, default=["summary"],
+            metavar="LEVEL", help="summary (default), outline [activity,identifiers,message,"
+                                  "msgdelta,operation,traceroute], all or none")
 
 
 def print_route(route: Route, *, as_json: bool, level: str, options: Sequence[str],

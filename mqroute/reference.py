@@ -10,16 +10,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from mqroute.main import build_parser
+from mqroute.main import build_parser, subcommand_parsers
 
 
 def subparsers(parser: argparse.ArgumentParser | None = None) -> dict[str, argparse.ArgumentParser]:
     """Every subcommand's parser by name, in `mqroute --help`'s order."""
-    parser = parser or build_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
+    return subcommand_parsers(parser or build_parser())
 
 
 def command_helps(parser: argparse.ArgumentParser | None = None) -> dict[str, str]:

@@ -188,7 +188,7 @@ print("picture written to estate_health.png")
 # %% [markdown]
 # ## The audit, with statistics as the observations
 #
-# `mqroute audit --config *.mqsc --observed DIR` holds the configuration against what the
+# `mqroute audit --mqsc *.mqsc --observed DIR` holds the configuration against what the
 # statistics saw: channels that carried nothing, traffic the configuration does not
 # explain, queues that only grow, transmission queues where messages wait long.
 

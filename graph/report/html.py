@@ -171,7 +171,7 @@ def _channels(est: tables.Estate, findings: list | None) -> str:
 def _audit(findings: list | None) -> str:
     if findings is None:
         return ('<p class="note">No configuration given: run <code>mqroute report DIR '
-                "--config *.mqsc</code> to hold the dmpmqcfg MQSC against these routes.</p>")
+                "--mqsc *.mqsc</code> to hold the dmpmqcfg MQSC against these routes.</p>")
     if not findings:
         return "<p>The configuration and the observed routes agree: no findings.</p>"
     rows = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail] for f in findings]

@@ -7,17 +7,17 @@ import json
 import sys
 from dataclasses import asdict
 
-from mqroute.errors import EXIT_FINDINGS, FatalError
+from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
 from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import load_mqsc
+from mqroute.options import add_mqsc
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute audit`."""
     audit = sub.add_parser("audit", help="hold the configured topology (MQSC) against the "
                                          "observed routes (mqroute analyze's output)")
-    audit.add_argument("--config", nargs="+", required=True, metavar="FILE.mqsc",
-                       help="dmpmqcfg output of every queue manager")
+    add_mqsc(audit, old=["--config"], help="dmpmqcfg output of every queue manager (required)")
     audit.add_argument("--observed", metavar="DIR",
                        help="the --out folder of mqroute analyze (without it: configuration "
                             "checks only)")
@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     """One finding per line; exit 3 when there are findings (0 when the estate is clean)."""
     from graph.audit import audit_with_statistics, observed_with_statistics
 
-    network = load_mqsc(args.config)
+    if not args.mqsc:
+        raise UsageError("audit needs the configuration: --mqsc FILE.mqsc... (dmpmqcfg output "
+                         "of every queue manager)")
+    network = load_mqsc(args.mqsc)
     sends, queues = [], []
     if args.observed:
         try:

@@ -10,6 +10,7 @@ import argparse
 
 from mqroute.errors import UsageError
 from mqroute.inputs import load_mqsc
+from mqroute.options import add_mqsc
 from traceroute.events.offload import (
     KB,
     OffloadRules,
@@ -29,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute cfstruct`."""
     p = sub.add_parser("cfstruct", help="z/OS shared-queue offload rules (OFFLOAD, "
                        "OFFLDnTH/OFFLDnSZ): what is offloaded when, CF storage for a backlog")
-    p.add_argument("--mqsc", metavar="FILE", help="read DEFINE CFSTRUCT from this MQSC")
+    add_mqsc(p, help="read DEFINE CFSTRUCT from this MQSC")
     p.add_argument("--name", metavar="STRUCT", help="the CFSTRUCT to use from --mqsc")
     p.add_argument("--offload", nargs=3, action="append", default=[],
                    metavar=("N", "TH", "SZ"), help="rule N (1-3): OFFLDnTH %% and OFFLDnSZ")
@@ -58,11 +59,11 @@ def _checked(option: str, text: str | None, least: int) -> int | None:
 def _rules(args: argparse.Namespace) -> OffloadRules:
     rules = OffloadRules()
     if args.mqsc:
-        network = load_mqsc([args.mqsc])
+        network = load_mqsc(args.mqsc)
         found = [obj for qm in network.qmgrs.values() for (kind, name), obj in qm.others.items()
                  if kind == "CFSTRUCT" and (args.name is None or name == args.name.upper())]
         if not found:
-            raise ValueError(f"{args.mqsc}: no DEFINE CFSTRUCT"
+            raise ValueError(f"{', '.join(args.mqsc)}: no DEFINE CFSTRUCT"
                              + (f"({args.name})" if args.name else ""))
         rules = OffloadRules.from_mqsc(found[0].attrs)
     table = list(rules.rules)

@@ -17,6 +17,7 @@ import sys
 from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.eventinputs import read_event_files, read_event_json, split_json
 from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
+from mqroute.options import add_mqsc, several
 from pcf import mqc
 from pcf.errors import InputError
 from traceroute.display.amqsevt import dumps, event_line, reason_from_name, to_json
@@ -49,11 +50,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reason", action="append", default=[], metavar="NAME",
                    help="only events with this reason (MQRC_Q_FULL, 2053, 'Queue Full'); "
                         "repeatable")
-    p.add_argument("--from-json", action="extend", nargs="+", default=[], metavar="FILE",
-                   help="read amqsevt -o json / json_compact output (- reads standard "
-                        "input; repeatable)")
-    p.add_argument("--mqsc", nargs="+", default=[], metavar="FILE",
-                   help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
+    several(p, "--from-json", dest="from_json", files=True, metavar="FILE",
+            help="read amqsevt -o json / json_compact output (- reads standard input; "
+                 "repeatable)")
+    add_mqsc(p, help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
     p.add_argument("--ops", metavar="FILE", help="replay: OPS.csv")
     p.set_defaults(func=run)
 

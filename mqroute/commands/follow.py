@@ -6,9 +6,10 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from mqroute.errors import Problems, UsageError
+from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
+from mqroute.options import add_msg_id, msg_ids
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
@@ -32,26 +33,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "on a transmission queue, 3 in transit or incomplete, else 0.")
     add_inputs(p, "dmpmqmsg dumps or raw messages",
                json_help="one JSON object per original message (JSON Lines)")
-    p.add_argument("--msg-id", action="append", default=[], metavar="HEX",
-                   help="only this original MsgId (48 hex digits, either case; repeatable)")
+    add_msg_id(p)
     p.add_argument("-v", "--verbose", action="store_true",
                    help="each call's trace record as amqsact -v prints it")
     add_events_option(p)
     add_otlp_options(p)
     p.set_defaults(func=run)
-
-
-def msg_id_arg(text: str) -> bytes:
-    """A MsgId from hex in either case (spaces and a 0x prefix allowed); ValueError if not."""
-    clean = text.strip().replace(" ", "")
-    clean = clean[2:] if clean.lower().startswith("0x") else clean
-    try:
-        raw = bytes.fromhex(clean)
-    except ValueError:
-        raise ValueError(f"{text!r} is not hex (an even number of 0-9, A-F)") from None
-    if not raw or len(raw) > 24:
-        raise ValueError(f"{text!r} is not a MsgId of 1 to 24 bytes")
-    return raw.ljust(24, b"\x00")
 
 
 def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace]:
@@ -73,10 +60,7 @@ def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace
 
 def run(args: argparse.Namespace) -> int:
     """`mqroute follow`: print the journeys; the exit status of the contract."""
-    try:
-        wanted = {msg_id_arg(h) for h in args.msg_id}
-    except ValueError as e:
-        raise UsageError(f"--msg-id: {e}") from None
+    wanted = msg_ids(args)
     inputs = Inputs(args.files, Problems())
     records: list[Record] = []
     result = reconstruct(read_traces(inputs, records))

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mqroute.errors import FatalError
+from mqroute.options import add_mqsc
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,9 +17,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", metavar="DIR", help="the --out folder of mqroute analyze")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE.html",
                    help="where to write the page (default: report.html)")
-    p.add_argument("--config", nargs="+", metavar="FILE.mqsc",
-                   help="dmpmqcfg output of every queue manager: adds the audit's findings, "
-                        "dead configured channels and MQ clusters on the estate picture")
+    add_mqsc(p, old=["--config"], help="dmpmqcfg output of every queue manager: adds the "
+             "audit's findings, dead configured channels and MQ clusters on the estate picture")
     p.add_argument("--routes", type=int, default=12, metavar="N",
                    help="route pages: one example per group of lost messages and one "
                         "delivered, at most N (default 12)")
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if not (Path(args.dir) / "routes").is_dir():
         raise FatalError(f"{args.dir}: no routes/ table here (give the --out folder of "
                          "mqroute analyze)")
-    network = load_mqsc(args.config) if args.config else None
+    network = load_mqsc(args.mqsc) if args.mqsc else None
     try:
         path = write_report(args.dir, args.output, network=network, title=args.title,
                             routes=args.routes, max_nodes=args.max_nodes)

@@ -5,11 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mqroute.errors import Problems, UsageError
+from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
+from mqroute.options import add_msg_id, msg_ids
 from mqroute.otlp import add_otlp_options, export
-from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_routes
+from mqroute.output import (
+    add_graph_option,
+    add_verbosity,
+    draw_routes,
+    parse_verbosity,
+    print_routes,
+)
 from traceroute.readers import InputMessage
 from traceroute.records import NotActivityData, Record, parse_message
 from traceroute.routes import build_routes
@@ -21,11 +28,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                        "routes and display them as dspmqrte does")
     add_inputs(show, "dmpmqmsg dumps (e.g. of SYSTEM.ADMIN.ACTIVITY.QUEUE or a reply queue) "
                "or raw message files", json_help="one JSON document per route")
-    show.add_argument("--correl-id", "-i", metavar="HEX",
-                      help="only the message with this MsgId (48 hex digits)")
-    show.add_argument("-v", nargs="+", default=["summary"], metavar="LEVEL",
-                      help="summary (default), outline [activity,identifiers,message,msgdelta,"
-                           "operation,traceroute], all or none")
+    add_msg_id(show, "-i", old=["--correl-id"],
+               help="only the message with this MsgId (the CorrelId of its reports; 48 hex "
+                    "digits, either case; repeatable)")
+    add_verbosity(show)
     add_graph_option(show)
     add_otlp_options(show)
     add_events_option(show)
@@ -46,16 +52,11 @@ def run(args: argparse.Namespace) -> int:
     unreadable or no activity data at all."""
     parse_verbosity(args.v)  # a usage error before any input is read
     problems = Problems()
-    wanted = None
-    if args.correl_id:
-        try:
-            wanted = bytes.fromhex(args.correl_id)
-        except ValueError:
-            raise UsageError(f"--correl-id {args.correl_id}: not hex") from None
+    wanted = msg_ids(args)
     records = Inputs(args.files, problems).decoded(
         lambda item: _record(item, problems))
-    if wanted is not None:
-        records = (r for r in records if r.key == wanted)
+    if wanted:
+        records = (r for r in records if r.key.ljust(24, b"\0") in wanted)
     routes = build_routes(records)
     shown = print_routes(routes, as_json=args.json, verbosity=args.v)
     draw_routes(args, routes)

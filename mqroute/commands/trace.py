@@ -1,7 +1,7 @@
 """`mqroute trace`: dspmqrte's job — generate, send, collect, order, display — done better.
 
 Runs on a real queue manager (pymqi, the `mq` extra) or on a simulated network defined in
-MQSC (`--network FILE.mqsc...`, or `--network demo` for IBM's QM1/QM2 example network).
+MQSC (`--mqsc FILE.mqsc...`, or `--network demo` for IBM's QM1/QM2 example network).
 """
 
 from __future__ import annotations
@@ -14,7 +14,22 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from mqroute.output import add_graph_option, draw_routes, parse_verbosity, print_route
+from mqroute.options import (
+    DEMO,
+    add_connection,
+    add_mqsc,
+    add_msg_id,
+    add_network,
+    connection_given,
+    connection_of,
+)
+from mqroute.output import (
+    add_graph_option,
+    add_verbosity,
+    draw_routes,
+    parse_verbosity,
+    print_route,
+)
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
@@ -38,14 +53,9 @@ _EXIT_BY_VERDICT = {
 #: Options that shape the message, as dspmqrte spells them -> TraceOptions.from_dspmqrte key.
 _SHAPING = ("q", "qm", "ts", "o", "l", "p", "xs", "ro", "ac", "ar", "d", "f", "s", "xp", "t",
             "rq", "rqm")
-_OWN = ("--network", "--count", "--json", "--save", "--also", "--seed", "--latency",
-        "--graph", "--user", "--cipher", "--channel", "--conname", "--ccdt",
-        "--key-repository", "--cert-label")
-#: Options that only mean something to a real queue manager: refused with --network.
-_CONNECTION = (("client", "-c"), ("channel", "--channel"), ("conname", "--conname"),
-               ("ccdt", "--ccdt"), ("user", "--user"), ("cipher", "--cipher"),
-               ("key_repository", "--key-repository"), ("cert_label", "--cert-label"))
-DEMO = "demo"
+_OWN = ("--network", "--mqsc", "--count", "--json", "--save", "--also", "--seed", "--latency",
+        "--graph", "--user", "-u", "--cipher", "--channel", "--conname", "--ccdt",
+        "--key-repository", "--cert-label", "--msg-id")
 #: The longest -w, in seconds: MQGMO WaitInterval is an MQLONG of milliseconds.
 MAX_WAIT = 2147483
 
@@ -55,9 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("trace", allow_abbrev=False,
                        help="generate a trace-route message, collect and display its route",
                        description="dspmqrte's options with dspmqrte's meanings and defaults, "
-                                   "plus --network, --count, --also, --save, --json.")
-    p.add_argument("-m", dest="qmgr", default="", help="queue manager to connect to")
-    p.add_argument("-c", dest="client", action="store_true", help="connect as a client")
+                                   "plus --network/--mqsc, --count, --also, --save, --json.")
     p.add_argument("-q", dest="q", default="", help="target queue (or, with -i, the queue "
                                                     "holding the activity information)")
     p.add_argument("-qm", dest="qm", help="target queue manager")
@@ -81,14 +89,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-n", dest="no_display", action="store_true",
                    help="do not wait or display: print the MsgId for a later -i")
     p.add_argument("-w", dest="wait", type=float, help="seconds to wait (default expiry+60)")
-    p.add_argument("-i", dest="correl_id", help="display earlier traces: this CorrelId, "
-                                                "from the -q queue")
+    add_msg_id(p, "-i", help="display earlier traces: the reports of this MsgId (their "
+               "CorrelId), from the -q queue; repeatable")
     p.add_argument("-b", dest="browse", action="store_true", help="browse, do not get")
-    p.add_argument("-v", dest="v", nargs="+", default=["summary"],
-                   help="summary, all, none, or outline [activity,identifiers,message,"
-                        "msgdelta,operation,traceroute]")
-    p.add_argument("--network", nargs="+", metavar="FILE.mqsc",
-                   help="run on a simulated network defined in MQSC ('demo': IBM's QM1/QM2)")
+    add_verbosity(p)
+    add_network(p, help="run on a simulated estate: demo (IBM's QM1/QM2 example) or MQSC "
+                        "files (as --mqsc)")
+    add_mqsc(p, help="run on a simulated network defined in these MQSC files (dmpmqcfg "
+                     "output of each queue manager)")
     p.add_argument("--seed", type=int, default=0, help="simulation seed")
     p.add_argument("--latency", type=float, default=0.05, help="simulated seconds per hop")
     p.add_argument("--count", type=int, default=1, help="send N traces, then summarise "
@@ -99,21 +107,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                   "to a dmpmqmsg dump (each durable before "
                                                   "its get is committed)")
     p.add_argument("--json", action="store_true", help="one JSON document per route")
-    p.add_argument("--channel", help="client channel (implies -c; with --conname)")
-    p.add_argument("--conname", help="client connection name, e.g. host(1414) (implies -c; "
-                                     "with --channel)")
-    p.add_argument("--ccdt", help="client channel definition table URL (implies -c; sets "
-                                  "MQCCDTURL)")
-    p.add_argument("--user", help="user id, in bindings or as a client (the password comes "
-                                  "from MQROUTE_PASSWORD or a prompt on the terminal)")
-    p.add_argument("--cipher", help="TLS CipherSpec of the client channel (implies -c; with "
-                                    "--channel/--conname or MQSERVER, not --ccdt)")
-    p.add_argument("--key-repository", dest="key_repository", metavar="STEM",
-                   help="TLS key repository as MQSSLKEYR names it, e.g. /var/mqm/ssl/key "
-                        "(implies -c)")
-    p.add_argument("--cert-label", dest="cert_label", metavar="LABEL",
-                   help="TLS certificate label (implies -c; with --channel/--conname or "
-                        "MQSERVER, not --ccdt)")
+    add_connection(p)
     add_graph_option(p)
     p.set_defaults(func=run)
 
@@ -138,32 +132,34 @@ def trace_options(args: argparse.Namespace) -> TraceOptions:
     return TraceOptions.from_dspmqrte(**given)
 
 
+def simulated(args: argparse.Namespace) -> list[str]:
+    """What --network and --mqsc name to simulate ([] for a real queue manager)."""
+    return [*args.network, *args.mqsc]
+
+
 def _connector(args: argparse.Namespace):
     """A function: queue manager name -> Transport (simulated or real)."""
-    if args.network:
+    estate = simulated(args)
+    if estate:
         from traceroute.mq.transport import SimTransport
         from traceroute.sim.mqsc import parse_mqsc, read_mqsc
         from traceroute.sim.simulator import Simulator
 
-        if args.network == [DEMO]:
+        if estate == [DEMO]:
             text = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc")
             network = parse_mqsc(text.read_text(), source="demo (qm1_qm2.mqsc)")
         else:
-            network = read_mqsc([Path(f) for f in args.network])
+            network = read_mqsc([Path(f) for f in estate])
         if not network.qmgrs:
             raise MQSCError("no queue manager is defined (no commands, no '* Queue manager "
-                            "name:' header)", source=", ".join(args.network))
+                            "name:' header)", source=", ".join(estate))
         sim = Simulator(network, seed=args.seed, latency=args.latency)
         return lambda name: SimTransport(sim, name or _first(network))
     from dataclasses import replace
 
     from traceroute.mq.client import MQTransport
-    from traceroute.mq.options import client_connection, password_for
 
-    base = password_for(client_connection(
-        "", client=args.client, channel=args.channel or "", conname=args.conname or "",
-        ccdt=args.ccdt or "", user=args.user or "", cipher=args.cipher or "",
-        key_repository=args.key_repository or "", cert_label=args.cert_label or ""))
+    base = replace(connection_of(args), qmgr="")
 
     def connect(name: str) -> Transport:
         return MQTransport.connect(replace(base, qmgr=name))
@@ -182,8 +178,7 @@ def correl_id_of(text: str) -> bytes:
 
 def _argument_problem(args: argparse.Namespace) -> str:
     """What is wrong with -i, -w, --count, --latency or --also ('' if nothing)."""
-    if args.correl_id is not None:
-        text = args.correl_id
+    for text in args.msg_id:
         if not text or len(text) > 48 or len(text) % 2 or \
                 any(c not in "0123456789abcdefABCDEF" for c in text):
             return f"-i {text}: a CorrelId is up to 48 hex digits (24 bytes), an even number"
@@ -215,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     quiet = args.json or level == "none"
     say = (lambda text: None) if quiet else print
     try:
-        options = None if args.correl_id else trace_options(args)
+        options = None if args.msg_id else trace_options(args)
     except ValueError as e:
         print(f"mqroute: trace: {e}", file=sys.stderr)
         return EXIT_ERROR
@@ -230,8 +225,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.q and not (options and options.target_topic):
         print("mqroute: trace: -q (or -ts) is required", file=sys.stderr)
         return EXIT_ERROR
-    if args.network:
-        refused = [flag for key, flag in _CONNECTION if getattr(args, key)]
+    if simulated(args):
+        refused = connection_given(args)
         if refused:
             print(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
                   "simulated network has no connections to configure)", file=sys.stderr)
@@ -245,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mqroute: {e.located}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as e:
-        print(f"mqroute: {e.filename or args.network[0]}: {e.strerror or e}", file=sys.stderr)
+        print(f"mqroute: {e.filename or simulated(args)[0]}: {e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
     try:
         archive = Archive(args.save) if args.save and not args.no_display else None
@@ -264,8 +259,8 @@ def run(args: argparse.Namespace) -> int:
             if t is not main:
                 transports.append(t)
             extra.append(Source(t, queue))
-        if args.correl_id:
-            ids = [correl_id_of(args.correl_id)]
+        if args.msg_id:
+            ids = [correl_id_of(text) for text in args.msg_id]
             sources = [Source(main, args.q), *extra]
             wait = args.wait if args.wait is not None else 60.0
         else:

@@ -55,7 +55,7 @@ def test_every_planted_fault_and_nothing_else():
 def test_audit_command(tmp_path, capsys):
     cfg = tmp_path / "all.mqsc"
     cfg.write_text(EXAMPLE + FAULTS)
-    assert main(["audit", "--config", str(cfg), "--json"]) == 3
+    assert main(["audit", "--mqsc", str(cfg), "--json"]) == 3
     kinds = {json.loads(line)["kind"] for line in capsys.readouterr().out.splitlines()}
     assert "alias_loop" in kinds and "unused_channel" in kinds  # nothing observed: all unused
 
@@ -74,7 +74,7 @@ def test_audit_against_pipeline_output(spark, tmp_path, capsys):
     cfg = tmp_path / "qm.mqsc"
     cfg.write_text(EXAMPLE)
     capsys.readouterr()
-    assert main(["audit", "--config", str(cfg), "--observed", str(tmp_path / "out")]) == 3
+    assert main(["audit", "--mqsc", str(cfg), "--observed", str(tmp_path / "out")]) == 3
     out = capsys.readouterr().out
     # the traces went QM1 -> QM2 only; the reports came back on QM2.TO.QM1 unrecorded
     assert out.count("\n") == 1 and "unused_channel" in out and "QM2.TO.QM1" in out

@@ -103,7 +103,7 @@ DEFINE CHANNEL(TO.QM2) CHLTYPE(CLUSRCVR) CLUSTER(C) CONNAME('b')
 def test_audit_command(tmp_path, capsys):
     path = tmp_path / "estate.mqsc"
     path.write_text(CONFIG)
-    assert main(["audit", "--config", str(path), "--json"]) == 3
+    assert main(["audit", "--mqsc", str(path), "--json"]) == 3
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     got = {(r["kind"], r["queue_manager"], tuple(r["objects"])) for r in rows
            if r["kind"].startswith("transmission_queue")}
@@ -113,7 +113,7 @@ def test_audit_command(tmp_path, capsys):
 def test_audit_command_subprocess(tmp_path):
     path = tmp_path / "estate.mqsc"
     path.write_text(CONFIG)
-    done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--config", str(path)],
+    done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--mqsc", str(path)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 3 and "Traceback" not in done.stderr
     assert "transmission_queue_missing" in done.stdout
@@ -124,7 +124,7 @@ def test_observed_folder_that_is_not_an_analyze_output_is_refused(tmp_path):
     path = tmp_path / "estate.mqsc"
     path.write_text(CONFIG)
     for folder in (tmp_path / "absent", tmp_path):
-        done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--config",
+        done = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--mqsc",
                                str(path), "--observed", str(folder)],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and "Traceback" not in done.stderr

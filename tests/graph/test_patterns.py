@@ -94,16 +94,16 @@ def test_audit_command_runs_the_patterns_on_spark(spark, tmp_path, capsys):
 
     cfg = tmp_path / "all.mqsc"
     cfg.write_text(EXAMPLE + FAULTS)
-    assert main(["audit", "--config", str(cfg), "--json"]) == 3
+    assert main(["audit", "--mqsc", str(cfg), "--json"]) == 3
     plain = capsys.readouterr().out
     engine = engines.choose_engine(spark)
     try:
-        assert main(["audit", "--config", str(cfg), "--json", "--engine", engine]) == 3
+        assert main(["audit", "--mqsc", str(cfg), "--json", "--engine", engine]) == 3
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", "2")  # the CLI set its own
     captured = capsys.readouterr()
     assert captured.out == plain  # the same findings, the same lines
     assert f"graph patterns on {engine}" in captured.err
-    assert main(["audit", "--config", str(cfg), "--graphframes-jar",
+    assert main(["audit", "--mqsc", str(cfg), "--graphframes-jar",
                  str(tmp_path / "missing.jar")]) == 2
     assert "missing.jar: no such GraphFrames jar" in capsys.readouterr().err

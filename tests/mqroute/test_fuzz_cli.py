@@ -162,7 +162,7 @@ def test_random_mqsc(tmp_path):
         path.write_bytes(text.encode("latin-1", "replace"))
         files.append(path)
     for path in files:
-        check("audit", "--config", str(path), inputs=[path])
+        check("audit", "--mqsc", str(path), inputs=[path])
         check("trace", "--network", str(path), "-m", "QM1", "-q", "TARG.AT.QM2", "-w", "1",
               inputs=[path])
 
@@ -213,8 +213,8 @@ def test_cfstruct_report_audit_on_everything(corpus, tmp_path):
     mqsc.write_text("DEFINE QLOCAL(Q1)\n")
     r = check("report", str(junk), "-o", str(tmp_path / "r.html"), inputs=[])
     assert r.returncode in (0, 2)
-    check("audit", "--config", str(mqsc), "--observed", str(junk), inputs=[])
-    check("audit", "--config", str(mqsc), "--observed", str(corpus[0]), inputs=[])
+    check("audit", "--mqsc", str(mqsc), "--observed", str(junk), inputs=[])
+    check("audit", "--mqsc", str(mqsc), "--observed", str(corpus[0]), inputs=[])
 
 
 def test_every_subcommand_is_fuzzed():

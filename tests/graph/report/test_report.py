@@ -97,7 +97,7 @@ def test_report_has_every_section_and_is_self_contained(outputs):
     urls = set(re.findall(r"https?://[^\s\"'<>]+", html))
     assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
     assert "no <code>events/</code> table" in html
-    assert "--config" in html                       # the audit says how to get it
+    assert "--mqsc" in html                       # the audit says how to get it
 
 
 def test_report_numbers_match_the_tables(outputs):
@@ -128,7 +128,7 @@ def test_report_with_events_and_config(outputs, tmp_path):
     mqsc.write_text(resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc")
                     .read_text())
     out = tmp_path / "r.html"
-    assert main(["report", str(with_events), "-o", str(out), "--config", str(mqsc)]) == 0
+    assert main(["report", str(with_events), "-o", str(out), "--mqsc", str(mqsc)]) == 0
     html = out.read_text()
     assert "Channel Stopped By User" in html and "Queue Depth High" in html
     assert 'data-name="audit findings"' in html or "no findings" in html
@@ -141,7 +141,7 @@ def test_report_command_errors_are_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.mqsc"
     bad.write_text("DEFINE QLOCAL(\n")
     (tmp_path / "out" / "routes").mkdir(parents=True)
-    assert main(["report", str(tmp_path / "out"), "--config", str(bad)]) == 2
+    assert main(["report", str(tmp_path / "out"), "--mqsc", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.mqsc" in err[0]
 

@@ -60,7 +60,7 @@ def test_api_names_file_line_and_column(tmp_path, name):
 def test_cli_in_process(tmp_path, capsys, name, command):
     content, line, column, _ = PROBLEMS[name]
     path = _write(tmp_path, name, content)
-    argv = (["audit", "--config", str(path)] if command == "audit"
+    argv = (["audit", "--mqsc", str(path)] if command == "audit"
             else ["trace", "--network", str(path), "-q", "A", "-rq", "R"])
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -74,7 +74,7 @@ def test_cli_subprocess_no_traceback(tmp_path, name):
     content, line, column, _ = PROBLEMS[name]
     good = _write(tmp_path, "good", b"DEFINE QLOCAL(A)\n")
     bad = _write(tmp_path, name, content)
-    for words in (["audit", "--config", str(good), str(bad)],
+    for words in (["audit", "--mqsc", str(good), str(bad)],
                   ["trace", "--network", str(good), str(bad), "-q", "A", "-rq", "A"]):
         done = _cli(*words)
         assert done.returncode == 2, done
@@ -86,7 +86,7 @@ def test_cli_subprocess_no_traceback(tmp_path, name):
 
 def test_missing_file_and_folder(tmp_path):
     for path in (tmp_path / "absent.mqsc", tmp_path):
-        done = _cli("audit", "--config", str(path))
+        done = _cli("audit", "--mqsc", str(path))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert done.stderr.startswith(f"mqroute: {path}: ")
 
@@ -140,7 +140,7 @@ def test_random_bytes_through_the_audit_command(tmp_path_factory, data):
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        status = main(["audit", "--config", str(path)])
+        status = main(["audit", "--mqsc", str(path)])
     assert status in (0, 1, 2)
     if status == 2:
         assert err.getvalue().startswith(f"mqroute: {path}:")
@@ -158,6 +158,6 @@ def test_dev_zero_is_refused_not_read_forever():
 
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
-    done = _cli("audit", "--config", "/dev/zero")
+    done = _cli("audit", "--mqsc", "/dev/zero")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("mqroute: /dev/zero: larger than")

@@ -117,7 +117,7 @@ def test_audit_from_a_simulated_day_of_statistics(tmp_path):
 
 def test_mqroute_audit_reads_the_statistics_tables(tmp_path):
     _, out = simulated_day(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--config",
+    r = subprocess.run([sys.executable, "-m", "mqroute", "audit", "--mqsc",
                         str(tmp_path / "estate.mqsc"), "--observed", str(out), "--json"],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 3, r.stderr

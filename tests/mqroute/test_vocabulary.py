@@ -1,0 +1,109 @@
+"""One vocabulary across the commands: --mqsc, --msg-id, -u, positional files never
+swallowed by several-valued options, old spellings kept hidden for one release."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import resources
+
+import pytest
+
+from mqroute.main import build_parser, main, subcommand_parsers
+from mqroute.options import untangle
+from pcf import dmpmqmsg
+from tests.support import dspmqrte_examples as ex
+
+SUBS = subcommand_parsers(build_parser())
+
+
+@pytest.fixture
+def dump(tmp_path):
+    path = tmp_path / "activity.dmp"
+    path.write_text(dmpmqmsg.write([dmpmqmsg.DumpedMessage(md, d)
+                                    for md, d in ex.reports(ex.trace_md(), [0, 1, 2])]),
+                    encoding="latin-1")
+    return path
+
+
+@pytest.fixture
+def demo_mqsc(tmp_path):
+    path = tmp_path / "QM1_QM2.mqsc"
+    path.write_text(resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text())
+    return path
+
+
+@pytest.mark.parametrize("words,expected", [
+    ("-v all a.dmp", ["-v", "all", "--", "a.dmp"]),
+    ("-v outline activity,message a.dmp b.dmp --json",
+     ["-v", "outline", "activity,message", "--json", "--", "a.dmp", "b.dmp"]),
+    ("a.dmp --json b.dmp", ["--json", "--", "a.dmp", "b.dmp"]),
+    ("--events ev.dmp a.dmp", ["--events", "ev.dmp", "--", "a.dmp"]),
+    ("--events e1.dmp e2.dmp -- a.dmp", ["--events", "e1.dmp", "e2.dmp", "--", "a.dmp"]),
+    ("-i ABCD a.dmp", ["-i", "ABCD", "--", "a.dmp"]),
+    ("a.dmp -v outline colours", ["-v", "outline", "colours", "--", "a.dmp"]),  # -v's error
+    ("a.dmp", ["a.dmp"]),
+])
+def test_untangle_show(words, expected):
+    assert untangle(SUBS["show"], words.split()) == expected
+
+
+def test_untangle_keeps_other_commands_as_typed():
+    assert untangle(SUBS["audit"], ["--mqsc", "a", "b", "--observed", "o"]) == \
+        ["--mqsc", "a", "b", "--observed", "o"]
+    assert untangle(SUBS["report"], ["--mqsc", "a.mqsc", "b.mqsc", "out"]) == \
+        ["--mqsc", "a.mqsc", "b.mqsc", "--", "out"]
+    assert untangle(SUBS["trace"], ["-p", "-1", "-q", "Q"]) == ["-p", "-1", "-q", "Q"]
+
+
+def test_show_verbosity_then_files(dump, capsys):
+    """The issue's own example: `mqroute show -v all activity.dmp`, as a subprocess."""
+    done = subprocess.run([sys.executable, "-m", "mqroute", "show", "-v", "all", str(dump)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Route of message" in done.stdout and "required" not in done.stderr
+    assert main(["show", "-v", "outline", "identifiers", str(dump), "--json"]) == 0
+    assert capsys.readouterr().out.startswith("{")
+
+
+def test_events_then_files(dump, tmp_path, capsys):
+    events = tmp_path / "events.dmp"  # no events in it: its messages are skipped, counted
+    events.write_bytes(dump.read_bytes())
+    assert main(["show", "--events", str(events), str(dump)]) == 0
+    assert "Route of message" in capsys.readouterr().out
+
+
+def test_msg_id_everywhere_and_old_spellings_hidden(dump, capsys):
+    key = ex.trace_md().msg_id.hex()
+    for flag in ("--msg-id", "-i", "--correl-id"):
+        assert main(["show", flag, key.lower(), str(dump)]) == 0, flag
+        assert "Route of message" in capsys.readouterr().out
+    assert "--correl-id" not in SUBS["show"].format_help()
+    for name in ("show", "follow", "trace"):
+        assert "--msg-id" in SUBS[name].format_help(), name
+
+
+def test_mqsc_everywhere_and_config_hidden(demo_mqsc, capsys):
+    for name in ("audit", "report", "trace", "events", "cfstruct"):
+        assert "--mqsc" in SUBS[name].format_help(), name
+    for name in ("audit", "report"):
+        assert "--config" not in SUBS[name].format_help(), name
+    assert main(["audit", "--mqsc", str(demo_mqsc), "--json"]) in (0, 3)
+    new = capsys.readouterr().out
+    assert main(["audit", "--config", str(demo_mqsc), "--json"]) in (0, 3)
+    assert capsys.readouterr().out == new
+    assert main(["audit"]) == 2
+    assert "--mqsc" in capsys.readouterr().err
+
+
+def test_trace_on_mqsc_files(demo_mqsc, capsys):
+    argv = ["trace", "-m", "QM1", "-q", "TARG.AT.QM2", "-rq", "ACTIV.REPLY.Q", "-v", "none"]
+    assert main([*argv, "--mqsc", str(demo_mqsc)]) == 0
+    assert main([*argv, "--network", str(demo_mqsc)]) == 0
+    assert main([*argv, "--network", "demo"]) == 0
+
+
+def test_dspmqrte_user_flag(capsys):
+    argv = ["trace", "--network", "demo", "-m", "QM1", "-q", "TARG.AT.QM2"]
+    assert main([*argv, "-u", "app"]) == 2
+    assert "--user: no meaning with --network" in capsys.readouterr().err
