@@ -21,6 +21,7 @@ from traceroute.readers import STDIN, InputMessage, read_messages, source_name
 
 if TYPE_CHECKING:
     from traceroute.sim.network import Network
+    from traceroute.stats import StatsMessage
 
 T = TypeVar("T")
 #: The largest text input read whole (amqsevt JSON): larger ones are refused, not read.
@@ -89,6 +90,15 @@ class Inputs:
         """`mqroute: TEXT[; N other messages skipped]`, the line commands end with."""
         more = f"; {self.skipped} other messages skipped" if self.skipped else ""
         return f"mqroute: {text}{more}"
+
+
+def read_stats(inputs: Inputs) -> Iterator[StatsMessage]:
+    """Every accounting/statistics message of the inputs (`stats`, `metrics`); others
+    counted as skipped."""
+    from traceroute.stats import NotStatistics, decode_stats
+
+    return inputs.decoded(lambda item: decode_stats(item.md, item.data, source=item.source,
+                                                    line=item.line), skip=(NotStatistics,))
 
 
 def located(e: InputError) -> str:

@@ -12,7 +12,7 @@ from mqroute.options import untangle
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
-            "follow", "report")
+            "follow", "report", "metrics")
 
 
 def build_parser() -> argparse.ArgumentParser:

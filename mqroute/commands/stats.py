@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
 
 from mqroute.errors import Problems
-from mqroute.inputs import Inputs, add_inputs
+from mqroute.inputs import Inputs, add_inputs, read_stats
 from mqroute.output import print_json_lines
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
-from traceroute.stats import Kind, NotStatistics, StatsMessage, decode_stats, join_sequences
+from traceroute.stats import Kind, join_sequences
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -35,12 +34,6 @@ def wanted(kind: Kind, args: argparse.Namespace) -> bool:
     if args.accounting and not kind.accounting:
         return False
     return not (args.statistics and kind.accounting)
-
-
-def read_stats(inputs: Inputs) -> Iterator[StatsMessage]:
-    """Every accounting/statistics message of the inputs; others counted as skipped."""
-    return inputs.decoded(lambda item: decode_stats(item.md, item.data, source=item.source,
-                                                    line=item.line), skip=(NotStatistics,))
 
 
 def run(args: argparse.Namespace) -> int:

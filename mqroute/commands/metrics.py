@@ -1,0 +1,302 @@
+"""`mqroute metrics`: Prometheus and OpenTelemetry metrics of statistics, events, analyze
+output (and live status).
+
+    mqroute metrics SOURCE... --listen HOST:PORT [--interval SECONDS]   serve /metrics
+    mqroute metrics SOURCE... --textfile FILE | --otlp FILE              write once
+    mqroute metrics SOURCE... --otlp-endpoint URL [--once]               push (every interval)
+
+SOURCE: --stats FILE..., --events FILE..., --analyze DIR. Serving (or pushing) refreshes
+every --interval seconds and rewrites --textfile/--otlp each time; files that did not change
+are not read again. Exit status: 0 ok; 1 some input unreadable or a source failed (named on
+stderr; the rest still exported); 2 usage, or the address cannot be bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from mqroute.errors import Problems, UsageError
+from mqroute.eventinputs import read_any_events
+from mqroute.inputs import Inputs, read_stats
+
+#: mq_prometheus polls object status every 30 seconds by default; so does this.
+DEFAULT_INTERVAL = 30.0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute metrics`."""
+    from graph.metrics.refresh import DEFAULT_MAX_SERIES
+
+    p = sub.add_parser(
+        "metrics", help="Prometheus and OpenTelemetry metrics (IBM mq-metric-samples' names "
+        "where it has them) of statistics, events and analyze output",
+        description="Metrics for Prometheus (/metrics, node_exporter textfile) and "
+        "OpenTelemetry (OTLP): queue and channel figures under the names IBM's "
+        "mq-metric-samples uses (ibmmq_queue_*, ibmmq_channel_*, ibmmq_qmgr_*), so its Grafana "
+        "dashboards work, and what only mqroute knows under mqroute_* (lost messages by "
+        "cause, hop latencies, journeys, events).")
+    src = p.add_argument_group("sources")
+    src.add_argument("--stats", nargs="+", default=[], metavar="FILE",
+                     help="statistics and accounting messages: dmpmqmsg dumps of "
+                          "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files")
+    src.add_argument("--events", nargs="+", default=[], metavar="FILE",
+                     help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON")
+    src.add_argument("--analyze", metavar="DIR",
+                     help="an `mqroute analyze` output folder: routes and lost messages, "
+                          "journeys, hop latencies, events")
+    out = p.add_argument_group("outputs")
+    out.add_argument("--listen", metavar="HOST:PORT",
+                     help="serve /metrics here (Prometheus text, OpenMetrics when asked); "
+                          ":PORT listens on every interface, port 0 picks a free one")
+    out.add_argument("--interval", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
+                     help=f"refresh every SECONDS when serving or pushing (default "
+                          f"{DEFAULT_INTERVAL:g})")
+    out.add_argument("--textfile", metavar="FILE",
+                     help="write the metrics to FILE for node_exporter's textfile collector "
+                          "(atomically: FILE is replaced whole)")
+    out.add_argument("--otlp", metavar="FILE",
+                     help="write the metrics as OTLP/JSON (an ExportMetricsServiceRequest)")
+    out.add_argument("--otlp-endpoint", metavar="URL",
+                     help="send them to an OTLP/HTTP metrics endpoint, e.g. "
+                          "http://localhost:4318/v1/metrics, every interval (needs "
+                          "mqroute[otel])")
+    out.add_argument("--once", action="store_true",
+                     help="with --otlp-endpoint: send once and exit")
+    out.add_argument("--max-series", type=int, default=DEFAULT_MAX_SERIES, metavar="N",
+                     help=f"export at most N series per refresh, each metric its fair share "
+                          f"(default {DEFAULT_MAX_SERIES:,}); the rest are counted in "
+                          f"mqroute_metrics_dropped_series")
+    p.set_defaults(func=run)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """HOST:PORT, [IPv6]:PORT or :PORT (every interface) -> (host, port)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise UsageError(f"--listen {text}: give HOST:PORT, [IPv6]:PORT or :PORT")
+    host = host.strip("[]") or "0.0.0.0"
+    return host, int(port)
+
+
+def _stats_reader(paths: list[str]) -> Callable[[], tuple]:
+    def read() -> tuple:
+        from graph.metrics.statistics import statistics_snapshot
+        from traceroute.stats import join_sequences
+
+        problems = Problems()
+        inputs = Inputs(paths, problems)
+        records = []
+        for joined in join_sequences(read_stats(inputs)):
+            if not joined.complete:
+                problems(joined.messages[0].where, f"incomplete {joined.messages[0].kind.value} "
+                         f"sequence (MsgSeqNumber {', '.join(map(str, joined.numbers))}); "
+                         "its records used")
+            records.extend(joined.records())
+        problems.finish()
+        return statistics_snapshot(records), problems.count
+    return read
+
+
+def _events_reader(paths: list[str]) -> Callable[[], tuple]:
+    def read() -> tuple:
+        from graph.metrics.events import events_snapshot
+
+        problems = Problems()
+        snap = events_snapshot(read_any_events(paths, problems))
+        problems.finish()
+        return snap, problems.count
+    return read
+
+
+def _analyze_reader(folder: str) -> Callable[[], tuple]:
+    def read() -> tuple:
+        from graph.metrics.analyze import analyze_snapshot
+
+        return analyze_snapshot(folder), 0
+    return read
+
+
+def build_sources(args: argparse.Namespace) -> list:
+    """The sources the options name, each re-read only when its files change."""
+    from graph.metrics.refresh import Cached, Source
+
+    sources = []
+    if args.stats:
+        sources.append(Source("statistics", Cached(args.stats, _stats_reader(args.stats))))
+    if args.events:
+        sources.append(Source("events", Cached(args.events, _events_reader(args.events))))
+    if args.analyze:
+        sources.append(Source("analyze", Cached([args.analyze],
+                                                _analyze_reader(args.analyze))))
+    return sources
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not (args.stats or args.events or args.analyze):
+        raise UsageError("metrics: give a source: --stats FILE..., --events FILE..., "
+                         "--analyze DIR")
+    if not (args.listen or args.textfile or args.otlp or args.otlp_endpoint):
+        raise UsageError("metrics: say where they go: --listen HOST:PORT, --textfile FILE, "
+                         "--otlp FILE or --otlp-endpoint URL")
+    if not args.interval > 0:
+        raise UsageError(f"--interval {args.interval:g}: give a number of seconds above 0")
+    if args.max_series < 1:
+        raise UsageError(f"--max-series {args.max_series}: give at least 1")
+    if args.once and args.listen:
+        raise UsageError("--once goes with --otlp-endpoint, not with --listen")
+    inputs = [*args.stats, *args.events, *([args.analyze] if args.analyze else [])]
+    for option, path in (("--textfile", args.textfile), ("--otlp", args.otlp)):
+        if path and any(_same(path, i) for i in inputs):
+            raise UsageError(f"{option} {path}: that is an input; it would be overwritten")
+
+
+def _same(output: str, source: str) -> bool:
+    """Whether writing `output` would replace the input `source` or a file inside it."""
+    if os.path.realpath(output).startswith(os.path.realpath(source) + os.sep):
+        return True
+    try:
+        return os.path.samefile(output, source)
+    except OSError:
+        return False
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write beside `path`, then rename into place: readers see the old file or the new."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class Outputs:
+    """Writes and sends each refresh's snapshot as the options ask."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.start_ns = time.time_ns()
+        self.failed = False
+
+    def emit(self, snap) -> None:
+        """--textfile, --otlp, --otlp-endpoint for this snapshot; a failure is reported and
+        the next refresh tries again."""
+        a = self.args
+        now = time.time_ns()
+        steps = []
+        if a.textfile:
+            steps.append((a.textfile, lambda: write_atomically(a.textfile, _text(snap))))
+        if a.otlp:
+            steps.append((a.otlp, lambda: write_atomically(a.otlp, json.dumps(
+                _otlp(snap, self.start_ns, now)).encode() + b"\n")))
+        if a.otlp_endpoint:
+            steps.append((a.otlp_endpoint, lambda: _send(a.otlp_endpoint, snap,
+                                                        self.start_ns, now)))
+        for where, step in steps:
+            try:
+                step()
+            except (OSError, ImportError) as e:
+                self.failed = True
+                reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+                print(f"mqroute: {where}: {reason}", file=sys.stderr)
+
+
+def _text(snap) -> bytes:
+    from graph.metrics.prometheus import exposition
+
+    return exposition(snap)
+
+
+def _otlp(snap, start: int, now: int) -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from graph.metrics.otlp import otlp_json
+
+    try:
+        mine = version("mqroute")
+    except PackageNotFoundError:
+        mine = ""
+    return otlp_json(snap, start_ns=start, now_ns=now, version=mine)
+
+
+def _send(endpoint: str, snap, start: int, now: int) -> None:
+    from graph.metrics.otlp import send
+
+    send(endpoint, snap, start_ns=start, now_ns=now)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute metrics`: 0 ok, 1 some input unreadable or a source failed, 2 usage."""
+    from graph.metrics.refresh import Refresher
+
+    _check(args)
+    listen = parse_listen(args.listen) if args.listen else None
+    failures: list[str] = []
+
+    def on_error(source: str, reason: str) -> None:
+        failures.append(source)
+        print(f"mqroute: {source}: {reason}", file=sys.stderr)
+
+    refresher = Refresher(build_sources(args), max_series=args.max_series, on_error=on_error)
+    outputs = Outputs(args)
+    snap = refresher.refresh()
+    outputs.emit(snap)
+    problems = int(sum(v for v in snap.series.get("mqroute_metrics_input_problems",
+                                                   {}).values()))
+    if not listen and (args.once or not args.otlp_endpoint):
+        _summary(snap)
+        return 1 if failures or problems or outputs.failed else 0
+    return serve_forever(args, listen, refresher, outputs, snap)
+
+
+def _summary(snap) -> None:
+    series = snap.get("mqroute_metrics_series")
+    print(f"mqroute: {int(series or 0)} series exported", file=sys.stderr)
+
+
+def serve_forever(args: argparse.Namespace, listen: tuple[str, int] | None, refresher,
+                  outputs: Outputs, snap) -> int:
+    """Serve /metrics (when --listen) and refresh every interval until SIGTERM or ^C."""
+    from graph.metrics.prometheus import SnapshotCollector, serve
+
+    collector = SnapshotCollector(snap)
+    httpd = None
+    if listen:
+        host, port = listen
+        try:
+            httpd, _ = serve(collector, host, port)
+        except OSError as e:
+            raise UsageError(f"--listen {args.listen}: {e.strerror or e}") from None
+        shown = httpd.server_address
+        where = f"[{shown[0]}]" if ":" in shown[0] else shown[0]
+        print(f"mqroute: serving http://{where}:{shown[1]}/metrics, refreshed every "
+              f"{args.interval:g} s", file=sys.stderr, flush=True)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(args.interval):
+            collector.snapshot = refresher.refresh()
+            outputs.emit(collector.snapshot)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+    print("mqroute: stopped", file=sys.stderr)
+    return 0
