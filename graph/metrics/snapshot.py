@@ -177,44 +177,32 @@ def merged(parts: Iterable[Snapshot]) -> Snapshot:
     return out
 
 
-def shares(sizes: Mapping[str, int], budget: int) -> dict[str, int]:
-    """Max-min fair shares of `budget` among families of these sizes: a family needing less
-    than an equal share keeps all it has, the rest is shared among the others."""
-    left = dict(sizes)
-    out: dict[str, int] = {}
-    while left:
-        equal = budget // len(left)
-        small = {k: n for k, n in left.items() if n <= equal}
-        if not small:
-            extra = budget - equal * len(left)
-            for i, k in enumerate(sorted(left)):
-                out[k] = equal + (1 if i < extra else 0)
-            return out
-        for k, n in small.items():
-            out[k] = n
-            budget -= n
-            del left[k]
-    return out
-
-
 def bounded(snapshot: Snapshot, max_series: int) -> tuple[Snapshot, dict[str, int]]:
-    """At most `max_series` samples: each family's fair share, kept in label order; the
-    snapshot kept and the number of series dropped per family."""
+    """At most `max_series` samples, shared fairly: round by round each family (in the
+    catalog's order) adds its next series in label order while it fits, so every family
+    keeps as many series as the others unless it has fewer, and the same series stay from
+    one refresh to the next. The snapshot kept and how many series each family lost."""
     if len(snapshot) <= max_series:
         return snapshot, {}
-    sizes = {name: sum(cost(v) for v in values.values())
-             for name, values in snapshot.series.items()}
-    allowed = shares(sizes, max_series)
+    queues = {fam.name: sorted(snapshot.series[fam.name]) for fam in FAMILIES
+              if snapshot.series.get(fam.name)}
     kept = Snapshot()
-    dropped: dict[str, int] = {}
-    for name, values in snapshot.series.items():
-        room = allowed.get(name, 0)
-        out = kept.series.setdefault(name, {})
-        for key in sorted(values):
-            c = cost(values[key])
-            if c <= room:
-                out[key] = values[key]
-                room -= c
-            else:
-                dropped[name] = dropped.get(name, 0) + 1
+    taken = dict.fromkeys(queues, 0)
+    spare = max_series
+    open_ = list(queues)
+    while open_:
+        still = []
+        for name in open_:
+            keys = queues[name]
+            value = snapshot.series[name][keys[taken[name]]]
+            if cost(value) > spare:
+                continue  # this family stops here: its next series does not fit
+            kept.series.setdefault(name, {})[keys[taken[name]]] = value
+            spare -= cost(value)
+            taken[name] += 1
+            if taken[name] < len(keys):
+                still.append(name)
+        open_ = still
+    dropped = {name: len(keys) - taken[name] for name, keys in queues.items()
+               if taken[name] < len(keys)}
     return kept, dropped
