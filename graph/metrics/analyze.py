@@ -67,9 +67,21 @@ def _seconds(times):
     return pc.cast(stamps, pa.int64())
 
 
+def _shift(array, by: int):
+    """The array moved down (by > 0) or up (by < 0) one place, nulls filling the gap."""
+    import pyarrow as pa
+
+    pad = pa.nulls(1, array.type)
+    if by > 0:
+        return pa.concat_arrays([pad, array.slice(0, len(array) - 1)])
+    return pa.concat_arrays([array.slice(1), pad])
+
+
 def hop_seconds(out: Path):
     """(sending queue manager, channel, seconds) of every channel hop with an arrival, as
-    Arrow arrays."""
+    Arrow arrays: each send compared with the hops before and after it (the table sorted by
+    message, branch and sequence; shifted columns, no Python loop)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     d = _dataset(out, "hops")
@@ -79,9 +91,11 @@ def hop_seconds(out: Path):
     if t.num_rows < 2:
         return None
     t = t.sort_by([("correl_id", "ascending"), ("branch", "ascending"), ("seq", "ascending")])
-    t = t.append_column("t", _seconds(t["time"]))
-    n = t.num_rows
-    here, before, after = t.slice(1, n - 2), t.slice(0, n - 2), t.slice(2, n - 2)
+    t = t.append_column("t", _seconds(t["time"])).combine_chunks()
+    here = {c: t[c].chunk(0) if t[c].num_chunks else pa.array([], t[c].type)
+            for c in t.column_names}
+    before = {c: _shift(a, 1) for c, a in here.items()}
+    after = {c: _shift(a, -1) for c, a in here.items()}
     same_before = pc.and_(pc.equal(here["correl_id"], before["correl_id"]),
                           pc.equal(here["branch"], before["branch"]))
     same_after = pc.and_(pc.equal(here["correl_id"], after["correl_id"]),

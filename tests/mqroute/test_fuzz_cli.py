@@ -140,6 +140,24 @@ def test_other_readers_on_everything(corpus):
     check("follow", *names[:4], "--json", "--events", *names, inputs=corpus)
 
 
+def test_metrics_on_everything(corpus, tmp_path):
+    """mqroute metrics: every hostile input as statistics and as events, once to a textfile
+    and OTLP/JSON; an analyze folder of junk tables."""
+    pytest.importorskip("prometheus_client")
+    names = [str(p) for p in corpus]
+    out = tmp_path / "m.prom"
+    check("metrics", "--stats", *names, "--events", *names, "--textfile", str(out),
+          "--otlp", str(tmp_path / "m.json"), inputs=corpus)
+    assert out.exists()
+    junk = tmp_path / "out"
+    rnd = random.Random(SEED)
+    for table in ("routes", "hops", "journeys", "events"):
+        (junk / table).mkdir(parents=True)
+        (junk / table / "part-0.parquet").write_bytes(rnd.choice(corpus).read_bytes())
+    r = check("metrics", "--analyze", str(junk), "--textfile", str(out), inputs=[])
+    assert r.returncode == 1
+
+
 KEYWORDS = ["DEFINE", "DEF", "QLOCAL", "QL", "QREMOTE", "QR", "QALIAS", "CHANNEL",
             "CHLTYPE(SDR)", "CHLTYPE(RCVR)", "XMITQ(QM2)", "RNAME(TARGET.Q)", "RQMNAME(QM2)",
             "CONNAME('h(1414)')", "TARGET(X)", "USAGE(XMITQ)", "REPLACE", "CLUSTER(C)",

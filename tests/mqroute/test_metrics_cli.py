@@ -1,0 +1,171 @@
+"""`mqroute metrics` as a user runs it (subprocess): sources, the textfile and OTLP file,
+/metrics refreshed while files change, --max-series, exit statuses and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pcf import mqc
+from pcf.dmpmqmsg import DumpedMessage, write_file
+from pcf.mqmd import MQMD
+from tests.traceroute.stats.stats_pcf import CFT_STATISTICS, Builder
+
+pytest.importorskip("prometheus_client")
+from prometheus_client.parser import text_string_to_metric_families
+
+ROOT = Path(__file__).resolve().parents[2]
+B = Builder()
+ADMIN = MQMD(format="MQADMIN ", encoding=546, coded_char_set_id=1208)
+
+
+def statistics(queues: dict[str, tuple[int, int]], qmgr: str = "QM1") -> bytes:
+    """One STATQ message: queue -> (puts, gets)."""
+    top = [B.cfst(mqc.MQCA_Q_MGR_NAME, qmgr, 48), B.cfst(mqc.MQCAMO_START_DATE, "2026-11-23", 12),
+           B.cfst(mqc.MQCAMO_START_TIME, "10.00.00", 8),
+           B.cfst(mqc.MQCAMO_END_DATE, "2026-11-23", 12),
+           B.cfst(mqc.MQCAMO_END_TIME, "10.30.00", 8),
+           B.cfin(mqc.MQIAMO_OBJECT_COUNT, len(queues))]
+    groups = [B.cfgr(mqc.MQGACF_Q_STATISTICS_DATA, [
+        B.cfst(mqc.MQCA_Q_NAME, q, 48), B.cfil(mqc.MQIAMO_PUTS, [p, 0]),
+        B.cfil(mqc.MQIAMO_GETS, [g, 0])]) for q, (p, g) in queues.items()]
+    return B.message(CFT_STATISTICS, mqc.MQCMD_STATISTICS_Q, top, groups)
+
+
+def dump(path: Path, queues: dict[str, tuple[int, int]]) -> Path:
+    write_file(path, [DumpedMessage(ADMIN, statistics(queues))])
+    return path
+
+
+def mqroute(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mqroute", "metrics", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def values(text: str) -> dict[tuple, float]:
+    return {(s.name, tuple(sorted((k, v) for k, v in s.labels.items() if v))): s.value
+            for f in text_string_to_metric_families(text) for s in f.samples}
+
+
+def put_count(text: str, queue: str) -> float | None:
+    return values(text).get(("ibmmq_queue_mqput_message_count",
+                             (("qmgr", "QM1"), ("queue", queue))))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--textfile", "x.prom"], "give a source"),
+    (["--stats", "x.dmp"], "say where they go"),
+    (["--stats", "x.dmp", "--listen", "nowhere"], "--listen nowhere"),
+    (["--stats", "x.dmp", "--textfile", "x.prom", "--interval", "0"], "--interval 0"),
+    (["--stats", "x.dmp", "--textfile", "x.prom", "--max-series", "0"], "--max-series 0"),
+])
+def test_usage(args, message):
+    r = mqroute(*args)
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_textfile_and_otlp_once(tmp_path):
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1), "OTHER.Q": (5, 5)})
+    prom, otlp = tmp_path / "mq.prom", tmp_path / "mq.json"
+    r = mqroute("--stats", str(stats), "--textfile", str(prom), "--otlp", str(otlp))
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"\d+ series exported", r.stderr)
+    text = prom.read_text()
+    assert put_count(text, "APP.Q") == 3 and put_count(text, "OTHER.Q") == 5
+    assert values(text)[("mqroute_metrics_source_up", (("source", "statistics"),))] == 1
+    doc = json.loads(otlp.read_text())
+    names = {m["name"] for rm in doc["resourceMetrics"] for sm in rm["scopeMetrics"]
+             for m in sm["metrics"]}
+    assert "ibmmq.queue.mqput_message_count" in names
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mq.json", "mq.prom", "stats.dmp"]
+
+
+def test_outputs_never_replace_inputs(tmp_path):
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1)})
+    before = stats.read_bytes()
+    r = mqroute("--stats", str(stats), "--textfile", str(stats))
+    assert r.returncode == 2 and "that is an input" in r.stderr
+    assert stats.read_bytes() == before
+
+
+def test_a_failed_write_leaves_what_was_there(tmp_path):
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1)})
+    target = tmp_path / "taken"
+    target.mkdir()
+    (target / "keep").write_text("x")
+    r = mqroute("--stats", str(stats), "--textfile", str(target))
+    assert r.returncode == 1 and f"mqroute: {target}:" in r.stderr
+    assert (target / "keep").read_text() == "x"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.dmp", "taken"]
+
+
+def test_unreadable_inputs_are_named_and_the_rest_exported(tmp_path):
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1)})
+    bad = tmp_path / "bad.dmp"
+    bad.write_bytes(b"this is not a dump\n")
+    prom = tmp_path / "mq.prom"
+    (tmp_path / "empty").mkdir()
+    r = mqroute("--stats", str(stats), str(bad), str(tmp_path / "missing.dmp"),
+                "--analyze", str(tmp_path / "empty"), "--textfile", str(prom))
+    assert r.returncode == 1
+    assert "missing.dmp" in r.stderr and "mqroute: analyze:" in r.stderr
+    text = prom.read_text()
+    assert put_count(text, "APP.Q") == 3
+    v = values(text)
+    assert v[("mqroute_metrics_source_up", (("source", "analyze"),))] == 0
+    assert v[("mqroute_metrics_input_problems", (("source", "statistics"),))] >= 1
+
+
+def test_max_series_is_counted(tmp_path):
+    stats = dump(tmp_path / "stats.dmp", {f"Q{i:02d}": (i, 0) for i in range(40)})
+    prom = tmp_path / "mq.prom"
+    r = mqroute("--stats", str(stats), "--textfile", str(prom), "--max-series", "50")
+    assert r.returncode == 0, r.stderr
+    v = values(prom.read_text())
+    kept = [k for k in v if k[0].startswith("ibmmq_")]
+    assert len(kept) <= 50
+    dropped = sum(n for k, n in v.items() if k[0] == "mqroute_metrics_dropped_series")
+    assert dropped > 0 and len(kept) + dropped == 40 * 6  # six families per queue here
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return r.read().decode()
+
+
+@pytest.mark.slow
+def test_serving_refreshes_and_forgets_objects_that_went(tmp_path):
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1), "GOES.AWAY": (1, 1)})
+    proc = subprocess.Popen([sys.executable, "-m", "mqroute", "metrics", "--stats",
+                             str(stats), "--listen", "127.0.0.1:0", "--interval", "0.3"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        line = proc.stderr.readline()
+        url = re.search(r"(http://\S+/metrics)", line).group(1)
+        text = _get(url)
+        assert put_count(text, "APP.Q") == 3 and put_count(text, "GOES.AWAY") == 1
+        time.sleep(0.05)
+        dump(stats, {"APP.Q": (8, 1)})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            text = _get(url)
+            if put_count(text, "APP.Q") == 8:
+                break
+            time.sleep(0.1)
+        assert put_count(text, "APP.Q") == 8
+        assert put_count(text, "GOES.AWAY") is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=20)
+        rest = proc.stderr.read()
+    assert rc == 0 and "stopped" in rest and "Traceback" not in rest
