@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from traceroute.stats.params import PARAMS
+
 GAUGE, COUNTER, HISTOGRAM = "gauge", "counter", "histogram"
 IBM, MQROUTE = "mq-metric-samples", "mqroute"
 
@@ -213,6 +215,10 @@ STAT_WATERS: tuple[tuple[str, tuple[str, ...], str], ...] = tuple(
         ("sub_count_ndur_low_water", "non_durable", "low")))
 
 
+#: Record attribute -> the parameter's name as amqsmon prints it (PutCount ...).
+_LABEL = {p.attr: p.name for p in PARAMS}
+
+
 def count_name(series: str, name: str) -> str:
     """`ibmmq_<series>_<name>_count`: a statistics count as mq_prometheus names it."""
     return f"ibmmq_{series}_{name}" + ("" if name.endswith("_count") else "_count")
@@ -225,8 +231,8 @@ def _statistics_families() -> list[Family]:
         for attr, names in table:
             for name in names:
                 out.append(_g(count_name(series, name), labels,
-                              f"{what} {attr} in the statistics intervals read "
-                              f"({name.replace('_', ' ')})", "statistics"))
+                              f"{what} {_LABEL[attr]}: {name.replace('_', ' ')}, summed over "
+                              f"the statistics intervals read", "statistics"))
     out += [
         _g("ibmmq_queue_min_depth", QUEUE, "STATQ QMinDepth: lowest depth in the intervals",
            "statistics"),
@@ -240,9 +246,10 @@ def _statistics_families() -> list[Family]:
         _g("ibmmq_qmgr_concurrent_connections_high_water_mark", QMGR,
            "STATMQI ConnsMax: most concurrent connections in the intervals", "statistics"),
     ]
-    for _, names, _how in STAT_WATERS:
-        out += [_g(f"ibmmq_qmgr_{n}", QMGR, f"STATMQI {n.replace('_', ' ')}", "statistics")
-                for n in names]
+    for _attr, names, _how in STAT_WATERS:
+        out += [_g(f"ibmmq_qmgr_{n}", QMGR, f"STATMQI {_LABEL[_attr]}: {n.replace('_', ' ')} "
+                   f"({'highest' if _how == 'max' else 'lowest'} in the intervals read)",
+                   "statistics") for n in names]
     return out
 
 
@@ -323,3 +330,14 @@ BY_NAME: dict[str, Family] = {f.name: f for f in FAMILIES}
 def family(name: str) -> Family:
     """The family of this name; KeyError when mqroute exports none."""
     return BY_NAME[name]
+
+
+def markdown_table() -> str:
+    """Every family as a Markdown table (name, type, labels, meaning), the documentation's
+    reference: docs/metrics.md holds it and a test keeps the two equal."""
+    rows = ["| metric | type | labels | what it is |", "| --- | --- | --- | --- |"]
+    for f in FAMILIES:
+        what = f.help + (f" ({f.note})" if f.note else "")
+        rows.append(f"| `{f.name}` | {f.kind} | {', '.join(f.labels) or '-'} | "
+                    f"{what.replace('|', '/')} |")
+    return "\n".join(rows) + "\n"

@@ -71,11 +71,26 @@ def _avg_time(record: QueueStatistics, weights: dict, key: tuple) -> None:
     weights[key] = (total, n)
 
 
+def record_key(r: StatsRecord) -> tuple:
+    """What identifies a record: a queue manager writes one per kind, interval, object and
+    (for accounting) connection and sequence number, so the same key twice is the same
+    message read twice (overlapping dumps), not more work."""
+    return (r.kind, r.queue_manager, r.interval_start, r.interval_end, r.object_name,
+            getattr(r, "connection_id", None), str(getattr(r, "seq_number", None)),
+            getattr(r, "application_name", None))
+
+
 def statistics_snapshot(records: Iterable[StatsRecord]) -> Snapshot:
-    """The metric values of accounting and statistics records."""
+    """The metric values of accounting and statistics records (a record read twice counts
+    once)."""
     snap = Snapshot()
     weights: dict[tuple, tuple[float, float]] = {}
+    seen: set[tuple] = set()
     for r in records:
+        key = record_key(r)
+        if key in seen:
+            continue
+        seen.add(key)
         if isinstance(r, QueueStatistics) and r.object_name:
             labels = _queue_labels(r)
             _counts(snap, "queue", r, STAT_COUNTS_QUEUE, labels)

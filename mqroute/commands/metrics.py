@@ -34,6 +34,7 @@ DEFAULT_INTERVAL = 30.0
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute metrics`."""
     from graph.metrics.refresh import DEFAULT_MAX_SERIES
+    from mqroute.options import several
 
     p = sub.add_parser(
         "metrics", help="Prometheus and OpenTelemetry metrics (IBM mq-metric-samples' names "
@@ -44,11 +45,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "dashboards work, and what only mqroute knows under mqroute_* (lost messages by "
         "cause, hop latencies, journeys, events).")
     src = p.add_argument_group("sources")
-    src.add_argument("--stats", nargs="+", default=[], metavar="FILE",
-                     help="statistics and accounting messages: dmpmqmsg dumps of "
-                          "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files")
-    src.add_argument("--events", nargs="+", default=[], metavar="FILE",
-                     help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON")
+    several(src, "--stats", dest="stats", files=True, metavar="FILE",
+            help="statistics and accounting messages: dmpmqmsg dumps of "
+                 "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files; repeatable")
+    several(src, "--events", dest="events", files=True, metavar="FILE",
+            help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON; repeatable")
     src.add_argument("--analyze", metavar="DIR",
                      help="an `mqroute analyze` output folder: routes and lost messages, "
                           "journeys, hop latencies, events")

@@ -110,3 +110,14 @@ def test_status_attributes_exported_or_said_why_not():
         for n in names:
             name = f"ibmmq_{series}_{n}"
             assert (name in BY_NAME) != ((series, n) in NOT_EXPORTED), name
+
+
+def test_the_documentation_lists_every_metric():
+    from pathlib import Path
+
+    from graph.metrics.catalog import markdown_table
+
+    page = (Path(__file__).resolve().parents[3] / "docs" / "metrics.md").read_text()
+    assert markdown_table() in page, (
+        "docs/metrics.md's table is not the catalog's: regenerate it with python -c "
+        "'from graph.metrics.catalog import markdown_table; print(markdown_table())'")

@@ -110,6 +110,14 @@ def test_intervals_add_up_and_depths_keep_their_extremes():
         pytest.approx((100 * 1 + 400 * 3) / 4 / 1e6)
 
 
+def test_a_message_read_twice_counts_once():
+    """Overlapping dumps of the statistics queue hold the same message twice: the same
+    queue manager, interval and object is one record."""
+    message = queue_statistics([queue_group("APP.Q")])
+    snap = statistics_snapshot(records(message, message))
+    assert snap.get("ibmmq_queue_mqput_message_count", qmgr="QM1", queue="APP.Q") == 7
+
+
 def test_mqi_statistics_by_object_type_with_totals_and_water_marks():
     snap = statistics_snapshot(records(mqi_statistics(), mqi_statistics(start="10.30.00")))
     m = {"qmgr": "QM1"}
