@@ -3,12 +3,15 @@ spells them in labels."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pcf.names import name_of
 
 #: Longest label value kept (MQ names are at most 48 characters; event data can be longer).
 MAX_LABEL = 256
 
 
+@lru_cache(maxsize=65536)
 def label_value(value: object) -> str:
     """Text for a label: MQ's trailing blanks and NULs dropped, bytes as hex, characters
     UTF-8 cannot carry (lone surrogates) replaced, at most MAX_LABEL characters."""

@@ -55,18 +55,53 @@ def metric_families(snapshot: Snapshot) -> Iterator[Any]:
 
 
 class SnapshotCollector:
-    """A prometheus_client collector of the latest snapshot."""
+    """A prometheus_client collector of the latest snapshot; `body` keeps each format's
+    exposition of the current snapshot, so scrapes between two refreshes cost nothing."""
 
     def __init__(self, snapshot: Snapshot | None = None) -> None:
-        self.snapshot = snapshot or Snapshot()
+        import threading
+
+        self._snapshot = snapshot or Snapshot()
+        self._bodies: dict[tuple[str, bool], bytes] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot scrapes see."""
+        return self._snapshot
+
+    @snapshot.setter
+    def snapshot(self, value: Snapshot) -> None:
+        with self._lock:
+            self._snapshot, self._bodies = value, {}
 
     def collect(self) -> Iterator[Any]:
         """The families of the snapshot current at the scrape."""
-        return metric_families(self.snapshot)
+        return metric_families(self._snapshot)
 
     def describe(self) -> list:
         """Nothing up front (families come and go with the objects)."""
         return []
+
+    def body(self, accept: str | None, gzipped: bool) -> tuple[str, bytes]:
+        """(content type, bytes) of the current snapshot in the format `accept` asks for,
+        made once per refresh by prometheus_client's encoders."""
+        import gzip
+
+        from prometheus_client.exposition import choose_encoder
+
+        encoder, content_type = choose_encoder(accept or "")
+        with self._lock:
+            snap, bodies = self._snapshot, self._bodies
+        key = (content_type, gzipped)
+        body = bodies.get(key)
+        if body is None:
+            body = encoder(registry(SnapshotCollector(snap)))
+            body = gzip.compress(body) if gzipped else body
+            with self._lock:
+                if self._snapshot is snap:
+                    self._bodies[key] = body
+        return content_type, body
 
 
 def registry(collector: SnapshotCollector) -> Any:
@@ -90,14 +125,25 @@ def exposition(snapshot: Snapshot, *, openmetrics: bool = False) -> bytes:
 
 
 def metrics_app(collector: SnapshotCollector) -> Any:
-    """A WSGI app: GET /metrics is the exposition (format negotiated, gzip when asked), /
-    a line that points there, anything else 404."""
+    """A WSGI app: GET /metrics is the exposition (format negotiated, gzip when asked, made
+    once per refresh), / a line that points there, anything else 404."""
     client = _require()
+    from prometheus_client.exposition import gzip_accepted
+
     inner = client.make_wsgi_app(registry(collector))
 
     def app(environ: dict, start_response: Any) -> list[bytes]:
         path = environ.get("PATH_INFO", "")
-        if path == "/metrics":
+        if path == "/metrics" and environ.get("REQUEST_METHOD") == "GET" and \
+                not environ.get("QUERY_STRING"):
+            gzipped = gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING", ""))
+            content_type, body = collector.body(environ.get("HTTP_ACCEPT"), gzipped)
+            headers = [("Content-Type", content_type), ("Content-Length", str(len(body)))]
+            if gzipped:
+                headers.append(("Content-Encoding", "gzip"))
+            start_response("200 OK", headers)
+            return [body]
+        if path == "/metrics":  # HEAD, OPTIONS, ?name[]=...: prometheus_client's own
             return inner(environ, start_response)
         if path == "/":
             start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8")])

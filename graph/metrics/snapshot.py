@@ -84,11 +84,14 @@ class Snapshot:
             how: str = "set") -> None:
         """Record a value (a count, a gauge reading); `how` combines it with one already
         there: set, sum, max or min. Values that are not finite numbers are ignored."""
-        fam = BY_NAME[name]
+        self.put_at(name, key_of(name, labels), value, how)
+
+    def put_at(self, name: str, key: tuple[str, ...], value: object, how: str = "set") -> None:
+        """`put` with the label values already made by `key_of` (many families of one
+        object share them)."""
         v = number(value)
         if v is None:
             return
-        key = _key(fam, labels)
         values = self.series.setdefault(name, {})
         old = values.get(key)
         values[key] = v if old is None else COMBINE[how](old, v)
@@ -153,6 +156,11 @@ class Snapshot:
 def cost(value: Value) -> int:
     """Series Prometheus keeps for one value: 1, or buckets + _sum + _count."""
     return len(value.counts) + 2 if isinstance(value, Histogram) else 1
+
+
+def key_of(name: str, labels: Mapping[str, object]) -> tuple[str, ...]:
+    """The label values of a series of this family, in its label order."""
+    return _key(BY_NAME[name], labels)
 
 
 def _key(fam: Family, labels: Mapping[str, object]) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from graph.metrics.catalog import STAT_COUNTS_QMGR, STAT_COUNTS_QUEUE, STAT_WATERS, count_name
 from graph.metrics.labels import constant_label
-from graph.metrics.snapshot import Snapshot, number
+from graph.metrics.snapshot import Snapshot, key_of, number
 from traceroute.stats import (
     ChannelStatistics,
     MQIStatistics,
@@ -51,9 +51,13 @@ def by_index(value: object, names: tuple[str, ...], *, total: bool = True
 
 
 def _counts(snap: Snapshot, series: str, record: StatsRecord, table, labels: dict) -> None:
+    key = key_of(f"ibmmq_{series}_mqput_message_count", labels)  # every count shares them
     for attr, names in table:
-        for name, value in by_index(getattr(record, attr), names):
-            snap.put(count_name(series, name), labels, value, "sum")
+        value = getattr(record, attr)
+        if value is None:
+            continue
+        for name, number_ in by_index(value, names):
+            snap.put_at(count_name(series, name), key, number_, "sum")
 
 
 def _queue_labels(record: StatsRecord) -> dict:

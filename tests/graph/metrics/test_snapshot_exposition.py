@@ -169,6 +169,9 @@ def test_server_negotiates_and_serves_the_latest_snapshot():
         assert headers.get("Content-Encoding") == "gzip" and b"GONE.SOON" in \
             gzip.decompress(body)
         assert _get(base + "/nothing")[0] == 404
+        again = _get(base + "/metrics")[2]
+        assert again == _get(base + "/metrics")[2]  # made once per refresh, then kept
+        assert len(collector._bodies) == 3  # text, OpenMetrics, gzipped text
         fresh = Snapshot()
         fresh.put("ibmmq_queue_depth", {"qmgr": "QM1", "queue": "STAYS"}, 1)
         collector.snapshot = fresh  # a refresh: the queue that went is no longer exported
