@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator
 
 from mqroute.errors import Problems
-from mqroute.inputs import Inputs, read_text
+from mqroute.inputs import Inputs, expand, read_text
 from pcf.errors import InputError
 from traceroute.display.amqsevt import iter_json
 from traceroute.events import Event, NotEventData, decode_event
@@ -53,12 +53,13 @@ def add_events_option(parser: argparse.ArgumentParser) -> None:
 
 
 def split_json(paths: list[str], problems: Problems) -> tuple[list[str], list[str]]:
-    """(dumps and raw files, amqsevt JSON files): JSON is text starting with {, [ or #;
-    `-` counts as a dump (standard input is read once)."""
+    """(dumps and raw files, amqsevt JSON files) of the inputs, folders and URIs expanded:
+    JSON is text starting with {, [ or # (a URI: a name ending .json); `-` counts as a dump
+    (standard input is read once)."""
     dumps_, jsons = [], []
-    for path in paths:
-        if path == "-":
-            dumps_.append(path)
+    for path in (p for given in paths for p in expand(given, problems)):
+        if path == "-" or "://" in path:
+            (jsons if path.endswith(".json") else dumps_).append(path)
             continue
         try:
             with open(path, "rb") as f:

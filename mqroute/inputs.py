@@ -4,12 +4,19 @@ One reader serves every subcommand that takes FILE... (`decode`, `show`, `stats`
 `follow`): each input is read on its own, an unreadable input, a bad dump line or a message
 that does not decode goes to the command's `Problems` (`mqroute: FILE:LINE: reason`,
 `mqroute: FILE:offset N: reason`, `mqroute: FILE: reason`) and the rest is still processed.
+An input may be `-` (standard input), a file, a folder (its files, recursively, sorted;
+names starting with `.` or `_` skipped) or a URI as `analyze` takes them (`s3://`, `gs://`,
+`abfs://`, `hdfs://`, `file://`, through `graph.pipeline.storage`); Parquet files with a
+binary `data` column (and optionally a packed MQMD in `md`) are read as `analyze` reads them.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
@@ -36,14 +43,107 @@ def add_inputs(parser: argparse.ArgumentParser, what: str, *, json_help: str,
     parser.add_argument("--json", action="store_true", help=json_help)
 
 
+_URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
+#: Rows of a Parquet input decoded at a time.
+PARQUET_BATCH_ROWS = 4096
+#: What reading a URI needs, when it is missing.
+URI_EXTRA = "pip install 'mqroute[spark]' (or just pyarrow)"
+
+
+def expand(path: str, problems: Problems) -> list[str]:
+    """The files an input names: itself, or a folder's or URI's files (a folder or URI that
+    cannot be listed, or holds no file, is reported and gives none)."""
+    if path == STDIN or not (_URI.match(path) or os.path.isdir(path)):
+        return [path]
+    from graph.pipeline import storage
+
+    try:
+        entries = storage.list_files(path)
+    except storage.StorageError as e:
+        problems(path, _needs_pyarrow(e.reason))
+        return []
+    if not entries:
+        problems(path, "no files in it")
+    return [e.uri for e in entries]
+
+
+def _needs_pyarrow(reason: str) -> str:
+    return f"{reason.split(' (')[0]}: {URI_EXTRA}" if "needs pyarrow" in reason else reason
+
+
+class _Raw(io.RawIOBase):
+    """A storage reader as a raw stream, so that io.BufferedReader gives it readline."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.inner.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
+
+
+def _open_uri(uri: str) -> io.BufferedReader:
+    from graph.pipeline import storage
+
+    try:
+        return io.BufferedReader(_Raw(storage.open_input(uri)), 1 << 20)
+    except storage.StorageError as e:
+        raise InputError(_needs_pyarrow(e.reason), source=uri) from None
+
+
+def read_parquet(uri: str, problems: Problems) -> Iterator[InputMessage]:
+    """The messages of a Parquet file's `data` column (with the MQMDs of its `md` column);
+    the row number is the message's line."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        problems(uri, f"reading Parquet needs pyarrow: {URI_EXTRA}")
+        return
+    from pcf.mqmd import unpack
+
+    with (_open_uri(uri) if _URI.match(uri) else open(uri, "rb")) as f:
+        pf = pq.ParquetFile(f)
+        names = set(pf.schema_arrow.names)
+        if "data" not in names:
+            problems(uri, "a Parquet file without a binary data column (not messages)")
+            return
+        columns = [c for c in ("md", "data") if c in names]
+        row = 0
+        for batch in pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=columns):
+            mds = batch.column("md").to_pylist() if "md" in columns else [None] * batch.num_rows
+            for md, data in zip(mds, batch.column("data").to_pylist(), strict=True):
+                row += 1
+                try:
+                    header = unpack(md) if md else None
+                except (PCFError, ValueError) as e:
+                    problems(f"{uri}:{row}", f"md: {e}")
+                    continue
+                yield InputMessage(header, data or b"", uri, row)
+
+
 def read_inputs(paths: Iterable[str], problems: Problems) -> Iterator[InputMessage]:
-    """Every message of every input; each unreadable input or dump line is reported to
-    `problems` and the rest still read."""
-    for path in paths:
-        try:
-            yield from read_messages(path, on_error=problems.dump_error)
-        except InputError as e:
-            problems.error(e)
+    """Every message of every input (files, folders, URIs, `-`); each unreadable input or
+    dump line is reported to `problems` and the rest still read."""
+    for top in paths:
+        for path in expand(top, problems):
+            try:
+                if path.endswith(".parquet"):
+                    yield from read_parquet(path, problems)
+                    continue
+                yield from read_messages(path, on_error=problems.dump_error,
+                                         opener=_open_uri if _URI.match(path) else None)
+            except InputError as e:
+                problems.error(e)
+            except OSError as e:  # a Parquet file that cannot be read
+                problems(path, e.strerror or str(e))
 
 
 def message_problem(problems: Problems, item: InputMessage, e: PCFError,
@@ -86,10 +186,18 @@ class Inputs:
             if value is not None:
                 yield value
 
-    def summary(self, text: str) -> str:
-        """`mqroute: TEXT[; N other messages skipped]`, the line commands end with."""
-        more = f"; {self.skipped} other messages skipped" if self.skipped else ""
-        return f"mqroute: {text}{more}"
+    def summary(self, text: str, kind: str) -> str:
+        """`mqroute: TEXT[; skipped N messages that are not KIND]`, the one line commands end
+        with (messages of another kind are counted there, never reported one by one)."""
+        return f"mqroute: {text}{skipped_text(self.skipped, kind)}"
+
+
+def skipped_text(count: int, kind: str) -> str:
+    """`; skipped N messages that are not KIND` ('' for none)."""
+    if not count:
+        return ""
+    return (f"; skipped 1 message that is not {kind}" if count == 1
+            else f"; skipped {count} messages that are not {kind}")
 
 
 def read_stats(inputs: Inputs) -> Iterator[StatsMessage]:
@@ -114,7 +222,7 @@ def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> 
     source = source_name(path)
     try:
         with (contextlib.nullcontext(sys.stdin.buffer) if path == STDIN
-              else open(path, "rb")) as f:
+              else _open_uri(path) if _URI.match(path) else open(path, "rb")) as f:
             data = f.read(limit + 1)
     except OSError as e:
         raise InputError(e.strerror or str(e), source=source) from None

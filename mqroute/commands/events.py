@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             shown += 1
             _print(event, args)
-    print(inputs.summary(f"{shown} events"), file=sys.stderr)
+    print(inputs.summary(f"{shown} events", "event data"), file=sys.stderr)
     return inputs.problems.status()
 
 

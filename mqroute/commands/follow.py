@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     print_explanations(args, journeys=journeys, problem=inputs.problems)
     export(args, journeys, journeys=True)
-    summary = inputs.summary(f"{len(journeys)} journeys from {result.calls} MQI calls")
+    summary = inputs.summary(f"{len(journeys)} journeys from {result.calls} MQI calls",
+                             "activity trace data")
     if records:
         summary += f"; {len(records)} activity reports/trace-route messages read"
     print(summary, file=sys.stderr)

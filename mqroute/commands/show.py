@@ -38,13 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=run)
 
 
-def _record(item: InputMessage, problems: Problems) -> Record | None:
-    """The activity record of a message; one of another kind is reported as skipped."""
-    try:
-        return parse_message(item.md, item.data, source=item.source, line=item.line)
-    except NotActivityData as e:
-        problems(item.place, f"skipped: {e}")
-        return None
+def _record(item: InputMessage) -> Record:
+    """The activity record of a message (NotActivityData for one of another kind)."""
+    return parse_message(item.md, item.data, source=item.source, line=item.line)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     parse_verbosity(args.v)  # a usage error before any input is read
     problems = Problems()
     wanted = msg_ids(args)
-    records = Inputs(args.files, problems).decoded(
-        lambda item: _record(item, problems))
+    inputs = Inputs(args.files, problems)
+    records = inputs.decoded(_record, skip=(NotActivityData,))
     if wanted:
         records = (r for r in records if r.key.ljust(24, b"\0") in wanted)
     routes = build_routes(records)
@@ -62,8 +58,14 @@ def run(args: argparse.Namespace) -> int:
     draw_routes(args, routes)
     export(args, routes)
     print_explanations(args, routes=routes, problem=problems)
+    found = {r.correl_id.ljust(24, b"\0") for r in routes}
+    for missing in sorted(wanted - found):
+        print(f"mqroute: no activity data of MsgId {missing.rstrip(bytes(1)).hex().upper()} "
+              "in the input", file=sys.stderr)
+    print(inputs.summary(f"{shown} routes", "activity data"), file=sys.stderr)
     status = problems.status()
     if not shown:
-        print("mqroute: no activity data found", file=sys.stderr)
+        print("mqroute: no activity data found" + (" for the MsgId given" if wanted else ""),
+              file=sys.stderr)
         return 1
     return status

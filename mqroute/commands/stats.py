@@ -57,5 +57,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             for line in render_amqsmon(records):
                 print(line)
-    print(inputs.summary(f"{shown} records"), file=sys.stderr)
+    print(inputs.summary(f"{shown} records", "accounting or statistics data"), file=sys.stderr)
     return inputs.problems.status()

@@ -120,7 +120,7 @@ def test_missing_empty_directory_and_good(tmp_path, good):
         assert r.returncode == 1, command
         assert f"mqroute: {missing}: No such file or directory" in r.err
         assert f"mqroute: {empty}: empty: no messages in it" in r.err
-        assert f"mqroute: {tmp_path}: Is a directory" in r.err
+        assert "Is a directory" not in r.err  # a folder is read: its files, recursively
     assert headings(run("decode", str(missing), str(good)).out) == 4
     assert "Route of message" in run("show", str(missing), str(good)).out
 

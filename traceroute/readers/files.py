@@ -58,12 +58,16 @@ def source_name(path: str | Path) -> str:
     return "<stdin>" if str(path) == STDIN else str(path)
 
 
+#: Opens an input by name as a binary stream (e.g. a URI through a storage layer).
+Opener = Callable[[str], BinaryIO]
+
+
 @contextmanager
-def _opened(path: str | Path) -> Iterator[BinaryIO]:
+def _opened(path: str | Path, opener: Opener | None = None) -> Iterator[BinaryIO]:
     if str(path) == STDIN:
         yield sys.stdin.buffer
         return
-    with open(path, "rb") as f:
+    with (opener(str(path)) if opener else open(path, "rb")) as f:
         yield f
 
 
@@ -80,13 +84,14 @@ def _read(stream: BinaryIO, size: int) -> bytes:
 
 
 def read_messages(path: str | Path, *,
-                  on_error: Callable[[DumpFormatError], None] | None = None
-                  ) -> Iterator[InputMessage]:
+                  on_error: Callable[[DumpFormatError], None] | None = None,
+                  opener: Opener | None = None) -> Iterator[InputMessage]:
     """Every message of a dmpmqmsg dump, or the one message of a raw PCF file (`-`: stdin).
 
     A file that cannot be read as a whole (missing, empty, a raw message over MQ's 100 MB
     limit) raises `pcf.errors.InputError`, an OSError naming it; bad dump lines go to
-    `on_error` (or raise DumpFormatError) and the rest of the dump is still read.
+    `on_error` (or raise DumpFormatError) and the rest of the dump is still read. `opener`
+    opens `path` when it is not a local file (a URI).
     """
     source = source_name(path)
     errors = 0
@@ -99,7 +104,7 @@ def read_messages(path: str | Path, *,
         on_error(e)
 
     try:
-        with _opened(path) as f:
+        with _opened(path, opener) as f:
             head = _read(f, HEAD)
             if not head:
                 raise InputError("empty: no messages in it", source=source)

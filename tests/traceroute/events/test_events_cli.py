@@ -50,7 +50,7 @@ def test_events_from_a_dump_lines_json_reason_and_a_broken_message(tmp_path: Pat
     assert lines[0].startswith("2026-07-26T10:00:00Z QM1 Perfm Event: Queue Full (2053) APP.IN")
     assert "highQueueDepth=10" in lines[0] and "channelName=QM1.TO.QM2" in lines[1]
     assert f"mqroute: {path}:" in r.stderr and "offset" in r.stderr  # file:line, offset
-    assert "2 events; 1 other messages skipped" in r.stderr
+    assert "2 events; skipped 1 message that is not event data" in r.stderr
     assert "Traceback" not in r.stderr
     r = mqroute("events", path, "--json", "--reason", "MQRC_CHANNEL_STOPPED")
     objs = [json.loads(line) for line in r.stdout.splitlines()]

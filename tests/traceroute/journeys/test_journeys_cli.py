@@ -107,7 +107,7 @@ def test_other_messages_skipped_and_counted(capsys, tmp_path: Path) -> None:
     path = dump(tmp_path / "mixed.dmp", [command, *qm1_to_qm2(), text])
     code, out, err = run(capsys, "--json", str(path))
     assert code == 0 and len(out.splitlines()) == 1
-    assert "2 other messages skipped" in err
+    assert "skipped 2 messages that are not activity trace data" in err
 
 
 def test_unreadable_input_named_rest_processed(capsys, tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def test_text_as_amqsmon(dump):
     assert "ConnCount: 3\nPutCount: [5, 1]" in blocks[0]
     assert "ChannelStatistics: 0\n  ChannelName: 'QM1.TO.QM2'\n  ChannelType: Sender" in r.stdout
     assert "RecordType: QueueAccounting" in r.stdout and "ApplicationPid: 4711" in r.stdout
-    assert "3 records; 1 other messages skipped" in r.stderr
+    assert "3 records; skipped 1 message that is not accounting or statistics data" in r.stderr
 
 
 def test_json_and_filters(dump):
