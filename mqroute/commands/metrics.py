@@ -93,16 +93,19 @@ def _stats_reader(paths: list[str]) -> Callable[[], tuple]:
         from traceroute.stats import join_sequences
 
         problems = Problems()
-        inputs = Inputs(paths, problems)
-        records = []
-        for joined in join_sequences(read_stats(inputs)):
-            if not joined.complete:
-                problems(joined.messages[0].where, f"incomplete {joined.messages[0].kind.value} "
-                         f"sequence (MsgSeqNumber {', '.join(map(str, joined.numbers))}); "
-                         "its records used")
-            records.extend(joined.records())
+
+        def records():  # streamed: memory holds the values, not the records
+            for joined in join_sequences(read_stats(Inputs(paths, problems))):
+                if not joined.complete:
+                    first = joined.messages[0]
+                    problems(first.where, f"incomplete {first.kind.value} sequence "
+                             f"(MsgSeqNumber {', '.join(map(str, joined.numbers))}); its "
+                             "records used")
+                yield from joined.records()
+
+        snap = statistics_snapshot(records())
         problems.finish()
-        return statistics_snapshot(records), problems.count
+        return snap, problems.count
     return read
 
 
