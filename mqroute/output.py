@@ -32,12 +32,14 @@ def verbosity_word(word: str) -> bool:
     return word in LEVELS or all(o in OUTLINE_OPTIONS for o in word.split(",") if o)
 
 
-def add_verbosity(parser: argparse.ArgumentParser) -> None:
+def add_verbosity(parser: argparse.ArgumentParser, *, unset: bool = False) -> None:
     """dspmqrte's `-v LEVEL [OPTIONS]`: stops at the first word that is not its own, so the
-    files after it stay the command's."""
+    files after it stay the command's. With `unset`, `args.v` is None when -v is not given
+    (summary all the same), so a command can tell that -v was asked for."""
     from mqroute.options import several
 
-    several(parser, "-v", dest="v", replace=True, accepts=verbosity_word, default=["summary"],
+    several(parser, "-v", dest="v", replace=True, accepts=verbosity_word,
+            default=None if unset else ["summary"],
             metavar="LEVEL", help="summary (default), outline [activity,identifiers,message,"
                                   "msgdelta,operation,traceroute], all or none")
 

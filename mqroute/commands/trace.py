@@ -30,6 +30,7 @@ from mqroute.output import (
     parse_verbosity,
     print_route,
 )
+from traceroute.display import describe_location
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
@@ -92,7 +93,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_msg_id(p, "-i", help="display earlier traces: the reports of this MsgId (their "
                "CorrelId), from the -q queue; repeatable")
     p.add_argument("-b", dest="browse", action="store_true", help="browse, do not get")
-    add_verbosity(p)
+    add_verbosity(p, unset=True)
     add_network(p, help="run on a simulated estate: demo (IBM's QM1/QM2 example) or MQSC "
                         "files (as --mqsc)")
     add_mqsc(p, help="run on a simulated network defined in these MQSC files (dmpmqcfg "
@@ -196,6 +197,21 @@ def _argument_problem(args: argparse.Namespace) -> str:
     return ""
 
 
+def result_line(route: Route) -> str:
+    """The verdict and last known location after a route's dspmqrte lines, as `show` heads
+    its routes: 'Result: waiting on a transmission queue ...; last known location: ...'."""
+    return (f"Result: {route.verdict.text}; last known location: "
+            f"{describe_location(route.location)}")
+
+
+def distribution(routes: list[Route]) -> list[str]:
+    """--count's summary: where the traces ended (by queue manager) and how (by verdict)."""
+    where = Counter(r.location.queue_manager or "?" for r in routes)
+    how = Counter(r.verdict.value for r in routes)
+    return ["Distribution: " + ", ".join(f"{q}: {n}" for q, n in sorted(where.items())),
+            "Verdicts: " + ", ".join(f"{v}: {n}" for v, n in sorted(how.items()))]
+
+
 def exit_status(routes: list[Route]) -> int:
     """The worst outcome among the routes, as an exit status."""
     if not routes:
@@ -205,7 +221,7 @@ def exit_status(routes: list[Route]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """`mqroute trace`."""
-    level, display = parse_verbosity(args.v)
+    level, display = parse_verbosity(args.v or ["summary"])
     argv = getattr(args, "argv", [])
     quiet = args.json or level == "none"
     say = (lambda text: None) if quiet else print
@@ -278,23 +294,41 @@ def run(args: argparse.Namespace) -> int:
             sources = [Source(main, reply_q), *extra]
             wait = args.wait if args.wait is not None else options.expiry + 60.0
         say("AMQ8674: DSPMQRTE command is now waiting for information to display.")
+
+        def show_route(route: Route) -> None:
+            print_route(route, as_json=args.json, level=level, options=display, heading=False)
+            say(result_line(route))
+
         routes: list[Route] = []
+        many = args.count > 1 and not args.msg_id  # --count: the distribution first
+        every = not many or args.json or args.v is not None  # -v asks for every route
         for msg_id in ids:
             found: Collection = collect(sources, msg_id, wait=wait, browse=args.browse,
                                         keep=archive.keep if archive else None)
             for problem in found.problems:
                 print(f"mqroute: trace: {problem}", file=sys.stderr)
-            for route in found.routes:
-                routes.append(route)
-                print_route(route, as_json=args.json, level=level, options=display, heading=False)
+            routes += found.routes
+            if many and archive is None:
+                continue  # committed once the distribution is displayed
+            if not many:
+                for route in found.routes:
+                    show_route(route)
             if archive is None:
                 _output_written()  # displayed means written, before the gets become final
             for t in transports:
                 t.commit()  # displayed (or archived): the gets are final
+        if many:
+            if not args.json:
+                for line in distribution(routes):
+                    print(line)
+            if every:
+                for route in routes:
+                    show_route(route)
+            if archive is None:
+                _output_written()
+                for t in transports:
+                    t.commit()
         draw_routes(args, routes)
-        if args.count > 1 and not args.json:
-            where = Counter(r.location.queue_manager or "?" for r in routes)
-            print("Distribution: " + ", ".join(f"{q}: {n}" for q, n in sorted(where.items())))
         say("AMQ8652: DSPMQRTE command has finished.")
         return exit_status(routes)
     except (TransportError, PymqiMissing) as e:

@@ -107,3 +107,41 @@ def test_dspmqrte_user_flag(capsys):
     argv = ["trace", "--network", "demo", "-m", "QM1", "-q", "TARG.AT.QM2"]
     assert main([*argv, "-u", "app"]) == 2
     assert "--user: no meaning with --network" in capsys.readouterr().err
+
+
+def _stopped_channel(tmp_path):
+    text = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
+    path = tmp_path / "stopped.mqsc"
+    path.write_text(text.replace("* Queue manager name: QM2",
+                                 "STOP CHANNEL('QM1.TO.QM2')\n* Queue manager name: QM2"))
+    return path
+
+
+def test_trace_says_where_it_ended(tmp_path):
+    """After the dspmqrte lines, trace says the verdict and last known location as show does
+    (a subprocess, as a person runs it)."""
+    done = subprocess.run([sys.executable, "-m", "mqroute", "trace", "--mqsc",
+                           str(_stopped_channel(tmp_path)), "-m", "QM1", "-q", "TARG.AT.QM2",
+                           "-rq", "ACTIV.REPLY.Q", "-w", "5"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 4, done.stderr
+    lines = done.stdout.splitlines()
+    result = [line for line in lines if line.startswith("Result: ")]
+    assert result == ["Result: waiting on a transmission queue (is its channel running?); "
+                      "last known location: queue manager 'QM1', queue 'QM2', bound for queue "
+                      "manager 'QM2'"]
+    assert lines.index(result[0]) < lines.index("AMQ8652: DSPMQRTE command has finished.")
+
+
+def test_count_prints_the_distribution_first_or_alone(capsys):
+    argv = ["trace", "--network", "demo", "-m", "QM1", "-q", "TARG.AT.QM2", "-rq",
+            "ACTIV.REPLY.Q", "--count", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "Distribution: QM2: 3" in out and "Verdicts: discarded_at_target: 3" in out
+    assert not any(line.startswith(("AMQ8666", "Result: ")) for line in out)  # alone
+    assert main([*argv, "-v", "outline"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first_route = next(i for i, line in enumerate(out) if line.startswith("Result: "))
+    assert out.index("Distribution: QM2: 3") < first_route  # first
+    assert sum(line.startswith("Result: ") for line in out) == 3  # then every route
