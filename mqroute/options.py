@@ -340,16 +340,16 @@ class Filters:
         return True
 
     def time(self, start: datetime | None, end: datetime | None = None) -> bool:
-        """Whether a record of this time (or interval start..end) overlaps --since/--until;
-        naive times are taken as UTC."""
+        """Whether a record of this time (since <= time < until) or interval (overlapping
+        [since, until)) passes --since/--until; naive times are taken as UTC."""
         if not (self.since or self.until):
             return True
         if start is None and end is None:
             return False
         start = _utc(start or end)
         end = _utc(end or start)
-        if self.since and end < self.since:
-            return False
+        if self.since and (end < self.since or (end == self.since and start < end)):
+            return False  # an interval ending at --since is before it
         return not (self.until and start >= self.until)
 
 

@@ -17,7 +17,7 @@ import sys
 from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.eventinputs import read_event_files, read_event_json, split_json
 from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
-from mqroute.options import add_mqsc, several
+from mqroute.options import Filters, add_filters, add_mqsc, several
 from pcf import mqc
 from pcf.errors import InputError
 from traceroute.display.amqsevt import dumps, event_line, reason_from_name, to_json
@@ -54,8 +54,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             help="read amqsevt -o json / json_compact output (- reads standard input; "
                  "repeatable)")
     add_mqsc(p, help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
+    add_filters(p)
     p.add_argument("--ops", metavar="FILE", help="replay: OPS.csv")
     p.set_defaults(func=run)
+
+
+def kept(event: Event, filters: Filters) -> bool:
+    """Whether an event passes --queue/--channel/--conn-id/--appl/--since/--until: the
+    object it names (queue, channel), the application and connection in its event data."""
+    if not filters.active:
+        return True
+
+    def text(parameter: int) -> str | None:
+        value = event.get(parameter)
+        return value.strip() if isinstance(value, str) else None
+
+    conn = event.get(mqc.MQBACF_CONNECTION_ID)
+    return filters.names(
+        queues=[text(mqc.MQCA_BASE_OBJECT_NAME), text(mqc.MQCA_Q_NAME),
+                text(mqc.MQCACF_OBJECT_NAME)],
+        channels=[text(mqc.MQCACH_CHANNEL_NAME)],
+        appl=text(mqc.MQCACF_APPL_NAME) or text(mqc.MQCACF_EVENT_APPL_NAME),
+        conn_id=conn if isinstance(conn, bytes) else None) and filters.time(event.time)
 
 
 def _print(event: Event, args: argparse.Namespace) -> None:
@@ -79,13 +99,14 @@ def run(args: argparse.Namespace) -> int:
         if value is None:
             raise _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
         reasons.add(value)
+    filters = Filters.from_args(args)
     problems, shown = Problems(), 0
     files, jsons = split_json(args.files, problems)  # amqsevt JSON given as FILE is read too
     inputs = Inputs(files, problems)
     sources = [read_event_files(inputs), read_event_json([*jsons, *args.from_json], problems)]
     for events in sources:
         for event in events:
-            if reasons and event.reason not in reasons:
+            if (reasons and event.reason not in reasons) or not kept(event, filters):
                 continue
             shown += 1
             _print(event, args)

@@ -9,12 +9,18 @@ from collections.abc import Iterator
 from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
-from mqroute.options import add_msg_id, msg_ids
+from mqroute.options import Filters, add_filters, add_msg_id, msg_ids
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
 from traceroute.display.amqsact import render_journey
-from traceroute.journeys import ActivityTrace, NotActivityTrace, exit_status, reconstruct
+from traceroute.journeys import (
+    ActivityTrace,
+    Journey,
+    NotActivityTrace,
+    exit_status,
+    reconstruct,
+)
 from traceroute.journeys.join import join_records
 from traceroute.journeys.parse import parse_activity_trace
 from traceroute.readers import InputMessage
@@ -34,11 +40,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_inputs(p, "dmpmqmsg dumps or raw messages",
                json_help="one JSON object per original message (JSON Lines)")
     add_msg_id(p)
+    add_filters(p)
     p.add_argument("-v", "--verbose", action="store_true",
                    help="each call's trace record as amqsact -v prints it")
     add_events_option(p)
     add_otlp_options(p)
     p.set_defaults(func=run)
+
+
+def kept(journey: Journey, filters: Filters) -> bool:
+    """Whether a journey passes the filters: one of its calls matches every name filter
+    (queue: the local queue or the object opened; channel: the MCA's), and its time span
+    overlaps --since/--until."""
+    if not filters.active:
+        return True
+    steps = journey.steps
+    named = any(filters.names(queues=[s.queue, s.call.object_name], channels=[s.channel],
+                              appl=s.call.conn.appl_name, conn_id=s.call.conn.conn_id or None)
+                for s in steps)
+    times = [s.call.time for s in steps if s.call.time]
+    return named and filters.time(min(times) if times else None,
+                                  max(times) if times else None)
 
 
 def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace]:
@@ -61,10 +83,12 @@ def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace
 def run(args: argparse.Namespace) -> int:
     """`mqroute follow`: print the journeys; the exit status of the contract."""
     wanted = msg_ids(args)
+    filters = Filters.from_args(args)
     inputs = Inputs(args.files, Problems())
     records: list[Record] = []
     result = reconstruct(read_traces(inputs, records))
-    journeys = [j for j in result.journeys if not wanted or j.msg_id in wanted]
+    journeys = [j for j in result.journeys
+                if (not wanted or j.msg_id in wanted) and kept(j, filters)]
     join_records(journeys, records)
     if args.json:
         print_json_lines(j.to_dict() for j in journeys)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 
 from mqroute.errors import Problems
 from mqroute.inputs import Inputs, add_inputs, read_stats
+from mqroute.options import Filters, add_filters
 from mqroute.output import print_json_lines
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.stats import Kind, join_sequences
+from traceroute.stats.model import StatsRecord
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--accounting", action="store_true", help="only accounting records")
     which.add_argument("--statistics", action="store_true", help="only statistics records")
+    add_filters(p)
     p.set_defaults(func=run)
 
 
@@ -36,14 +40,39 @@ def wanted(kind: Kind, args: argparse.Namespace) -> bool:
     return not (args.statistics and kind.accounting)
 
 
+def _text(value: object) -> str | None:
+    return value.strip() if isinstance(value, str) else None
+
+
+def _when(text: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def kept(record: StatsRecord, filters: Filters) -> bool:
+    """Whether a record passes --queue/--channel/--conn-id/--appl/--since/--until (a filter
+    on something the record does not have drops it, as amqsmon's do)."""
+    if not filters.active:
+        return True
+    return filters.names(
+        queues=[_text(getattr(record, "q_name", None))],
+        channels=[_text(getattr(record, "channel_name", None))],
+        appl=_text(getattr(record, "application_name", None)),
+        conn_id=getattr(record, "connection_id", None)) and \
+        filters.time(_when(record.interval_start), _when(record.interval_end))
+
+
 def run(args: argparse.Namespace) -> int:
     """`mqroute stats`: print the records; 0 ok, 1 some input unreadable."""
+    filters = Filters.from_args(args)
     inputs = Inputs(args.files, Problems())
     shown = 0
     for joined in join_sequences(read_stats(inputs)):
         if not wanted(joined.messages[0].kind, args):
             continue
-        records = joined.records()
+        records = [r for r in joined.records() if kept(r, filters)]
         if not joined.complete:
             first = joined.messages[0]
             lost = (f"messages {', '.join(map(str, joined.missing))} missing"
@@ -51,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"mqroute: {first.where}: incomplete {first.kind.value} sequence "
                   f"(MsgSeqNumber {', '.join(map(str, joined.numbers))}; {lost}); "
                   f"{len(records)} records used", file=sys.stderr)
+        if not records:
+            continue
         shown += len(records)
         if args.json:
             print_json_lines(record_to_json(r) for r in records)
