@@ -45,11 +45,11 @@ def add_verbosity(parser: argparse.ArgumentParser, *, unset: bool = False) -> No
 
 
 def print_route(route: Route, *, as_json: bool, level: str, options: Sequence[str],
-                heading: bool = True) -> None:
+                heading: bool = True, parameters: str | None = None) -> None:
     """One route as a JSON line, or as dspmqrte's text (with `show`'s heading, notes and
     blank line unless heading=False, as `trace` prints it)."""
     if as_json:
-        print(json.dumps(route_to_dict(route)))
+        print(json.dumps(route_to_dict(route, parameters=parameters)))
         return
     if heading:
         print(route_heading(route))

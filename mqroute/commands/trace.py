@@ -296,7 +296,8 @@ def run(args: argparse.Namespace) -> int:
         say("AMQ8674: DSPMQRTE command is now waiting for information to display.")
 
         def show_route(route: Route) -> None:
-            print_route(route, as_json=args.json, level=level, options=display, heading=False)
+            print_route(route, as_json=args.json, level=level, options=display, heading=False,
+                        parameters=typed_options(argv))
             say(result_line(route))
 
         routes: list[Route] = []

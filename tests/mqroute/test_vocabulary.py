@@ -3,6 +3,7 @@ swallowed by several-valued options, old spellings kept hidden for one release."
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from importlib import resources
@@ -145,3 +146,29 @@ def test_count_prints_the_distribution_first_or_alone(capsys):
     first_route = next(i for i, line in enumerate(out) if line.startswith("Result: "))
     assert out.index("Distribution: QM2: 3") < first_route  # first
     assert sum(line.startswith("Result: ") for line in out) == 3  # then every route
+
+
+def test_json_has_dspmqrtj_summary_and_epoch_millis(tmp_path, capsys):
+    """trace --json and show --json: dspmqrtj's summary and each operation's epochMilliSec."""
+    from datetime import UTC, datetime
+
+    dump = tmp_path / "saved.dmp"
+    argv = ["trace", "-m", "QM1", "-q", "TARG.AT.QM2", "-rq", "ACTIV.REPLY.Q", "--json"]
+    assert main([*argv, "--network", "demo", "--save", str(dump)]) == 0
+    traced = json.loads(capsys.readouterr().out)
+    assert traced["summary"] == {
+        "parameters": "-m QM1 -q TARG.AT.QM2 -rq ACTIV.REPLY.Q",  # dspmqrte options
+        "success": "Message successfully reached a destination", "totalTimeMilliSec": 0,
+        "channelCount": 1, "finalQueueManager": "QM2"}
+    for op in (o for a in traced["activities"] for o in a["operations"]):
+        when = datetime.strptime(f"{op['date']} {op['time'].replace('.', ':')}",
+                                 "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+        assert op["epochMilliSec"] == int(when.timestamp()) * 1000
+    assert main(["show", "--json", str(dump)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["summary"] == {**traced["summary"], "parameters": None}
+    assert main([*argv, "--mqsc", str(_stopped_channel(tmp_path)), "-w", "3"]) == 4
+    stuck = json.loads(capsys.readouterr().out)["summary"]
+    assert stuck["failure"].startswith("Message not reported at a final destination: waiting")
+    assert "success" not in stuck
+    assert (stuck["channelCount"], stuck["finalQueueManager"]) == (0, "QM1")

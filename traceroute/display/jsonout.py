@@ -1,12 +1,21 @@
-"""Routes as JSON documents (a superset of what IBM's dspmqrtj prints)."""
+"""Routes as JSON documents (a superset of what IBM's dspmqrtj prints).
+
+Where dspmqrtj (IBM's mq-metric-samples) has a name for a value, the document uses it too:
+the route's `summary` (`parameters`, `success` or `failure`, `totalTimeMilliSec`,
+`channelCount`, `finalQueueManager`) and each operation's `epochMilliSec`. The rest keeps
+mqroute's own names (snake_case), covering everything dspmqrte displays.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 
+from pcf import mqc
 from pcf.render import parameter_to_dict
+from traceroute.display.otlp import operation_nanos
 from traceroute.records.model import Activity, Extra, Operation, channel_type_name, feedback_name
 from traceroute.routes.ordering import Gap, Route, Step
+from traceroute.routes.verdict import Verdict
 
 
 def _extra(extras: tuple[Extra, ...]) -> dict:
@@ -25,10 +34,41 @@ def _extra(extras: tuple[Extra, ...]) -> dict:
     return out
 
 
+def epoch_millis(op: Operation) -> int | None:
+    """The operation's OperationDate/OperationTime as Unix milliseconds (read as UTC; MQ
+    records whole seconds), or None when not recorded."""
+    nanos = operation_nanos(op)
+    return None if nanos is None else nanos // 1_000_000
+
+
+#: dspmqrtj's summary sentences.
+SUCCESS = "Message successfully reached a destination"
+FAILURE = "Message not reported at a final destination"
+
+
+def route_summary(route: Route, parameters: str | None = None) -> dict:
+    """dspmqrtj's `summary` of a route: the options typed (trace), `success` (delivered, or
+    discarded at its target as a trace-route message asks) or `failure` (the verdict),
+    the time from the first to the last recorded operation in milliseconds, the channels
+    crossed (Send operations) and the queue manager where the message was last seen."""
+    ops = [op for s in route.steps if not isinstance(s, Gap) for op in s.operations]
+    times = [t for t in (epoch_millis(op) for op in ops) if t is not None]
+    out: dict = {"parameters": parameters}
+    if route.verdict in (Verdict.DELIVERED, Verdict.DISCARDED_AT_TARGET):
+        out["success"] = SUCCESS
+    else:
+        out["failure"] = f"{FAILURE}: {route.verdict.text}"
+    out["totalTimeMilliSec"] = max(times) - min(times) if times else None
+    out["channelCount"] = sum(op.type == mqc.MQOPER_SEND for op in ops)
+    out["finalQueueManager"] = route.location.queue_manager
+    return out
+
+
 def operation_to_dict(op: Operation) -> dict:
     """One operation: its type by name and every field MQ recorded (absent ones null)."""
     return {
         "operation": op.name, "operation_type": op.type, "date": op.date, "time": op.time,
+        "epochMilliSec": epoch_millis(op),
         "queue_manager": op.qmgr, "qsg": op.qsg, "queue": op.queue,
         "resolved_queue": op.resolved_queue, "remote_queue": op.remote_queue,
         "remote_queue_manager": op.remote_qmgr, "topic": op.topic, "channel": op.channel,
@@ -62,11 +102,13 @@ def step_to_dict(step: Step) -> dict:
     }
 
 
-def route_to_dict(route: Route) -> dict:
-    """One route: correl_id, verdict, last known location, activities and gaps, branches."""
+def route_to_dict(route: Route, *, parameters: str | None = None) -> dict:
+    """One route: correl_id, dspmqrtj's summary, verdict, last known location, activities and
+    gaps, branches (`parameters`: the options typed, for the summary)."""
     loc = route.location
     return {
         "correl_id": route.correl_id.hex(),
+        "summary": route_summary(route, parameters),
         "verdict": route.verdict.value,
         "verdict_text": route.verdict.text,
         "complete": route.complete,
