@@ -98,7 +98,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "files (as --mqsc)")
     add_mqsc(p, help="run on a simulated network defined in these MQSC files (dmpmqcfg "
                      "output of each queue manager)")
-    p.add_argument("--seed", type=int, default=0, help="simulation seed")
+    p.add_argument("--seed", type=int, default=None,
+                   help="simulation seed: the same MsgIds every run (default: unique "
+                        "MsgIds, as a queue manager makes them)")
     p.add_argument("--latency", type=float, default=0.05, help="simulated seconds per hop")
     p.add_argument("--count", type=int, default=1, help="send N traces, then summarise "
                                                         "where they went")

@@ -354,10 +354,12 @@ class ActivityTracer:
             Integer(mqc.MQIA_APPL_TYPE, c.appl_type), Integer(mqc.MQIACF_PROCESS_ID, c.pid),
             _s(mqc.MQCACF_USER_IDENTIFIER, "mqm", 12),
             Integer(mqc.MQIACF_API_CALLER_TYPE, mqc.MQXACT_EXTERNAL),
-            Integer(mqc.MQIACF_API_ENVIRONMENT, mqc.MQXE_MCA if c.mca else mqc.MQXE_OTHER)]
-        if c.mca:
+            Integer(mqc.MQIACF_API_ENVIRONMENT, mqc.MQXE_MCA if c.mca else
+                    mqc.MQXE_MCA_SVRCONN if c.client else mqc.MQXE_OTHER)]
+        if c.mca or c.client:
+            address = f"{c.partner.lower()}(1414)" if c.mca else c.partner
             top += [_s(mqc.MQCACH_CHANNEL_NAME, c.channel, 20),
-                    _s(mqc.MQCACH_CONNECTION_NAME, f"{c.partner.lower()}(1414)", 264),
+                    _s(mqc.MQCACH_CONNECTION_NAME, address, 264),
                     Integer(mqc.MQIACH_CHANNEL_TYPE, c.channel_type or 0)]
         top += [_s(mqc.MQCACF_APPL_FUNCTION, "", 0),
                 Integer(mqc.MQIACF_APPL_FUNCTION_TYPE, mqc.MQFUN_TYPE_UNKNOWN),

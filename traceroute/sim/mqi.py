@@ -27,9 +27,14 @@ class SimConnection:
     conn_id: bytes            # 24 bytes: EXTCONN (16) + CONN (8), as DISPLAY CONN shows
     pid: int
     mca: bool = False         # a message channel agent (Environment MQXE_MCA)
-    channel: str = ""         # MCAs: the channel name
-    channel_type: int | None = None   # MCAs: MQCHT_*
-    partner: str = ""         # MCAs: the queue manager at the other end
+    channel: str = ""         # MCAs, client applications: the channel name
+    channel_type: int | None = None   # MCAs: MQCHT_*; client applications: MQCHT_SVRCONN
+    partner: str = ""         # MCAs: the queue manager at the other end; clients: the host
+
+    @property
+    def client(self) -> bool:
+        """An application connected as an MQ client (Environment MQXE_MCA_SVRCONN)."""
+        return not self.mca and bool(self.channel)
     options: int = 0          # MQCNO options of the MQCONNX (MQCNO_ACTIVITY_TRACE_* ...)
 
 

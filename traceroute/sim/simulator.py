@@ -3,7 +3,9 @@
 Messages are real bytes (MQMD + data; MQXQH on transmission queues, MQDLH on dead-letter
 queues); reports and replies are PCF messages our codec writes, and travel back through the
 network like any message. Time is virtual: each channel hop takes `latency` seconds, and a
-run is deterministic for a given seed. Follows trace-route.md §5 (MCA algorithm), §9
+run's message and connection identifiers are unique (a time part and a counter, as a queue
+manager makes them) unless a `seed` is given: then they, and so the whole run, are the same
+every time. Follows trace-route.md §5 (MCA algorithm), §9
 (destinations) and activity-report.md.
 
 Observers: `sim.add_observer(fn)` calls `fn(call)` with a `traceroute.sim.mqi.SimCall` for
@@ -33,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
+from time import time_ns
 
 from pcf import mqc
 from pcf.fastencode import pack_xqh
@@ -171,7 +174,7 @@ class _Activity:
 class Simulator:
     """Runs messages through a Network in virtual time."""
 
-    def __init__(self, network: Network, *, seed: int = 0, latency: float = 0.05,
+    def __init__(self, network: Network, *, seed: int | None = None, latency: float = 0.05,
                  start: datetime | None = None, clock_skew: dict[str, float] | None = None,
                  sending_mca: str = SENDING_MCA, receiving_mca: str = RECEIVING_MCA) -> None:
         self.network = copy.deepcopy(network)  # channel states change as the run goes on
@@ -180,8 +183,10 @@ class Simulator:
         self.latency = latency
         self.start = start or datetime(2026, 11, 22, 10, 0, 0)
         self.clock_skew = clock_skew or {}
-        self.random = random.Random(seed)
-        self._stamp = self.random.getrandbits(32).to_bytes(4, "big")  # like MQ's time part
+        # the identifiers' time part: from the clock (unique across runs, as MQ's are), or
+        # from the seed (the same identifiers every run: tests, notebooks, benchmarks)
+        self._stamp = (_clock_stamp() if seed is None
+                       else random.Random(seed).getrandbits(32).to_bytes(4, "big"))
         self.now = 0.0
         self.queues: dict[tuple[str, str], deque[Stored]] = {}
         self._events: list[tuple[float, int, Callable[[], None]]] = []
@@ -216,9 +221,18 @@ class Simulator:
                 fn(call)
 
     def connection(self, qmgr: str, appl_name: str, appl_type: int = mqc.MQAT_UNIX, *,
-                   options: int = 0) -> SimConnection:
+                   options: int = 0, client_channel: str = "",
+                   client_host: str = "") -> SimConnection:
         """The application's connection to `qmgr` (MQCONN on first use; `options` are the
-        MQCNO options of that MQCONNX, e.g. MQCNO_ACTIVITY_TRACE_ENABLED)."""
+        MQCNO options of that MQCONNX, e.g. MQCNO_ACTIVITY_TRACE_ENABLED). With
+        `client_channel` the application is an MQ client connected through that
+        server-connection channel (from `client_host`): its later calls by the same name
+        are made on this connection."""
+        if client_channel:
+            return self._connect(qmgr, "app", appl_name, appl_name, appl_type,
+                                 options=options, channel=client_channel,
+                                 channel_type=mqc.MQCHT_SVRCONN,
+                                 partner=client_host or f"{appl_name.lower()}.client")
         return self._connect(qmgr, "app", appl_name, appl_name, appl_type, options=options)
 
     def _connect(self, qmgr: str, kind: str, name: str, appl_name: str, appl_type: int,
@@ -705,7 +719,8 @@ class Simulator:
     def _expire(self, qm: QueueManager, s: Stored) -> None:
         md = s.original or s.md
         if md.report & mqc.MQRO_EXPIRATION == mqc.MQRO_EXPIRATION:
-            self._report(qm, md, s.data, mqc.MQFB_EXPIRATION, mqc.MQRO_EXPIRATION)
+            data = s.data[XQH_LENGTH:] if s.original is not None else s.data  # no MQXQH
+            self._report(qm, md, data, mqc.MQFB_EXPIRATION, mqc.MQRO_EXPIRATION)
 
     # --- channels: the sending and the receiving MCA ----------------------------------
 
@@ -814,19 +829,22 @@ class Simulator:
 
     def _report(self, qm: QueueManager, original: MQMD, data: bytes, feedback: int,
                 option: int) -> None:
-        """A COA/COD/exception/expiration report, with as much data as was asked for."""
+        """A COA/COD/exception/expiration report, with as much data as was asked for.
+
+        Its Format, Encoding and CodedCharSetId describe the data it carries (IBM's rule for
+        report messages): the original's when it carries the original's data, else Format
+        MQFMT_NONE in the reporting queue manager's encoding and CCSID."""
         if not original.reply_to_q:
             return
         asked = original.report & (option * 7)
         md = _md_with(self._respond_md(qm, original), feedback=feedback)
-        if asked == option * 7:
-            body, fmt = data, original.format
-        elif asked == option * 3:
-            body, fmt = data[:100], original.format
+        if asked in (option * 7, option * 3):
+            body = data if asked == option * 7 else data[:100]
+            md = _md_with(md, format=original.format, encoding=original.encoding,
+                          coded_char_set_id=original.coded_char_set_id)
         else:
-            body, fmt = b"", ""
-        self._send_back(qm, _md_with(md, format=fmt), body, original.reply_to_q,
-                        original.reply_to_q_mgr)
+            body, md = b"", _md_with(md, format="")
+        self._send_back(qm, md, body, original.reply_to_q, original.reply_to_q_mgr)
 
 
 @dataclass(frozen=True, slots=True)
@@ -838,6 +856,17 @@ class _Actor:
     object_name: str
     object_qmgr: str
     hobj: int | None
+
+
+_last_stamp = [0]
+
+
+def _clock_stamp() -> bytes:
+    """Four bytes of wall-clock time in milliseconds, a new value for every Simulator of
+    this process (the identifiers' time part; a counter follows it, as in MQ's)."""
+    stamp = max(time_ns() // 1_000_000, _last_stamp[0] + 1)
+    _last_stamp[0] = stamp
+    return (stamp & 0xFFFFFFFF).to_bytes(4, "big")
 
 
 def moment_strings(t: datetime) -> tuple[str, str, str, str]:

@@ -33,7 +33,7 @@ KINDS = ["sim", "mq"]
 
 
 def simulator() -> Simulator:
-    return Simulator(parse_mqsc(EXAMPLE_MQSC, source="qm1_qm2.mqsc"))
+    return Simulator(parse_mqsc(EXAMPLE_MQSC, source="qm1_qm2.mqsc"), seed=0)  # run twice, compared
 
 
 def connect(kind: str, sim: Simulator, qmgr: str = "QM1"):
