@@ -13,7 +13,9 @@ from pcf.mqmd import MQMD
 #: MQXF_* operation ids of the calls that move messages.
 PUT_OPS = frozenset({mqc.MQXF_PUT, mqc.MQXF_PUT1})
 GET_OPS = frozenset({mqc.MQXF_GET, mqc.MQXF_CALLBACK})
-MCA_ENVIRONMENTS = frozenset({mqc.MQXE_MCA, mqc.MQXE_MCA_SVRCONN, mqc.MQXE_MCA_CLNTCONN})
+#: MQCHT_* of message channels: their agents (MCAs) move messages between queue managers.
+MESSAGE_CHANNEL_TYPES = frozenset({mqc.MQCHT_SENDER, mqc.MQCHT_SERVER, mqc.MQCHT_RECEIVER,
+                                   mqc.MQCHT_REQUESTER, mqc.MQCHT_CLUSSDR, mqc.MQCHT_CLUSRCVR})
 _BROWSE = (mqc.MQGMO_BROWSE_FIRST | mqc.MQGMO_BROWSE_NEXT
            | mqc.MQGMO_BROWSE_MSG_UNDER_CURSOR)
 _OP_NAMES = {mqc.MQXF_PUT: "MQPUT", mqc.MQXF_PUT1: "MQPUT1", mqc.MQXF_GET: "MQGET",
@@ -58,8 +60,11 @@ class Connection:
 
     @property
     def is_mca(self) -> bool:
-        """True for a channel agent (Environment MQXE_MCA, _SVRCONN or _CLNTCONN)."""
-        return self.environment in MCA_ENVIRONMENTS
+        """True for a message channel agent: what the record says the connection is,
+        Environment MQXE_MCA and a message-channel ChannelType (either alone when the other
+        is not recorded). A client application (MQXE_MCA_SVRCONN, MQCHT_SVRCONN) is an
+        application, though it has a ChannelName."""
+        return is_mca(self.environment, self.channel_type)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -249,6 +254,13 @@ class MQICall:
         if self.resolved_q_name and self.resolved_q_mgr and self.resolved_q_mgr != self.qmgr:
             return ""  # resolved to another queue manager; the xmitq is not recorded
         return self.resolved_q_name or self.object_name
+
+
+def is_mca(environment: int | None, channel_type: int | None) -> bool:
+    """The rule of Connection.is_mca on the two values (for table rows)."""
+    if channel_type is None:
+        return environment == mqc.MQXE_MCA
+    return channel_type in MESSAGE_CHANNEL_TYPES and environment in (mqc.MQXE_MCA, None)
 
 
 def call_maker(*names: str) -> Callable[..., MQICall]:

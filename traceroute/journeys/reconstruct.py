@@ -29,7 +29,7 @@ class Step:
     call: MQICall
     role: str            # put, mca_get, mca_put, dlq_put, get, browse, failed_put
     queue: str | None
-    channel: str | None = None
+    channel: str | None = None  # an MCA's channel; a client application's SVRCONN channel
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object of the `path` contract."""
@@ -51,6 +51,7 @@ class Journey:
     last_location: Location
     reply_to: bytes | None = None
     notes: list[str] = field(default_factory=list)
+    gap_qmgrs: tuple[str, ...] = ()  # where records of it are missing (holes named there)
 
     @property
     def msg_id_hex(self) -> str:
@@ -240,6 +241,14 @@ class _Index:
         return bool(qm) and qm != c.qmgr
 
 
+def _when(c: MQICall) -> tuple[int, float]:
+    """A sort key of a call's time: known times first, earliest first."""
+    if c.high_res_time:
+        return 0, c.high_res_time / 1_000_000
+    t = c.time
+    return (0, t.timestamp()) if t is not None else (1, 0.0)
+
+
 def split_distribution_list(put: MQICall, opened: MQICall | None) -> list[MQICall]:
     """A put to a distribution list as one put per queue (MQGACF_APP_DIST_LIST groups of the
     put, names from the MQOPEN's groups in the same order when the put's lack them)."""
@@ -264,7 +273,7 @@ class _Walk:
     """Following one message from its first known call. A call taken is removed from its
     index list (`taken_from`), so what the lists hold is what no journey has used yet."""
 
-    __slots__ = ("gap", "index", "msg_id", "notes", "steps")
+    __slots__ = ("gap", "gap_qmgrs", "index", "msg_id", "notes", "steps")
 
     def __init__(self, index: _Index, msg_id: bytes) -> None:
         self.index = index
@@ -272,6 +281,7 @@ class _Walk:
         self.steps: list[Step] = []
         self.notes: list[str] = []
         self.gap = False
+        self.gap_qmgrs: set[str] = set()  # where records are missing (for the hole notes)
 
     def take(self, c: MQICall, role: str, channel: str | None,
              taken_from: list[MQICall] | None) -> None:
@@ -281,22 +291,29 @@ class _Walk:
             else:
                 taken_from.remove(c)  # identity: MQICall compares by identity
         q = c.resolved_local_q_name  # _Index.queue, inline for the usual case
+        if channel is None and c.conn.channel_name:
+            channel = c.conn.channel_name  # a client application: its SVRCONN channel
         self.steps.append(Step(c, role, q if q else self.index.queue(c), channel))
 
     def after_put(self, put: MQICall) -> tuple[JourneyVerdict, Location]:
         """Where a successful put (application or MCA) leads."""
+        return self.follow_from(put)
+
+    def follow_from(self, result: tuple[JourneyVerdict, Location] | MQICall
+                    ) -> tuple[JourneyVerdict, Location]:
+        """Follow the message on from a put already taken or a sending MCA's get not yet
+        taken, to its verdict and last location."""
         ix = self.index
-        qm = put.conn.qmgr
-        queue = ix.queue(put)
-        while True:
-            remote = ix.remote(put)
-            result = self.on_xmitq(qm, queue, put) if remote else self.on_queue(qm, queue)
-            if result.__class__ is tuple:
-                return result  # type: ignore[return-value]
-            put = result  # type: ignore[assignment]
-            qm, queue = put.conn.qmgr, ix.queue(put)
-            if put.is_dead_letter:
+        while result.__class__ is not tuple:
+            c: MQICall = result  # type: ignore[assignment]
+            if c.operation in (_GET, _CALLBACK):  # a sending MCA's get
+                result = self.from_mca_get(c)
+                continue
+            qm, queue = c.conn.qmgr, ix.queue(c)
+            if c.is_dead_letter and c.conn.is_mca:
                 return V.DEAD_LETTERED, Location(qm, queue)
+            result = self.on_xmitq(qm, queue) if ix.remote(c) else self.on_queue(qm, queue)
+        return result  # type: ignore[return-value]
 
     def on_queue(self, qm: str, queue: str | None) -> tuple[JourneyVerdict, Location] | MQICall:
         """On a local queue: browses never consume; the first destructive get does."""
@@ -314,33 +331,37 @@ class _Walk:
             return V.CONSUMED, Location(qm, self.index.queue(g) or queue)
         return self.jump(V.ON_QUEUE, Location(qm, queue))
 
-    def on_xmitq(self, qm: str, xmitq: str | None,
-                 put: MQICall) -> tuple[JourneyVerdict, Location] | MQICall:
-        """On a transmission queue: the sending MCA's get, then the receiving MCA's put."""
-        ix = self.index
-        msg_id = self.msg_id
-        mca_gets = ix.mca_gets.get(msg_id)
-        get = None
+    def on_xmitq(self, qm: str, xmitq: str | None) -> tuple[JourneyVerdict, Location] | MQICall:
+        """On a transmission queue: the sending MCA's get (a call to go on from with
+        `from_mca_get`), or where the message stays."""
+        mca_gets = self.index.mca_gets.get(self.msg_id)
         if mca_gets:
             for g in mca_gets:
                 if g.conn.qmgr == qm and not g.is_browse:
-                    get = g
-                    break
-        if get is None:
-            return self.jump(V.ON_XMITQ, Location(qm, xmitq))
+                    return g
+        return self.jump(V.ON_XMITQ, Location(qm, xmitq))
+
+    def from_mca_get(self, get: MQICall) -> tuple[JourneyVerdict, Location] | MQICall:
+        """The sending MCA's get, then the receiving MCA's put on the next queue manager."""
+        ix = self.index
+        msg_id = self.msg_id
+        qm = get.conn.qmgr
         channel = get.conn.channel_name or None
-        self.take(get, "mca_get", channel, mca_gets)
+        self.take(get, "mca_get", channel, ix.mca_gets.get(msg_id))
         mca_puts = ix.mca_puts.get(msg_id, [])
         candidates = [p for p in mca_puts
                       if p.conn.qmgr != qm and (not channel or p.conn.channel_name == channel)]
-        if not candidates:
+        if not candidates and not any(g.conn.qmgr != qm and not g.is_browse
+                                      for g in ix.mca_gets.get(msg_id, ())):
+            # one receiving put elsewhere, and no sending MCA's get beyond this one that it
+            # might follow instead: the two ends name the channel differently
             others = [p for p in mca_puts if p.qmgr != qm]
             if len(others) == 1:
                 candidates = others
                 self.notes.append(f"channel names differ: {channel} on {qm}, "
                                   f"{others[0].conn.channel_name} on {others[0].qmgr}")
         if not candidates:
-            return self.jump(V.IN_TRANSIT, Location(qm, ix.queue(get) or xmitq, channel))
+            return self.jump(V.IN_TRANSIT, Location(qm, ix.queue(get), channel))
         for p in candidates:
             if p.comp_code == _FAILED:
                 self.take(p, "failed_put", p.conn.channel_name or None, mca_puts)
@@ -351,6 +372,15 @@ class _Walk:
             return p
         last = self.steps[-1].call
         return V.PUT_FAILED, Location(last.qmgr, ix.queue(last), None)
+
+    def journey(self, end: tuple[JourneyVerdict, Location]) -> Journey:
+        """The Journey walked, ending at `end` (incomplete when records were missing and
+        no final answer was seen)."""
+        verdict, where = end
+        if self.gap and verdict not in (V.CONSUMED, V.DEAD_LETTERED, V.PUT_FAILED):
+            verdict = V.INCOMPLETE
+        return Journey(self.msg_id, verdict, self.steps, where, notes=self.notes,
+                       gap_qmgrs=tuple(sorted(self.gap_qmgrs)))
 
     def skew(self, before: MQICall, after: MQICall) -> None:
         h1, h2 = before.high_res_time, after.high_res_time
@@ -364,68 +394,85 @@ class _Walk:
     def jump(self, verdict: JourneyVerdict,
              here: Location) -> tuple[JourneyVerdict, Location] | MQICall:
         """Nothing follows here; if later records of the message exist, records are missing
-        in between: note the gap and go on from the next one. Not when several applications
-        put the same MsgId (a distribution list): the later records may be another copy's."""
+        in between (a hole): note it and go on from where the next records begin (`_next`),
+        so that no call of the message that is there is left out. Not when several
+        applications put the same MsgId (a distribution list): the later records may be
+        another copy's."""
         ix = self.index
         if ix.shared and ix.shared.get(self.msg_id, 0) > 1:
             return verdict, here
-        mca_puts = ix.mca_puts.get(self.msg_id, ())
-        puts = [p for p in mca_puts if p.conn.qmgr != here.queue_manager]
-        if puts:
-            p = puts[0]
-            self.gap = True
-            self.notes.append(f"records missing between {here.queue_manager} "
-                              f"({here.queue}) and the MCA put on {p.qmgr}")
-            self.take(p, "dlq_put" if p.is_dead_letter else "mca_put",
-                      p.conn.channel_name or None, mca_puts)  # type: ignore[arg-type]
-            return p
-        app_gets = ix.gets.get(self.msg_id, ())
-        gets = [g for g in app_gets
-                if g.conn.qmgr != here.queue_manager and not g.is_browse]
-        if gets:
-            g = gets[0]
-            self.gap = True
-            self.notes.append(f"records missing between {here.queue_manager} "
-                              f"({here.queue}) and the get on {g.qmgr}")
-            self.take(g, "get", None, app_gets)  # type: ignore[arg-type]
-            return V.CONSUMED, Location(g.qmgr, ix.queue(g))
-        return verdict, here
+        found = self._next(here)
+        if found is None:
+            return verdict, here
+        kind, c = found
+        self.gap = True
+        self.gap_qmgrs.update((here.queue_manager or "", c.qmgr))
+        what = {"mca_put": "MCA put", "mca_get": "sending MCA's get", "get": "get"}[kind]
+        self.notes.append(f"records missing between {here.queue_manager} "
+                          f"({here.queue}) and the {what} on {c.qmgr}")
+        if kind == "mca_get":
+            return c  # from_mca_get takes it
+        if kind == "mca_put":
+            self.take(c, "dlq_put" if c.is_dead_letter else "mca_put",
+                      c.conn.channel_name or None, ix.mca_puts[self.msg_id])
+            return c
+        self.take(c, "get", None, ix.gets[self.msg_id])
+        return V.CONSUMED, Location(c.qmgr, ix.queue(c))
+
+    def _next(self, here: Location) -> tuple[str, MQICall] | None:
+        """Where the message's later records begin: of its calls no journey has taken (on
+        another queue manager), those that no other such call leads to, the earliest in
+        time (at one time: a put before an MCA's get before a consumer's get). Only the
+        message's own calls decide, so any partitioning by MsgId gives the same answer."""
+        ix, msg_id, qm = self.index, self.msg_id, here.queue_manager
+        puts = [p for p in ix.mca_puts.get(msg_id, ()) if p.conn.qmgr != qm]
+        mca_gets = [g for g in ix.mca_gets.get(msg_id, ())
+                    if g.conn.qmgr != qm and not g.is_browse]
+        gets = [g for g in ix.gets.get(msg_id, ()) if g.conn.qmgr != qm and not g.is_browse]
+        if not (puts or mca_gets or gets):
+            return None
+        put_qmgrs = {p.conn.qmgr for p in puts}
+        sent = {(g.conn.channel_name, g.conn.qmgr) for g in mca_gets}
+        heads: list[tuple[int, str, MQICall]] = [
+            (0, "mca_put", p) for p in puts
+            if not any(ch == p.conn.channel_name and sq != p.conn.qmgr for ch, sq in sent)]
+        heads += [(1, "mca_get", g) for g in mca_gets if g.conn.qmgr not in put_qmgrs]
+        heads += [(2, "get", g) for g in gets if g.conn.qmgr not in put_qmgrs]
+        if not heads:  # a loop through the queue managers: take the earliest call
+            heads = [(0, "mca_put", p) for p in puts] + [(1, "mca_get", g) for g in mca_gets] \
+                + [(2, "get", g) for g in gets]
+        _, kind, call = min(heads, key=lambda h: (_when(h[2]), h[0]))
+        return kind, call
 
 
-def _journey(index: _Index, msg_id: bytes, first: MQICall,
-             first_from: list[MQICall] | None) -> Journey:
-    """The journey of `msg_id` from its first known call (taken from `first_from`, the index
-    list holding it, or None for an application put)."""
+def _journey(index: _Index, put: MQICall) -> Journey:
+    """The journey of the message an application's put (`put`) began."""
+    w = _Walk(index, put.msg_id)  # type: ignore[arg-type]
+    w.take(put, "put", None, None)
+    return w.journey(w.follow_from(put))
+
+
+def _untraced_journey(index: _Index, msg_id: bytes, found: list[MQICall]) -> Journey:
+    """The journey of a message whose original put was not traced, from where its records
+    begin (`found`: the index list where its calls were met first)."""
     w = _Walk(index, msg_id)
-    if first.conn.is_mca and first.is_put:  # the original put was not traced
-        w.gap = True
-        w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
+    head = w._next(Location())
+    if head is None:  # only browses of it: the first of them
+        first = found[0]
+        head = ("mca_get" if first.conn.is_mca else "get") if first.is_get else "mca_put", first
+    kind, first = head
+    w.gap = True
+    w.gap_qmgrs.add(first.qmgr)
+    w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
+    if kind == "mca_put":
         w.take(first, "dlq_put" if first.is_dead_letter else "mca_put",
-               first.conn.channel_name or None, first_from)
-        if first.is_dead_letter:
-            verdict, where = V.DEAD_LETTERED, Location(first.qmgr, index.queue(first))
-        else:
-            verdict, where = w.after_put(first)
-    elif first.is_get and first.conn.is_mca:  # a sending MCA's get: the put was not traced
-        w.gap = True
-        w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
-        result = w.on_xmitq(first.qmgr, index.queue(first), first)
-        if isinstance(result, tuple):
-            verdict, where = result
-        elif result.is_dead_letter:
-            verdict, where = V.DEAD_LETTERED, Location(result.qmgr, index.queue(result))
-        else:
-            verdict, where = w.after_put(result)
-    elif first.is_get:
-        w.gap = True
-        w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
-        verdict, where = w.on_queue(first.qmgr, index.queue(first))  # type: ignore[misc]
+               first.conn.channel_name or None, index.mca_puts[msg_id])
+        result: tuple[JourneyVerdict, Location] | MQICall = first
+    elif kind == "mca_get":
+        result = first
     else:
-        w.take(first, "put", None, None)
-        verdict, where = w.after_put(first)
-    if w.gap and verdict not in (V.CONSUMED, V.DEAD_LETTERED, V.PUT_FAILED):
-        verdict = V.INCOMPLETE
-    return Journey(msg_id, verdict, w.steps, where, notes=w.notes)
+        result = w.on_queue(first.qmgr, index.queue(first))
+    return w.journey(w.follow_from(result))
 
 
 def reconstruct(traces: Iterable[ActivityTrace], *, sequences: bool = True) -> Reconstruction:
@@ -451,7 +498,7 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
     by_id: dict[bytes, Journey] = {}
     origin_of: dict[int, MQICall] = {}
     for put in index.origins:  # each is its own journey's first step, no other's
-        j = _journey(index, put.msg_id, put, None)  # type: ignore[arg-type]
+        j = _journey(index, put)
         if put.msg_id in by_id:
             j.notes.append("the same MsgId was put again by "
                            f"{put.conn.appl_name} on {put.qmgr}")
@@ -462,7 +509,7 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
     for put in index.failed:  # failed puts: the Reason is the answer
         j = Journey(put.msg_id or bytes(24), V.PUT_FAILED,
                     [Step(put, "failed_put", index.queue(put) or put.object_name or None,
-                          put.conn.channel_name or None if put.conn.is_mca else None)],
+                          put.conn.channel_name or None)],
                     Location(put.qmgr, index.queue(put) or put.object_name or None))
         journeys.append(j)
     # records of messages whose original put was not traced
@@ -471,7 +518,7 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
             if msg_id in by_id:
                 continue
             if found:  # what is left in the lists no journey has taken
-                j = _journey(index, msg_id, found[0], found)
+                j = _untraced_journey(index, msg_id, found)
                 by_id[msg_id] = j
                 journeys.append(j)
     _link_replies(journeys, by_id, origin_of)
@@ -498,11 +545,21 @@ def _link_replies(journeys: list[Journey], by_id: dict[bytes, Journey],
             j.reply_to = put.correl_id
 
 
+_OPEN_ENDED = frozenset({V.ON_QUEUE, V.ON_XMITQ, V.IN_TRANSIT, V.INCOMPLETE})
+
+
 def _hole_notes(journeys: list[Journey], holes: dict[ConnKey, list[int]]) -> None:
     if not holes:
         return
     for j in journeys:
-        for key in dict.fromkeys(s.call.conn.key for s in j.steps):
+        keys = dict.fromkeys(s.call.conn.key for s in j.steps)
+        # a record lost where the message's records are missing, or where it was last seen
+        # without a final answer, may be one of its calls
+        qmgrs = set(j.gap_qmgrs)
+        if j.verdict in _OPEN_ENDED:
+            qmgrs.add(j.last_location.queue_manager or "")
+        keys.update(dict.fromkeys(k for k in sorted(holes) if k[0] in qmgrs))
+        for key in keys:
             if key in holes:
                 j.notes.append(f"trace messages missing on {key[0]} for connection "
                                f"{key[1]}: SeqNumber {_ranges(holes[key])}")

@@ -25,7 +25,8 @@ CALL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("journey_key", "string"), ("queue_manager", "string"), ("conn_id", "string"),
     ("conn_key", "string"), ("seq_number", "long"), ("call_index", "long"),
     ("appl_name", "string"), ("appl_type", "long"), ("pid", "long"), ("environment", "long"),
-    ("channel_name", "string"), ("operation", "string"), ("operation_id", "long"),
+    ("channel_name", "string"), ("channel_type", "long"), ("operation", "string"),
+    ("operation_id", "long"),
     ("time", "string"), ("high_res_time", "long"), ("operation_date", "string"),
     ("operation_time", "string"), ("comp_code", "long"), ("reason", "long"),
     ("hobj", "long"), ("object_name", "string"), ("object_qmgr", "string"),
@@ -94,6 +95,7 @@ def call_rows(trace: ActivityTrace, *, source: str = "", position: int = 0) -> l
             "conn_key": conn_key, "seq_number": c.seq_number, "call_index": call.index,
             "appl_name": c.appl_name, "appl_type": c.appl_type, "pid": c.pid,
             "environment": c.environment, "channel_name": c.channel_name or None,
+            "channel_type": c.channel_type,
             "operation": call.op_name, "operation_id": call.operation,
             "time": iso(call.time), "high_res_time": call.high_res_time,
             "operation_date": call.operation_date, "operation_time": call.operation_time,
@@ -164,7 +166,8 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
     make = _ROW_CALL
     rows = zip(*(cols[n] for n in (
         "journey_key", "queue_manager", "conn_key", "seq_number", "conn_id", "appl_name",
-        "appl_type", "pid", "environment", "channel_name", "source", "call_index",
+        "appl_type", "pid", "environment", "channel_name", "channel_type", "source",
+        "call_index",
         "operation_id", "operation_date", "operation_time", "comp_code", "reason", "hobj",
         "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
         "resolved_local_q_name", "resolved_local_q_mgr", "msg_id", "correl_id", "format",
@@ -185,14 +188,14 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
     # reconstruct walks them)
     for gk, group in members.items():
         calls = groups[gk] = []
-        for (_key, qmgr, conn_key, seq, conn_id, appl, appl_type, pid, env, channel, source,
-             index, op, odate, otime, cc, reason, hobj, oname, oqmgr, rq, rqm, rlq, rlqm, m, c,
-             fmt, msg_type, length, gopt, popt, ctype, hrt, x, xq, xqm) in group:
+        for (_key, qmgr, conn_key, seq, conn_id, appl, appl_type, pid, env, channel, chltype,
+             source, index, op, odate, otime, cc, reason, hobj, oname, oqmgr, rq, rqm, rlq,
+             rlqm, m, c, fmt, msg_type, length, gopt, popt, ctype, hrt, x, xq, xqm) in group:
             if not calls:
                 conn = conns[gk] = Connection(
                     qmgr=qmgr, conn_id=_b(conn_id) or b"", seq_number=seq,
                     appl_name=appl or "", appl_type=appl_type, pid=pid, environment=env,
-                    channel_name=channel or "")
+                    channel_name=channel or "", channel_type=chltype)
                 conn._key = (qmgr, conn_key)
                 sources[gk] = source or ""
             calls.append(make(

@@ -26,8 +26,10 @@ MQXMIT, MQDEAD = "MQXMIT", "MQDEAD"
 def app_put(qmgr: str, queue: str, msg_id: bytes = M, *, target_qmgr: str | None = None,
             xmitq: str | None = None, t: int = 0, order: str = LE, n: int = 1,
             cc: int = 0, reason: int = 0, correl_id: bytes = bytes(24), msg_type: int = 8,
-            ebcdic: bool = False, put1: bool = False, seq: int = 0) -> tuple[bytes, bytes]:
-    """An application's MQOPEN + MQPUT (or MQPUT1) of one message."""
+            ebcdic: bool = False, put1: bool = False, seq: int = 0,
+            client: str = "") -> tuple[bytes, bytes]:
+    """An application's MQOPEN + MQPUT (or MQPUT1) of one message (`client`: connected
+    through that SVRCONN channel)."""
     resolved = {"resolved_q": queue, "resolved_qmgr": target_qmgr or qmgr}
     if xmitq:
         resolved.update(resolved_local_q=xmitq, resolved_local_qmgr=qmgr)
@@ -42,8 +44,8 @@ def app_put(qmgr: str, queue: str, msg_id: bytes = M, *, target_qmgr: str | None
                                      {"object_name": queue})))
     for o in ops:
         o.members = [m for m in o.members if m[2] is not None]
-    return trace_message(qmgr, "amqsput", ops, order=order, conn=conn_id(qmgr, n),
-                         ebcdic=ebcdic, seq=seq)
+    return trace_message(qmgr, "amqsputc" if client else "amqsput", ops, order=order,
+                         conn=conn_id(qmgr, n), ebcdic=ebcdic, seq=seq, client=client)
 
 
 def mca_get(qmgr: str, xmitq: str, channel: str, dest_qmgr: str, dest_q: str,
@@ -77,9 +79,10 @@ def mca_put(qmgr: str, queue: str, channel: str, msg_id: bytes = M, *, t: int = 
 
 def app_get(qmgr: str, queue: str, msg_id: bytes = M, *, t: int = 0, order: str = LE,
             n: int = 2, browse: bool = False, split: bool = False, ebcdic: bool = False,
-            appl: str = "amqsget") -> list[tuple[bytes, bytes]]:
+            appl: str = "amqsget", client: str = "") -> list[tuple[bytes, bytes]]:
     """A consumer's MQOPEN + MQGET; `split` writes them in two trace messages (seq 0, 1)
-    and leaves the queue name off the get (it comes from the MQOPEN's handle)."""
+    and leaves the queue name off the get (it comes from the MQOPEN's handle); `client`:
+    connected through that SVRCONN channel."""
     opened = op(OPEN, hobj=7, object_name=queue, resolved_q=queue, resolved_qmgr=qmgr)
     got = op(GET, hobj=7, msg_id=msg_id, format="MQSTR", msg_length=10, time_us=T0 + t,
              get_options=0x10 if browse else 0x4004,
@@ -87,10 +90,11 @@ def app_get(qmgr: str, queue: str, msg_id: bytes = M, *, t: int = 0, order: str 
     cid = conn_id(qmgr, n)
     if split:
         return [trace_message(qmgr, appl, [opened], order=order, conn=cid, seq=0,
-                              ebcdic=ebcdic),
+                              ebcdic=ebcdic, client=client),
                 trace_message(qmgr, appl, [got], order=order, conn=cid, seq=1,
-                              ebcdic=ebcdic)]
-    return [trace_message(qmgr, appl, [opened, got], order=order, conn=cid, ebcdic=ebcdic)]
+                              ebcdic=ebcdic, client=client)]
+    return [trace_message(qmgr, appl, [opened, got], order=order, conn=cid, ebcdic=ebcdic,
+                          client=client)]
 
 
 def qm1_to_qm2(*, consumed: bool = True, order2: str = BE, ebcdic2: bool = False,

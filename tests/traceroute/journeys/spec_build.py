@@ -25,7 +25,8 @@ XQH_MSG_ID, XQH_CORREL_ID, XQH_REMOTE_Q_NAME, XQH_REMOTE_Q_MGR = 7035, 7034, 320
 MQMD_STRUCT, GMO_STRUCT, PMO_STRUCT, CALL_TYPE = 7028, 7027, 7029, 1361
 # MQXF_*
 CONN, DISC, OPEN, CLOSE, PUT1, PUT, GET, CALLBACK = 3, 5, 6, 7, 8, 9, 10, 21
-MQXE_OTHER, MQXE_MCA = 0, 1
+MQXE_OTHER, MQXE_MCA, MQXE_MCA_SVRCONN = 0, 1, 2  # MQXE_* (cmqxc.h)
+MQCHT_SENDER, MQCHT_SVRCONN = 1, 7
 LE, BE = "<", ">"
 ENC = {LE: 546, BE: 785}  # MQENC_NATIVE (x86) / z/OS
 
@@ -144,18 +145,24 @@ def trace_message(qmgr: str, appl: str, ops: list[Op], *, order: str = LE,
                   conn: bytes | None = None, seq: int = 0, mca: bool = False,
                   channel: str = "", ebcdic: bool = False, reverse_top: bool = False,
                   reverse_members: bool = False, pid: int = 4242,
-                  extra_top: list[tuple[int, str, object]] | None = None
+                  extra_top: list[tuple[int, str, object]] | None = None, client: str = ""
                   ) -> tuple[bytes, bytes]:
-    """(MQMD bytes, message data) of one activity-trace message for one connection."""
+    """(MQMD bytes, message data) of one activity-trace message for one connection;
+    `client` names the SVRCONN channel of a client application (Environment
+    MQXE_MCA_SVRCONN, ChannelType MQCHT_SVRCONN, as the connection-level table says)."""
     codec, ccsid = ("cp500", 500) if ebcdic else ("latin-1", 819)
     top: list[tuple[int, str, object]] = [
         (Q_MGR_NAME, "s", qmgr), (START_DATE, "s", "2026-11-23"), (START_TIME, "s", "10.00.00"),
         (COMMAND_LEVEL, "i", 940), (SEQ_NUMBER, "i", seq), (APPL_NAME, "s", appl),
         (APPL_TYPE, "i", 7 if mca else 6), (PROCESS_ID, "i", pid), (API_CALLER_TYPE, "i", 1),
-        (ENVIRONMENT, "i", MQXE_MCA if mca else MQXE_OTHER), (DETAIL, "i", 2)]
+        (ENVIRONMENT, "i", MQXE_MCA if mca else MQXE_MCA_SVRCONN if client else MQXE_OTHER),
+        (DETAIL, "i", 2)]
     if mca:
-        top += [(CHANNEL_NAME, "s", channel), (CHANNEL_TYPE, "i", 1),
+        top += [(CHANNEL_NAME, "s", channel), (CHANNEL_TYPE, "i", MQCHT_SENDER),
                 (CONNECTION_NAME, "s", "127.0.0.1(1414)")]
+    elif client:
+        top += [(CHANNEL_NAME, "s", client), (CHANNEL_TYPE, "i", MQCHT_SVRCONN),
+                (CONNECTION_NAME, "s", "10.1.2.3")]
     top += extra_top or []
     if reverse_top:
         top.reverse()
