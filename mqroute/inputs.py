@@ -165,6 +165,7 @@ class Inputs:
         self.paths = list(paths)
         self.problems = problems
         self.skipped = 0
+        self.read = 0  # messages read (an empty queue's dump adds none, and is no problem)
 
     def messages(self) -> Iterator[InputMessage]:
         """Every message of every input (unreadable ones reported)."""
@@ -175,6 +176,7 @@ class Inputs:
         """decode(message) for every message; None results are dropped, `skip` exceptions
         counted in `skipped`, PCFError reported to the problems."""
         for item in self.messages():
+            self.read += 1
             try:
                 value = decode(item)
             except skip:

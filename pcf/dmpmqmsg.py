@@ -55,6 +55,9 @@ _DECIMAL = re.compile(r"([+-]?)0*([0-9]{1,10})")  # more digits cannot fit an MQ
 _HEX = re.compile(r"(?:[0-9A-Fa-f]{2})*")
 _HEADER = re.compile(r"\*\s*(Qmgr|Queue)\s*=(.*)", re.IGNORECASE | re.DOTALL)
 _INDEX = re.compile(r"\*\s*Index\s+([0-9]{1,18})\s*", re.IGNORECASE)
+#: The header lines dmpmqmsg (QLOAD before it, and mqroute) writes at the top of a dump.
+_DUMP_HEADER = re.compile(r"\*\s*(?:QLOAD\b|dmpmqmsg\b|Dumped by\b|Qmgr\s*=|Queue\s*=)",
+                          re.IGNORECASE)
 _PRINTABLE_RUN = re.compile(rb"[\x20-\x7e]{4,}")
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
@@ -286,6 +289,13 @@ def iter_messages(lines: Iterable[str], *, source: str = "<dump>", first_line: i
             current, skipping = None, True
     if current is not None:
         yield current.done()
+
+
+def is_header_line(line: str) -> bool:
+    """True for a line of a dump's header (`* dmpmqmsg Version:...`, `* QLOAD ...`,
+    `* Dumped by ...`, `* Qmgr  = ...`, `* Queue = ...`): a file of header lines and no
+    message is the dump of an empty queue, a good input holding nothing."""
+    return line[:1] == "*" and _DUMP_HEADER.match(line) is not None
 
 
 def _split(text_or_lines: str | Iterable[str]) -> Iterable[str]:

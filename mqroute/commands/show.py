@@ -45,7 +45,8 @@ def _record(item: InputMessage) -> Record:
 
 def run(args: argparse.Namespace) -> int:
     """`mqroute show`: every route found in dumps or raw message files; 0 ok, 1 some input
-    unreadable or no activity data at all."""
+    unreadable or no activity data at all in the messages read (inputs holding no message,
+    such as an empty queue's dump, are no problem)."""
     parse_verbosity(args.v)  # a usage error before any input is read
     problems = Problems()
     wanted = msg_ids(args)
@@ -64,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
               "in the input", file=sys.stderr)
     print(inputs.summary(f"{shown} routes", "activity data"), file=sys.stderr)
     status = problems.status()
+    if not shown and not wanted and not inputs.read and not problems.count:
+        return status  # only dumps of empty queues: good inputs holding nothing
     if not shown:
         print("mqroute: no activity data found" + (" for the MsgId given" if wanted else ""),
               file=sys.stderr)

@@ -167,10 +167,14 @@ def test_empty_decode_is_not_silently_ok(tmp_path):
     empty.write_bytes(b"")
     r = run("decode", str(empty))
     assert r.returncode == 1 and f"mqroute: {empty}: empty" in r.err
-    comments = tmp_path / "c.dmp"
-    comments.write_text("* Dumped by dmpmqmsg\n* Qmgr = QM1\n\n")
+    comments = tmp_path / "c.dmp"  # comments, no dump header: not a dump
+    comments.write_text("* just a note\n\n")
     r = run("decode", str(comments))
     assert r.returncode == 1 and "no messages" in r.err
+    header = tmp_path / "h.dmp"  # an empty queue's dump: good, holding nothing (issue 25)
+    header.write_text("* Dumped by dmpmqmsg\n* Qmgr = QM1\n\n")
+    r = run("decode", str(header))
+    assert (r.returncode, r.err) == (0, "")
 
 
 def test_ok_is_0_with_nothing_on_stderr(good):

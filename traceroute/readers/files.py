@@ -88,8 +88,10 @@ def read_messages(path: str | Path, *,
                   opener: Opener | None = None) -> Iterator[InputMessage]:
     """Every message of a dmpmqmsg dump, or the one message of a raw PCF file (`-`: stdin).
 
-    A file that cannot be read as a whole (missing, empty, a raw message over MQ's 100 MB
-    limit) raises `pcf.errors.InputError`, an OSError naming it; bad dump lines go to
+    A dump header with no message (dmpmqmsg of an empty queue) is a good input holding
+    nothing. A file that cannot be read as a whole (missing, empty, text that is not a dump,
+    a raw message over MQ's 100 MB limit) raises `pcf.errors.InputError`, an OSError naming
+    it; bad dump lines go to
     `on_error` (or raise DumpFormatError) and the rest of the dump is still read. `opener`
     opens `path` when it is not a local file (a URI).
     """
@@ -117,10 +119,21 @@ def read_messages(path: str | Path, *,
                 yield InputMessage(None, data, source)
                 return
             count = 0
-            for m in dmpmqmsg.iter_stream(f, source=source, head=head, on_error=counted):
+            header = False
+
+            def watched(lines: Iterable[str]) -> Iterator[str]:
+                nonlocal header
+                for line in lines:
+                    if not header and dmpmqmsg.is_header_line(line):
+                        header = True
+                    yield line
+
+            lines = watched(dmpmqmsg.stream_lines(f, head))
+            for m in dmpmqmsg.iter_messages(lines, source=source, on_error=counted):
                 count += 1
                 yield InputMessage(m.md, m.data, source, m.line)
-            if not count and not errors:
+            if not count and not errors and not header:
+                # a dump's header and no message is an empty queue's dump: it holds nothing
                 raise InputError("no messages in it (not a dmpmqmsg dump?)", source=source)
     except InputError:
         raise

@@ -20,7 +20,7 @@ from mqroute.main import main
 from pcf import mqc
 from pcf.dmpmqmsg import DumpedMessage, write_file
 from pcf.mqmd import MQMD, unpack
-from tests.traceroute.journeys.scenarios import M, T0, app_get, app_put, mca_get, mca_put
+from tests.traceroute.journeys.scenarios import T0, M, app_get, app_put, mca_get, mca_put
 from tests.traceroute.journeys.spec_build import OPEN, conn_id, op, trace_message
 from traceroute.journeys import parse_activity_trace, reconstruct
 from traceroute.journeys.calls import Connection, is_mca
