@@ -8,6 +8,7 @@ Several routes merge into one graph of the network they crossed.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import networkx as nx
 
 from pcf import mqc
+from pcf.text import printable
 from traceroute.records.model import Activity, Operation, feedback_name
 from traceroute.routes.ordering import Gap, Route
 from traceroute.routes.verdict import Verdict
@@ -144,46 +146,98 @@ def network_graph(routes: Iterable[Route]) -> nx.MultiDiGraph:
     return g
 
 
-def draw(g: nx.MultiDiGraph, path: str | Path, *, title: str = "") -> Path:
-    """A picture of the graph (.png, .svg or .pdf by the suffix): queue managers as boxes
-    holding their objects, hops numbered left to right (drawn by `graph.draw`)."""
-    from graph.draw.route import draw_route
+def picture(g: nx.MultiDiGraph, fmt: str, *, title: str = "") -> bytes:
+    """A picture of the graph (svg, png or pdf bytes): queue managers as boxes holding their
+    objects, hops numbered left to right (drawn by `graph.draw`; LayoutError when Graphviz
+    cannot)."""
+    from graph.draw.route import route_picture
 
     if title:
         g = g.copy()
         g.graph["title"] = title
-    return draw_route(g, path)
+    return route_picture(g, fmt)
+
+
+def draw(g: nx.MultiDiGraph, path: str | Path, *, title: str = "") -> Path:
+    """A picture of the graph written to a file (.png, .svg or .pdf by the suffix)."""
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png", "pdf"):
+        raise ValueError(f"{path}: use .svg, .png or .pdf")
+    Path(path).write_bytes(picture(g, fmt, title=title))
+    return Path(path)
 
 
 def _plain(value: object) -> object:
-    return value if isinstance(value, str | int | float | bool) else str(value)
+    """A GraphML value: numbers and booleans as they are, text with its control characters
+    shown as `\\uXXXX` (XML 1.0 cannot hold them, NUL included)."""
+    if isinstance(value, bool | int | float):
+        return value
+    return printable(str(value))
+
+
+def graphml_bytes(g: nx.MultiDiGraph) -> bytes:
+    """GraphML (attributes without a value are left out, as GraphML wants). Node ids and
+    text are shown with control characters escaped (`pcf.text.printable`), so the XML is
+    well-formed whatever the names hold; two names that would then read the same keep
+    two nodes (the second id gets `#2`)."""
+    clean = nx.MultiDiGraph()
+    ids: dict[object, str] = {}
+    for n in g.nodes:
+        shown = printable(str(n))
+        ident, k = shown, 1
+        while ident in clean:
+            k += 1
+            ident = f"{shown}#{k}"
+        ids[n] = ident
+        clean.add_node(ident)
+    for n, d in g.nodes(data=True):
+        clean.nodes[ids[n]].update({printable(str(k)): _plain(v) for k, v in d.items()
+                                    if v is not None})
+    for u, v, k, d in g.edges(keys=True, data=True):
+        clean.add_edge(ids[u], ids[v], key=printable(str(k)),
+                       **{printable(str(a)): _plain(b) for a, b in d.items() if b is not None})
+    clean.graph.update({k: _plain(v) for k, v in g.graph.items()
+                        if isinstance(v, str | int | float | bool)})
+    out = io.BytesIO()
+    nx.write_graphml(clean, out)
+    return out.getvalue()
 
 
 def write_graphml(g: nx.MultiDiGraph, path: str | Path) -> Path:
-    """GraphML (attributes without a value are left out, as GraphML wants)."""
-    clean = nx.MultiDiGraph()
-    for n, d in g.nodes(data=True):
-        clean.add_node(n, **{k: _plain(v) for k, v in d.items() if v is not None})
-    for u, v, k, d in g.edges(keys=True, data=True):
-        clean.add_edge(u, v, key=k, **{a: _plain(b) for a, b in d.items() if b is not None})
-    nx.write_graphml(clean, path)
+    """GraphML written to a file (see `graphml_bytes`)."""
+    Path(path).write_bytes(graphml_bytes(g))
     return Path(path)
+
+
+def node_link_bytes(g: nx.MultiDiGraph) -> bytes:
+    """node-link JSON (networkx's `node_link_data`); JSON escapes every control character."""
+    return json.dumps(nx.node_link_data(g, edges="edges"), default=str, indent=1).encode()
 
 
 def write_node_link(g: nx.MultiDiGraph, path: str | Path) -> Path:
-    """node-link JSON (networkx's `node_link_data`)."""
-    Path(path).write_text(json.dumps(nx.node_link_data(g, edges="edges"), default=str,
-                                     indent=1))
+    """node-link JSON written to a file."""
+    Path(path).write_bytes(node_link_bytes(g))
     return Path(path)
+
+
+#: The forms `export` writes, by file suffix.
+SUFFIXES = (".png", ".svg", ".pdf", ".graphml", ".json")
+
+
+def export(g: nx.MultiDiGraph, suffix: str, *, title: str = "") -> bytes:
+    """The graph in the form a file suffix names: .png/.svg/.pdf picture, .graphml, .json."""
+    suffix = suffix.lower()
+    if suffix in (".png", ".svg", ".pdf"):
+        return picture(g, suffix[1:], title=title)
+    if suffix == ".graphml":
+        return graphml_bytes(g)
+    if suffix == ".json":
+        return node_link_bytes(g)
+    raise ValueError(f"{suffix}: use .png, .svg, .pdf, .graphml or .json")
 
 
 def save(g: nx.MultiDiGraph, path: str | Path, *, title: str = "") -> Path:
     """Write the graph by the file's suffix: .png/.svg picture, .graphml, or .json."""
-    suffix = Path(path).suffix.lower()
-    if suffix in (".png", ".svg", ".pdf"):
-        return draw(g, path, title=title)
-    if suffix == ".graphml":
-        return write_graphml(g, path)
-    if suffix == ".json":
-        return write_node_link(g, path)
-    raise ValueError(f"{path}: use .png, .svg, .pdf, .graphml or .json")
+    data = export(g, Path(path).suffix, title=title)
+    Path(path).write_bytes(data)
+    return Path(path)

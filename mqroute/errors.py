@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from pcf.errors import DumpFormatError, InputError, PCFError
+from pcf.text import printable
 
 EXIT_OK = 0
 EXIT_UNREADABLE = 1
@@ -63,8 +64,9 @@ class Problems:
         source = _source_of(where)
         seen = self._per_source.get(source, 0) + 1
         self._per_source[source] = seen
-        if seen <= self.shown_per_source:
-            print(f"mqroute: {where}: {reason}", file=self.stream or sys.stderr)
+        if seen <= self.shown_per_source:  # one line, whatever the data held
+            print(f"mqroute: {printable(where)}: {printable(reason)}",
+                  file=self.stream or sys.stderr)
 
     def dump_error(self, e: DumpFormatError) -> None:
         """Report a bad dump line (an `on_error` for readers)."""
@@ -87,8 +89,8 @@ class Problems:
         """Say how many problems per input were not printed."""
         for source, seen in self._per_source.items():
             if seen > self.shown_per_source:
-                print(f"mqroute: {source}: {seen - self.shown_per_source} more problems not "
-                      f"shown ({seen} in all)", file=self.stream or sys.stderr)
+                print(f"mqroute: {printable(source)}: {seen - self.shown_per_source} more "
+                      f"problems not shown ({seen} in all)", file=self.stream or sys.stderr)
         self._per_source = {s: min(n, self.shown_per_source)
                             for s, n in self._per_source.items()}
 
@@ -99,6 +101,7 @@ class Problems:
 
 
 def _say(text: str) -> None:
+    text = printable(text)  # one line, whatever a file name or a value held
     print(text if text.startswith("mqroute") else f"mqroute: {text}", file=sys.stderr)
 
 

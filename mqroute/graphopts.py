@@ -9,11 +9,12 @@ import argparse
 def add_graph_engine_options(p: argparse.ArgumentParser) -> None:
     """--engine and --graphframes-jar (shared by analyze and audit)."""
     from graph.engines import ENGINES, GRAPHFRAMES_JAR_ENV
+    from mqroute.paths import input_path
 
     p.add_argument("--engine", choices=ENGINES,
                    help="graph engine for the analytics (default: the best available: "
                         "GraphFrames when its jar is loaded, else GraphX, else DataFrames)")
-    p.add_argument("--graphframes-jar", metavar="PATH", action="append",
+    p.add_argument("--graphframes-jar", metavar="PATH", action="append", type=input_path,
                    help="GraphFrames jar(s) to load into Spark (default: "
                         f"${GRAPHFRAMES_JAR_ENV}; Spark's own spark.jars / "
                         "spark.jars.packages settings work too)")

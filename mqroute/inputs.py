@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from mqroute.errors import FatalError, Problems
+from mqroute.paths import input_path
 from pcf.errors import InputError, PCFError
 from pcf.limits import describe
 from traceroute.readers import STDIN, InputMessage, read_messages, source_name
@@ -38,7 +39,7 @@ MAX_TEXT_BYTES = 256 * 1024 * 1024
 def add_inputs(parser: argparse.ArgumentParser, what: str, *, json_help: str,
                nargs: str = "+") -> None:
     """The FILE... positional (`-` is standard input) and `--json` of a reading command."""
-    parser.add_argument("files", nargs=nargs, metavar="FILE",
+    parser.add_argument("files", nargs=nargs, metavar="FILE", type=input_path,
                         help=f"{what}; - reads standard input")
     parser.add_argument("--json", action="store_true", help=json_help)
 

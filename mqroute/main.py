@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from mqroute.errors import run_command
 from mqroute.options import untangle
+from mqroute.output import terminal_safe
+from mqroute.paths import check_paths, option_names
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
@@ -40,6 +42,7 @@ def _dispatch(words: list[str]) -> int:
     args, extra = parser.parse_known_args(words)  # --help, usage errors: SystemExit 0 or 2
     if extra:  # the subcommand's own usage, not the list of subcommands
         subs[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    check_paths(args, option_names(subs[args.command]))  # before any work
     args.argv = typed
     return args.func(args)
 
@@ -47,7 +50,8 @@ def _dispatch(words: list[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `mqroute` with these arguments (default: the process's); the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    return run_command(_dispatch, words)
+    with terminal_safe():
+        return run_command(_dispatch, words)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,12 @@ def several(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: s
     `replace` the last occurrence wins). `accepts` says which words are its values (the
     first word that is not ends them and goes back to the command's positionals); `files`
     marks file-valued options, whose last value is given back when the command would
-    otherwise have no positional input."""
+    otherwise have no positional input; their values are inputs (`mqroute.paths`) unless
+    another `type` is given."""
+    if files:
+        from mqroute.paths import input_path
+
+        kwargs.setdefault("type", input_path)
     kwargs.setdefault("nargs", "+")
     kwargs.setdefault("default", [])
     action = parser.add_argument(*flags, action=_Replace if replace else "extend", **kwargs)
@@ -368,6 +373,8 @@ CONNECTION = (("client", "-c"), ("channel", "--channel"), ("conname", "--conname
 def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True) -> None:
     """How to reach a real queue manager: -m, -c and the client options (as dspmqrte and
     runmqsc spell them; each client option implies -c)."""
+    from mqroute.paths import address
+
     group = parser.add_argument_group("connection", "a real queue manager, through IBM's MQ "
                                       "client (pip install 'mqroute[mq]')")
     if qmgr:
@@ -378,8 +385,8 @@ def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True) -> Non
     group.add_argument("--channel", help="client channel (implies -c; with --conname)")
     group.add_argument("--conname", help="client connection name, e.g. host(1414) (implies "
                                          "-c; with --channel)")
-    group.add_argument("--ccdt", metavar="URL", help="client channel definition table URL "
-                                                     "(implies -c; sets MQCCDTURL)")
+    group.add_argument("--ccdt", metavar="URL", type=address,
+                       help="client channel definition table URL (implies -c; sets MQCCDTURL)")
     group.add_argument("-u", "--user", dest="user", metavar="USER",
                        help="user id, in bindings or as a client (the password comes from "
                             "MQROUTE_PASSWORD or a prompt on the terminal)")

@@ -12,14 +12,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from mqroute.errors import UsageError
+from mqroute.paths import address, output_path
 
 
 def add_otlp_options(parser: argparse.ArgumentParser) -> None:
     """Add --otlp FILE and --otlp-endpoint URL to a subcommand."""
-    parser.add_argument("--otlp", metavar="FILE",
+    parser.add_argument("--otlp", metavar="FILE", type=output_path,
                         help="also write the routes as OpenTelemetry traces, OTLP/JSON (one "
                              "trace per message, one span per hop)")
-    parser.add_argument("--otlp-endpoint", metavar="URL",
+    parser.add_argument("--otlp-endpoint", metavar="URL", type=address,
                         help="also send them to this OTLP/HTTP traces endpoint, e.g. "
                              "http://localhost:4318/v1/traces (needs mqroute[otel])")
 
@@ -28,7 +29,9 @@ def write_otlp(path: str, document: dict) -> None:
     """Write an OTLP/JSON document (an ExportTraceServiceRequest) to `path`."""
     import json
 
-    with open(path, "w", encoding="utf-8") as f:
+    from mqroute.output import replacing
+
+    with replacing(path) as f:
         json.dump(document, f)
         f.write("\n")
 
@@ -160,12 +163,13 @@ def export_tables(args: argparse.Namespace, spark: Any) -> int:
     import contextlib
     import json
 
+    from mqroute.output import replacing
+
     if not (getattr(args, "otlp", None) or getattr(args, "otlp_endpoint", None)):
         return 0
     spans = 0
     with contextlib.ExitStack() as stack:
-        out = stack.enter_context(open(args.otlp, "w", encoding="utf-8")) if args.otlp \
-            else None
+        out = stack.enter_context(replacing(args.otlp)) if args.otlp else None
         for doc in table_documents(spark, args.out):
             spans += sum(len(ss["spans"]) for rs in doc["resourceSpans"]
                          for ss in rs["scopeSpans"])

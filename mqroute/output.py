@@ -1,12 +1,31 @@
-"""What several subcommands print: routes as dspmqrte text or JSON, and `--graph` pictures."""
+"""What the subcommands print and write: routes as dspmqrte text or JSON, `--graph`
+pictures, and the two rules every output keeps.
+
+* Text on a terminal: `terminal_safe` (installed by `mqroute.main` around every command)
+  passes everything written to standard output and error through `pcf.text.printable`, so
+  no control character from data (ESC, CSI, OSC, C1, a carriage return ...) reaches the
+  terminal raw; renderers escape names themselves too (line breaks in a name included).
+* Files: `replacing(path)` / `write_file(path, data)` write to a temporary file beside the
+  output and rename it into place only when complete (fsynced), so a full disk, a file size
+  limit, an error or a kill leaves the previous file as it was; the error names the file.
+  Every command writes its files through them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import stat
 import sys
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
 
+from mqroute.paths import OutputPath
+from pcf.text import printable
 from traceroute.display import OUTLINE_OPTIONS, render_route, route_heading, route_to_dict
 from traceroute.routes import Route
 
@@ -71,20 +90,41 @@ def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[
     return count
 
 
+#: What `--graph FILE` can write, by the file's suffix.
+GRAPH_SUFFIXES = (".png", ".svg", ".pdf", ".graphml", ".json")
+
+
+def graph_file(text: str) -> OutputPath:
+    """argparse type of `--graph FILE`: an output whose suffix names a form we write
+    (checked before any work)."""
+    if Path(text).suffix.lower() not in GRAPH_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"{text}: use a file ending in {', '.join(GRAPH_SUFFIXES[:-1])} or "
+            f"{GRAPH_SUFFIXES[-1]}")
+    return OutputPath(text)
+
+
 def add_graph_option(parser: argparse.ArgumentParser) -> None:
     """`--graph FILE`: also draw the routes."""
-    parser.add_argument("--graph", metavar="FILE", help="also draw the route(s): .png, .svg or "
-                        ".pdf picture, .graphml or .json (node-link)")
+    parser.add_argument("--graph", metavar="FILE", type=graph_file,
+                        help="also draw the route(s): .png, .svg or .pdf picture, .graphml "
+                             "or .json (node-link)")
 
 
 def draw_routes(args: argparse.Namespace, routes: list[Route]) -> None:
     """`--graph FILE`: the routes as one picture or export."""
     if not getattr(args, "graph", None) or not routes:
         return
-    from graph.routegraph import network_graph, save
+    from graph.draw.dot import LayoutError
+    from graph.routegraph import export, network_graph
 
     title = routes[0].verdict.text if len(routes) == 1 else f"{len(routes)} routes"
-    path = save(network_graph(routes), args.graph, title=title)
+    try:
+        data = export(network_graph(routes), Path(args.graph).suffix, title=title)
+    except LayoutError as e:
+        print(f"mqroute: {args.graph}: the route graph was not drawn: {e}", file=sys.stderr)
+        return
+    path = write_file(args.graph, data)
     print(f"mqroute: route graph written to {path}", file=sys.stderr)
 
 
@@ -95,3 +135,173 @@ def print_json_lines(objects: Iterable[object], *, ensure_ascii: bool = True) ->
         print(json.dumps(obj, ensure_ascii=ensure_ascii))
         count += 1
     return count
+
+
+# --- text: nothing raw from data reaches a terminal ----------------------------------------
+
+#: What text streams keep as they are: line breaks and tabs between fields.
+TEXT_KEEPS = "\n\t"
+
+
+class SafeText:
+    """A text stream that writes through `pcf.text.printable` (keeping line breaks and
+    tabs) to the stream it wraps; everything else (fileno, flush, buffer ...) is the
+    wrapped stream's."""
+
+    def __init__(self, stream: IO[str], keep: str = TEXT_KEEPS) -> None:
+        self.stream = stream
+        self.keep = keep
+
+    def write(self, text: str) -> int:
+        """Write `text`, controls escaped; returns len(text) as a text stream does."""
+        self.stream.write(printable(text, self.keep))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:  # type: ignore[override]
+        """Write each line."""
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        """Flush the wrapped stream."""
+        self.stream.flush()
+
+    def fileno(self) -> int:
+        """The wrapped stream's descriptor."""
+        return self.stream.fileno()
+
+    def isatty(self) -> bool:
+        """Whether the wrapped stream is a terminal."""
+        return self.stream.isatty()
+
+    def writable(self) -> bool:
+        """True."""
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def terminal_safe() -> Iterator[None]:
+    """While the block runs, standard output and error escape control characters."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeText(sys.stdout), SafeText(sys.stderr)
+    try:
+        yield
+    finally:
+        for wrapped in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                wrapped.flush()
+        sys.stdout, sys.stderr = saved
+
+
+# --- files: written beside, renamed into place ---------------------------------------------
+
+class WriteError(OSError):
+    """An output file could not be written; the previous file (if any) is untouched."""
+
+
+PART = ".mqroute-part"
+
+
+def _target(path: str | os.PathLike) -> Path:
+    """Where the bytes go: through a symbolic link to the file it names (the link stays)."""
+    return Path(os.path.realpath(path))
+
+
+def _remove_stale_parts(folder: Path, name: str) -> None:
+    """Remove temporary files a killed run left beside this output (their process gone)."""
+    with contextlib.suppress(OSError):
+        for part in folder.glob(f".{glob_escape(name)}.*{PART}"):
+            pid = part.name[len(name) + 2:-len(PART)].partition(".")[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    part.unlink()
+
+
+def glob_escape(text: str) -> str:
+    """`text` with glob's special characters taken literally."""
+    import glob
+
+    return glob.escape(text)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike, mode: str = "w", *,
+              encoding: str = "utf-8") -> Iterator[IO[Any]]:
+    """A file object to write `path` through: a temporary file beside it, fsynced and
+    renamed over `path` when the block ends cleanly, removed (and `path` untouched) when it
+    does not. `path` that is not a regular file (a FIFO, /dev/null, a terminal) is written
+    directly. WriteError names the file when it cannot be written."""
+    if mode not in ("w", "wb"):
+        raise ValueError(f"mode {mode!r}: 'w' or 'wb'")
+    target = _target(path)
+    try:
+        existing = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    except OSError as e:
+        raise WriteError(f"{path}: cannot be written ({e.strerror})") from None
+    if existing is not None and stat.S_ISDIR(existing.st_mode):
+        raise WriteError(f"{path}: is a folder, not a file")
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        try:
+            f = open(target, mode, **({} if "b" in mode else {"encoding": encoding}))  # noqa: SIM115
+        except OSError as e:
+            raise WriteError(f"{path}: cannot be written ({e.strerror})") from None
+        with f:
+            yield f
+        return
+    folder = target.parent
+    _remove_stale_parts(folder, target.name)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=PART,
+                                    dir=folder)
+    except OSError as e:
+        raise WriteError(f"{path}: cannot be written ({e.strerror})") from None
+    try:
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, stat.S_IMODE(existing.st_mode) if existing is not None
+                      else 0o666 & ~_umask())
+        f = os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": encoding}))
+        with f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(e, OSError) and not isinstance(e, WriteError):
+            raise WriteError(f"{path}: cannot be written ({e.strerror or e}); the "
+                             "previous file, if any, is untouched") from None
+        raise
+
+
+def _umask() -> int:
+    """The process's umask (read from /proc where it can be, without changing it)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_file(path: str | os.PathLike, data: bytes | str) -> Path:
+    """Write a whole output file through `replacing`; the path."""
+    with replacing(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+    return Path(path)

@@ -21,6 +21,27 @@ MUST_UNUSED = 4   # unused channels whose ends get nodes of their own (the rest 
 MAX_UNUSED_DRAWN = 8   # more configured-but-unused channels than this are counted, not drawn
 
 
+class Other(tuple):
+    """The node of the quieter queue managers of one group (never equal to a name: a queue
+    manager may be called anything, "…other" included)."""
+
+    def __new__(cls, group: str) -> Other:
+        return super().__new__(cls, ("other", group))
+
+    def __str__(self) -> str:
+        return f"{OTHER} {self[1]}".strip()
+
+
+class Plate(tuple):
+    """The node that shows a group's name."""
+
+    def __new__(cls, group: str) -> Plate:
+        return super().__new__(cls, ("group", group))
+
+    def __str__(self) -> str:
+        return f"group:{self[1]}"
+
+
 def _groups(names: set[str], weights: Mapping[tuple[str, str], int],
             clusters: Mapping[str, str] | None) -> dict[str, str]:
     """Queue manager → group: its MQ cluster, else a traffic community (Louvain, seeded)."""
@@ -70,7 +91,7 @@ def aggregate(sends: Iterable[tuple[str, str, str, int]],
         if n not in keep:
             keep.append(n)
     kept = set(keep)
-    node_of = {n: n if n in kept else f"{OTHER} {groups.get(n, '')}".strip() for n in names}
+    node_of = {n: n if n in kept else Other(groups.get(n, "")) for n in names}
     return weights, channels, lost, traffic, groups, node_of
 
 
@@ -89,26 +110,25 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
         list(sends), list(losses), clusters, max_nodes,
         must=[*(q for q, kind in flagged.items() if kind != "unused_channel"),
               *(q for src, dst, _ in unused[:MUST_UNUSED] for q in (src, dst))])
-    out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.2", ranksep="1.1",
-                        labelloc="t", labeljust="l", pad="0.2", outputorder="edgesfirst")
-    members: dict[str, list[str]] = defaultdict(list)
+    out = dot.Picture(rankdir="LR", newrank="true", nodesep="0.2", ranksep="1.1",
+                      labelloc="t", labeljust="l", pad="0.2", outputorder="edgesfirst")
+    members: dict = defaultdict(list)
     for n, node in node_of.items():
         members[node].append(n)
-    placed: dict[str, list[str]] = defaultdict(list)
-    for node in sorted(members):
-        group = groups.get(members[node][0], "") if not node.startswith(OTHER) else \
-            node[len(OTHER):].strip()
+    placed: dict[str, list] = defaultdict(list)
+    for node in sorted(members, key=lambda k: (isinstance(k, Other), str(k))):
+        group = node[1] if isinstance(node, Other) else groups.get(members[node][0], "")
         placed[group].append(node)
     causes_seen: Counter = Counter()
     for group in sorted(placed):
-        parent = out if not group else out.add_subgraph(
-            name=f"cluster_g{len(out.subgraphs())}", label="", style="rounded,filled",
-            fillcolor="#f1f8e9", color="#9ccc65", tooltip=f"{group}: "
-            f"{len(placed[group])} node(s)")
+        parent = None if not group else out.cluster(
+            style="rounded,filled", fillcolor="#f1f8e9", color="#9ccc65",
+            tooltip=f"{group}: {len(placed[group])} node(s)")
         if group:   # the name as a node: the layout keeps edge labels off it
-            parent.add_node(f"group:{group}", label=dot.wrap(group, 24, 2), shape="plain",
-                            style="", fontcolor="#33691e", fontsize=str(dot.FONT_SIZE + 2),
-                            tooltip=f"{group}: {len(placed[group])} node(s)")
+            out.node(Plate(group), parent=parent, label=dot.wrap(group, 24, 2),
+                     shape="plain", style="", fontcolor="#33691e",
+                     fontsize=str(dot.FONT_SIZE + 2),
+                     tooltip=f"{group}: {len(placed[group])} node(s)")
         for node in placed[group]:
             qms = members[node]
             msgs = sum(traffic[q] for q in qms)
@@ -116,13 +136,13 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
             for q in qms:
                 lost_here.update(lost.get(q, {}))
             causes_seen.update(lost_here)
-            if node.startswith(OTHER):
+            if isinstance(node, Other):
                 label = f"{len(qms)} other\nqueue managers\n{msgs:,} msgs"
                 tip = f"{len(qms)} quieter queue managers: " + ", ".join(sorted(qms)[:30]) \
                     + (" …" if len(qms) > 30 else "")
                 attrs = {"shape": "folder", "style": "filled", "fillcolor": "#eceff1"}
             else:
-                label = f"{dot.wrap(node, 16, 2)}\n{msgs:,} msgs"
+                label = f"{dot.wrap(str(node), 16, 2)}\n{msgs:,} msgs"
                 tip = f"queue manager {node}: {msgs:,} messages in or out"
                 attrs = {"fillcolor": "#e3f2fd"}
             if lost_here:
@@ -131,26 +151,26 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
                 label += f"\n✕ {total:,} lost"
                 tip += "; lost here: " + ", ".join(f"{c} {k:,}" for c, k in
                                                    lost_here.most_common())
-                attrs.update(fillcolor=verdict_colour(cause), fontcolor="white",
+                attrs.update(fillcolor=verdict_colour(str(cause)), fontcolor="white",
                              penwidth="2", color="#212121")
             found = sorted({flagged[q] for q in qms if q in flagged})
-            if found and not node.startswith(OTHER):
-                label += "\n⚠ " + dot.wrap(", ".join(f.replace("_", " ") for f in found),
-                                           18, 3).replace("\n", "\n")
+            if found and not isinstance(node, Other):
+                label += "\n⚠ " + dot.wrap(", ".join(str(f).replace("_", " ") for f in found),
+                                           18, 3)
                 tip += "; audit: " + ", ".join(found)
                 attrs.update(color="#c62828", penwidth="3")
-            parent.add_node(node, label=label, tooltip=tip, **attrs)
+            out.node(node, parent=parent, label=label, tooltip=tip, **attrs)
     agg: Counter = Counter()
-    names: dict[tuple[str, str], set[str]] = defaultdict(set)
+    names: dict[tuple, set[str]] = defaultdict(set)
     for (u, v), w in weights.items():
         a, b = node_of[u], node_of[v]
         agg[(a, b)] += w
         names[(a, b)] |= channels[(u, v)]
     top = {e for e, _ in agg.most_common(labelled_edges)}
     heaviest = max([agg[(a, b)] + agg.get((b, a), 0) for a, b in agg] or [1])
-    for (a, b), w in sorted(agg.items()):
+    for (a, b), w in sorted(agg.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
         back = agg.get((b, a), 0) if a != b else 0
-        if back and (b, a) < (a, b):
+        if back and (str(b), str(a)) < (str(a), str(b)):
             continue                     # drawn once, both ways, with its reverse
         total = w + back
         width = 0.6 + 4.5 * math.log1p(total) / math.log1p(heaviest)
@@ -165,37 +185,36 @@ def estate_dot(sends, losses, clusters=None, *, max_nodes: int = 24, title: str 
             attrs["label"] = f"{w:,} / {back:,}" if back else f"{w:,}"
         if a == b:
             attrs["label"] = f"{w:,} within"
-        out.add_edge(a, b, **attrs)
-    idle: dict[tuple[str, str], list[str]] = defaultdict(list)
+        out.edge(a, b, **attrs)
+    idle: dict[tuple, list[str]] = defaultdict(list)
     for src, dst, channel in unused:
         a, b = node_of.get(src, src), node_of.get(dst, dst or "?")
         if a in members and b in members:
-            idle[(a, b)].append(f"{channel} ({src} → {dst})")
-    for (a, b), chans in sorted(idle.items()):
-        text = f"{chans[0].split(' ')[0]} never used" if len(chans) == 1 else \
+            idle[(a, b)].append((channel, src, dst))
+    for (a, b), chans in sorted(idle.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+        text = f"{chans[0][0]} never used" if len(chans) == 1 else \
             f"{len(chans)} channels never used"
-        out.add_edge(a, b, style="dashed", color="#c62828", penwidth="2",
-                     label=dot.wrap(text, 20, 2), fontcolor="#b71c1c",
-                     tooltip="configured, no message used: " + ", ".join(chans[:20])
-                     + (" …" if len(chans) > 20 else ""))
+        out.edge(a, b, style="dashed", color="#c62828", penwidth="2",
+                 label=dot.wrap(text, 20, 2), fontcolor="#b71c1c",
+                 tooltip="configured, no message used: "
+                 + ", ".join(f"{c} ({s} → {d})" for c, s, d in chans[:20])
+                 + (" …" if len(chans) > 20 else ""))
     idle_note = f"; {many_unused:,} configured channels never used (see the audit)" \
         if many_unused else ""
-    legend = "".join(f'<TD BGCOLOR="{verdict_colour(c)}"><FONT COLOR="white">'
-                     f'{dot.html_escape(c.replace("_", " "))} {k:,}</FONT></TD>'
-                     for c, k in causes_seen.most_common())
-    head = f"<TR><TD ALIGN=\"LEFT\"><B>{dot.html_escape(title)}</B></TD></TR>" if title else ""
-    out.graph_attr["label"] = (
-        f'<<TABLE BORDER="0" CELLSPACING="2">{head}<TR><TD ALIGN="LEFT">'
+    legend = "".join(f'<TD BGCOLOR="{verdict_colour(str(c))}"><FONT COLOR="white">'
+                     f'{dot.html_text(str(c).replace("_", " "))} {k:,}</FONT></TD>'
+                     for c, k in causes_seen.most_common(12))
+    head = f"<TR><TD ALIGN=\"LEFT\"><B>{dot.html_text(title)}</B></TD></TR>" if title else ""
+    out.title = dot.Html(
+        f'<TABLE BORDER="0" CELLSPACING="2">{head}<TR><TD ALIGN="LEFT">'
         f'{len(node_of):,} queue managers, {sum(agg.values()):,} channel sends; '
         f'line width = messages{"; red dashed = configured, never used" if unused else ""}'
         f'{idle_note}'
         f'{"; lost messages by where they stopped:" if causes_seen else ""}</TD></TR>'
         f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" ALIGN="LEFT"><TR>'
-        f'{legend or "<TD></TD>"}</TR></TABLE></TD></TR></TABLE>>')
-    try:    # stagger the many leaves of a hub over several ranks (Graphviz's unflatten)
-        return out.unflatten("-f -l 3 -c 3")
-    except (OSError, ValueError):  # no unflatten program: the plain layout still works
-        return out
+        f'{legend or "<TD></TD>"}</TR></TABLE></TD></TR></TABLE>')
+    out.unflatten_args = "-f -l 3 -c 3"   # stagger the many leaves of a hub over ranks
+    return out
 
 
 def estate_svg(sends, losses, clusters=None, **options) -> str:

@@ -9,7 +9,6 @@ a queue manager a route was bound for but never reached is a dashed, empty box.
 
 from __future__ import annotations
 
-import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -22,11 +21,6 @@ SHAPES = {"queue": "cylinder", "xmitq": "cylinder", "application": "box",
 KIND_TEXT = {"queue": "queue", "xmitq": "transmission queue", "application": "application",
              "discard": "discarded", "channel": "channel", "unknown": "unknown",
              "queue_manager": "queue manager not reached"}
-
-
-def _cluster_id(qm: str) -> str:
-    safe = "".join(c if c.isalnum() else "_" for c in qm)
-    return f"cluster_{safe}_{zlib.crc32(qm.encode())}"
 
 
 def _pair_channels(g) -> tuple[list[tuple], set[str]]:
@@ -58,19 +52,20 @@ def _location_node(g, loc: dict) -> str | None:
     return None
 
 
-def _title(g, kinds: set[str]) -> str:
+def _title(g, kinds: set[str]) -> dot.Html:
     rows = []
     if g.graph.get("title"):
-        rows.append(f'<TR><TD ALIGN="LEFT"><B>{dot.html_escape(g.graph["title"])}</B></TD></TR>')
+        rows.append(f'<TR><TD ALIGN="LEFT"><B>{dot.html_text(g.graph["title"])}</B></TD></TR>')
     for info in g.graph.get("routes", [])[:4]:
         colour = VERDICT_COLOURS.get(info["verdict"], "#424242")
-        where = ", ".join(f"{k.replace('_', ' ')} {dot.html_escape(dot.shorten(v))}"
+        where = ", ".join(f"{k.replace('_', ' ')} {dot.html_text(dot.shorten(str(v)))}"
                           for k, v in info["location"].items() if v)
-        fb = f" · {dot.html_escape(info['feedback'])}" if info.get("feedback") else ""
+        fb = f" · {dot.html_text(info['feedback'])}" if info.get("feedback") else ""
         rows.append(
             f'<TR><TD ALIGN="LEFT"><FONT COLOR="{colour}"><B>'
-            f'{dot.html_escape(info["verdict"].replace("_", " "))}</B></FONT>{fb}'
-            f'  <FONT COLOR="#616161">message {info["correl_id"][:16]}…</FONT></TD></TR>'
+            f'{dot.html_text(str(info["verdict"]).replace("_", " "))}</B></FONT>{fb}'
+            f'  <FONT COLOR="#616161">message {dot.html_text(str(info["correl_id"])[:16])}…'
+            f'</FONT></TD></TR>'
             f'<TR><TD ALIGN="LEFT">last known location: {where or "unknown"}</TD></TR>')
     legend = "".join(
         f'<TD BGCOLOR="{KIND_FILL[k]}" BORDER="1">{KIND_TEXT[k]}</TD>' for k in
@@ -78,7 +73,7 @@ def _title(g, kinds: set[str]) -> str:
         if k in kinds)
     rows.append(f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="4" ALIGN="LEFT"><TR>{legend}'
                 '<TD>- - - gap</TD></TR></TABLE></TD></TR>')
-    return f'<<TABLE BORDER="0" CELLSPACING="1">{"".join(rows)}</TABLE>>'
+    return dot.Html(f'<TABLE BORDER="0" CELLSPACING="1">{"".join(rows)}</TABLE>')
 
 
 def _hop_label(d: dict) -> str:
@@ -113,11 +108,11 @@ def _elide(g, max_hops: int):
     return h, tail - head - 1
 
 
-def route_dot(g, max_hops: int = 60):
-    """The pygraphviz graph of a route graph: clusters, numbered hops, title and legend;
-    past `max_hops` hops only the first three quarters and the last quarter are drawn."""
+def route_dot(g, max_hops: int = 60) -> dot.Picture:
+    """The picture of a route graph: clusters, numbered hops, title and legend; past
+    `max_hops` hops only the first three quarters and the last quarter are drawn."""
     g, _ = _elide(g, max_hops)
-    out = dot.new_graph(rankdir="LR", newrank="true", nodesep="0.25", ranksep="0.45",
+    out = dot.Picture(rankdir="LR", newrank="true", nodesep="0.25", ranksep="0.45",
                         labelloc="t", labeljust="l", compound="true", pad="0.2",
                         outputorder="edgesfirst")
     merged, merged_channels = _pair_channels(g)
@@ -143,25 +138,22 @@ def route_dot(g, max_hops: int = 60):
     for qm in sorted(by_qm, key=str):
         members = by_qm[qm]
         unreached = members == [qm] and g.nodes[qm].get("kind") == "queue_manager"
-        sub = out.add_subgraph(name=_cluster_id(qm), label=dot.wrap(qm, 24, 2),
-                               tooltip=f"queue manager {qm}", style="rounded,filled"
-                               if not unreached else "rounded,dashed",
-                               fillcolor="#e3f2fd", color="#1565c0" if not unreached
-                               else "#9e9e9e", fontcolor="#0d47a1", penwidth="1.4",
-                               margin="10")
+        sub = out.cluster(label=dot.wrap(str(qm), 24, 2), tooltip=f"queue manager {qm}",
+                          style="rounded,filled" if not unreached else "rounded,dashed",
+                          fillcolor="#e3f2fd", color="#1565c0" if not unreached
+                          else "#9e9e9e", fontcolor="#0d47a1", penwidth="1.4", margin="10")
         for node in members:
-            _add_node(sub, g, node, marks, kinds)
+            _add_node(out, sub, g, node, marks, kinds)
     for node in loose:
-        _add_node(out, g, node, marks, kinds)
+        _add_node(out, None, g, node, marks, kinds)
     if merged_channels:
         kinds.add("channel")
     for u, v, du, dv, name in merged:
         colour = du.get("colour", "#424242")
-        out.add_edge(u, v, key=f"{du.get('route')}:{du.get('seq')}",
-                     label=f"{du.get('seq')}–{dv.get('seq')}  send → receive\n"
-                           f"channel {dot.wrap(name, 22, 2)}",
-                     tooltip=f"hops {du.get('seq')}-{dv.get('seq')}: channel {name}",
-                     color=colour, fontcolor="#4a148c", penwidth="2.2")
+        out.edge(u, v, label=f"{du.get('seq')}–{dv.get('seq')}  send → receive\n"
+                             f"channel {dot.wrap(str(name), 22, 2)}",
+                 tooltip=f"hops {du.get('seq')}-{dv.get('seq')}: channel {name}",
+                 color=str(colour), fontcolor="#4a148c", penwidth="2.2")
     for u, v, d in g.edges(data=True):
         if u in merged_channels or v in merged_channels:
             continue
@@ -169,11 +161,11 @@ def route_dot(g, max_hops: int = 60):
                 "queue_manager":
             continue
         dashed = d.get("style") == "dashed"
-        out.add_edge(u, v, key=f"{d.get('route')}:{d.get('seq')}", label=_hop_label(d),
-                     tooltip=f"hop {d.get('seq')}: {d.get('operation')}"
-                             + (f" ({d['feedback']})" if d.get("feedback") else ""),
-                     color="#9e9e9e" if dashed else d.get("colour", "#424242"),
-                     style="dashed" if dashed else "solid", fontcolor="#212121")
+        out.edge(u, v, label=_hop_label(d),
+                 tooltip=f"hop {d.get('seq')}: {d.get('operation')}"
+                         + (f" ({d['feedback']})" if d.get("feedback") else ""),
+                 color="#9e9e9e" if dashed else str(d.get("colour", "#424242")),
+                 style="dashed" if dashed else "solid", fontcolor="#212121")
     for info in g.graph.get("routes", []):   # bound for a queue manager it never reached
         nxt = info["location"].get("remote_queue_manager")
         last = _location_node(g, info["location"])
@@ -182,27 +174,28 @@ def route_dot(g, max_hops: int = 60):
         if nxt not in by_qm:
             kinds.add("queue_manager")
             by_qm[nxt] = [nxt]
-            sub = out.add_subgraph(name=_cluster_id(nxt), label=dot.wrap(nxt, 24, 2),
-                                   tooltip=f"queue manager {nxt} (not reached)",
-                                   style="rounded,dashed", color="#9e9e9e",
-                                   fontcolor="#616161", margin="10")
-            sub.add_node(nxt, label="not reached", shape="box", style="dashed",
-                         color="#9e9e9e", fontcolor="#757575",
-                         tooltip=f"queue manager {nxt}: the message never got here")
-        if nxt in g or nxt in by_qm:
-            out.add_edge(last, nxt, style="dotted", color="#9e9e9e", label="not sent",
-                         fontcolor="#757575", tooltip=f"bound for {nxt}")
-    out.graph_attr["label"] = _title(g, kinds)
+            sub = out.cluster(label=dot.wrap(str(nxt), 24, 2),
+                              tooltip=f"queue manager {nxt} (not reached)",
+                              style="rounded,dashed", color="#9e9e9e", fontcolor="#616161",
+                              margin="10")
+            out.node(nxt, parent=sub, label="not reached", shape="box", style="dashed",
+                     color="#9e9e9e", fontcolor="#757575",
+                     tooltip=f"queue manager {nxt}: the message never got here")
+        if (nxt in g or nxt in by_qm) and nxt in out and last in out:
+            out.edge(last, nxt, style="dotted", color="#9e9e9e", label="not sent",
+                     fontcolor="#757575", tooltip=f"bound for {nxt}")
+    out.title = _title(g, kinds)
     return out
 
 
-def _add_node(parent, g, node: str, marks: dict, kinds: set[str]) -> None:
+def _add_node(out: dot.Picture, parent: str | None, g, node: str, marks: dict,
+              kinds: set[str]) -> None:
     data = g.nodes[node]
     kind = data.get("kind", "unknown")
     kinds.add(kind)
-    name = data.get("name") or data.get("label") or str(node)
+    name = str(data.get("name") or data.get("label") or node)
     if kind == "application":
-        name = name.split("\\")[-1].split("/")[-1]
+        name = name.split("\\")[-1].split("/")[-1] or name
     label = dot.wrap(name) if kind != "queue_manager" else "not reached"
     attrs = {"label": label, "shape": SHAPES.get(kind, "box"),
              "fillcolor": KIND_FILL.get(kind, "#eeeeee"),
@@ -214,15 +207,20 @@ def _add_node(parent, g, node: str, marks: dict, kinds: set[str]) -> None:
     if kind in ("unknown", "queue_manager"):
         attrs["style"] = "dashed"
     if node in marks:
-        attrs.update(penwidth="3", color=verdict_colour(marks[node]),
+        attrs.update(penwidth="3", color=verdict_colour(str(marks[node])),
                      label=label + "\n▲ last known location",
                      tooltip=attrs["tooltip"] + f" — last known location ({marks[node]})")
-    parent.add_node(node, **attrs)
+    out.node(node, parent=parent, **attrs)
 
 
 def route_svg(g) -> str:
-    """The route graph drawn as SVG text."""
+    """The route graph drawn as SVG text (LayoutError when Graphviz cannot draw it)."""
     return dot.render(route_dot(g), "svg").decode("utf-8")
+
+
+def route_picture(g, fmt: str) -> bytes:
+    """The route graph drawn as svg, png or pdf bytes (LayoutError when it cannot be)."""
+    return dot.render(route_dot(g), fmt)
 
 
 def draw_route(g, path: str | Path) -> Path:

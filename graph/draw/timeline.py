@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _xml_escape
 
 from graph.draw.dot import FONT, shorten
 from graph.draw.palette import verdict_colour
+from pcf.text import printable
 
 CHAR = 0.68          # generous width of a DejaVu Sans character, in font sizes
 CHAR_BOLD = 0.8
@@ -28,6 +29,12 @@ class Lane:
     depth: list[tuple[str, int]] = field(default_factory=list)
     markers: list[tuple[str, str, str]] = field(default_factory=list)
     what: str = "queue"
+
+
+def escape(text: object) -> str:
+    """Text for the SVG: control characters shown as `\\uXXXX` (XML cannot hold them),
+    markup characters as entities."""
+    return _xml_escape(printable(str(text)), {'"': "&quot;"})
 
 
 def parse_time(stamp: str) -> float | None:

@@ -132,12 +132,14 @@ def _unless_empty(frame, rows: int, columns):
     return frame.sparkSession.createDataFrame([], ddl(columns))
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The analyze job's options (shared by `mqroute analyze` and spark-submit)."""
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
+def add_arguments(p: argparse.ArgumentParser, *, input_type: Callable[[str], str] = str,
+                  output_type: Callable[[str], str] = str) -> None:
+    """The analyze job's options (shared by `mqroute analyze` and spark-submit); the
+    types mark the inputs and the output folder (`mqroute.paths` checks them)."""
+    p.add_argument("inputs", nargs="+", metavar="INPUT", type=input_type,
                    help="dmpmqmsg dumps, raw message files, Parquet, or folders of them; "
                         "paths or URIs (s3://, gs://, abfs://, hdfs://, file://)")
-    p.add_argument("--out", required=True, metavar="DIR",
+    p.add_argument("--out", required=True, metavar="DIR", type=output_type,
                    help="folder (path or URI) for the tables; replaced only when all are "
                         "written")
     p.add_argument("--master", help="Spark master URL (default local[*], or spark-submit's)")

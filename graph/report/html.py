@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
-from html import escape
+from collections.abc import Callable
+from html import escape as _html_escape
 from pathlib import Path
 
 from graph.draw.palette import verdict_colour
 from graph.report import tables
+from pcf.text import printable
 
 SECTIONS = (("summary", "Verdicts"), ("lost", "Lost messages"), ("estate", "Estate"),
             ("timeline", "Timeline"), ("channels", "Channels"), ("audit", "Audit"),
@@ -82,9 +85,27 @@ JS = """
 """
 
 
+def escape(value: object) -> str:
+    """Any value from a table as HTML text: control characters shown as `\\uXXXX`, markup
+    characters (quotes included) as entities. Every value the page shows goes through it."""
+    return _html_escape(printable("" if value is None else str(value)), quote=True)
+
+
+_HEX_ID = re.compile(r"[0-9a-f]{1,96}")
+
+
+def anchor(correl_id: object) -> str:
+    """The page id of a route's section: `route-HEX` for a hexadecimal CorrelId as analyze
+    writes it, else a digest of whatever the table held (an id is never raw table text)."""
+    text = "" if correl_id is None else str(correl_id)
+    if _HEX_ID.fullmatch(text):
+        return f"route-{text}"
+    return "route-x" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
 def _chip(verdict: str) -> str:
     return (f'<span class="chip" style="background:{verdict_colour(verdict)}">'
-            f'{escape(verdict.replace("_", " "))}</span>')
+            f'{escape(str(verdict).replace("_", " "))}</span>')
 
 
 def _table(name: str, columns: list[str], rows: list[list], numeric: set[int] = frozenset()
@@ -128,7 +149,8 @@ def _lost(est: tables.Estate) -> str:
         return '<p class="note">No message was lost.</p>'
     rows = [[(_chip(g["cause"]), g["cause"]), g["queue_manager"], g["queue"], g["channel"],
              g["next_queue_manager"], g["messages"], g["first_time"], g["last_time"],
-             (f'<a href="#route-{g["example"]}">{g["example"][:16]}…</a>', g["example"])]
+             (f'<a href="#{anchor(g["example"])}">{escape(str(g["example"])[:16])}…</a>',
+              g["example"])]
             for g in est.lost_groups]
     causes: dict[str, int] = {}
     for g in est.lost_groups:
@@ -238,7 +260,8 @@ def _timeline(out: Path, est: tables.Estate, event_rows: list[dict]) -> str:
             + _svg(svg, "timeline"))
 
 
-def _routes(out: Path, est: tables.Estate, count: int) -> str:
+def _routes(out: Path, est: tables.Estate, count: int,
+            problem: Callable[[str], None] | None = None) -> str:
     from graph.draw.route import route_svg
     from graph.routegraph import route_graph
     from traceroute.display import render_route
@@ -251,12 +274,27 @@ def _routes(out: Path, est: tables.Estate, count: int) -> str:
              "and one delivered message.</p>"]
     for i, route in enumerate(tables.route_details(out, picked)):
         key = route.correl_id.hex()
-        text = "\n".join(render_route(route, "outline"))
-        parts.append(f'<article id="route-{key}" class="route"><h3>{_chip(route.verdict.value)}'
-                     f" message {key}</h3>"
-                     + _svg(route_svg(route_graph(route)), f"route{i}")
-                     + f"<pre>{escape(text)}</pre></article>")
+        text = "\n".join(escape(line) for line in render_route(route, "outline"))
+        picture = _picture(lambda route=route: route_svg(route_graph(route)), f"route{i}",
+                           f"the picture of route {key}", problem)
+        parts.append(f'<article id="{anchor(key)}" class="route"><h3>'
+                     f"{_chip(route.verdict.value)} message {key}</h3>"
+                     + picture + f"<pre>{text}</pre></article>")
     return "".join(parts)
+
+
+def _picture(draw: Callable[[], str], prefix: str, what: str,
+             problem: Callable[[str], None] | None) -> str:
+    """A picture inlined, or, when Graphviz cannot draw it, a note in its place (and one
+    line to `problem`): the rest of the page is still written."""
+    from graph.draw.dot import LayoutError
+
+    try:
+        return _svg(draw(), prefix)
+    except LayoutError as e:
+        if problem is not None:
+            problem(f"{what} was not drawn: {e}")
+        return f'<p class="note">{escape(what)} could not be drawn: {escape(e)}.</p>'
 
 
 def _one_delivered(out: Path) -> str | None:
@@ -280,8 +318,10 @@ def _rejects(est: tables.Estate) -> str:
 
 
 def build_report(out: str | Path, *, network=None, title: str | None = None,
-                 routes: int = 12, max_nodes: int = 24) -> str:
-    """The HTML page of an analyze output folder (with the MQSC `network` for the audit)."""
+                 routes: int = 12, max_nodes: int = 24,
+                 problem: Callable[[str], None] | None = None) -> str:
+    """The HTML page of an analyze output folder (with the MQSC `network` for the audit).
+    A picture Graphviz cannot draw is a note in the page and one call of `problem`."""
     from graph.draw.estate import estate_svg
 
     out = Path(out)
@@ -303,14 +343,15 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     title = title or f"mqroute report: {out.name}"
     body = {
         "summary": _summary(est), "lost": _lost(est),
-        "estate": _svg(estate_svg(est.sends, est.losses, clusters, max_nodes=max_nodes,
-                                  title="Queue managers by traffic; where messages were lost",
-                                  unused=unused, flagged=flagged),
-                       "estate") if est.sends or est.losses
+        "estate": _picture(lambda: estate_svg(
+            est.sends, est.losses, clusters, max_nodes=max_nodes,
+            title="Queue managers by traffic; where messages were lost", unused=unused,
+            flagged=flagged), "estate", "the estate picture", problem)
+        if est.sends or est.losses
         else '<p class="note">No channel sends observed.</p>',
         "timeline": _timeline(out, est, event_rows),
         "channels": _channels(est, findings), "audit": _audit(findings),
-        "events": _events(out), "routes": _routes(out, est, routes),
+        "events": _events(out), "routes": _routes(out, est, routes, problem),
         "rejects": _rejects(est)}
     nav = "".join(f'<a href="#{k}">{escape(t)}</a>' for k, t in SECTIONS)
     sections = "".join(f'<section id="{k}"><h2>{escape(t)}</h2>{body[k]}</section>'

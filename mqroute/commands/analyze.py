@@ -7,6 +7,7 @@ import sys
 
 from mqroute.graphopts import add_graph_engine_options, start_session
 from mqroute.otlp import add_otlp_options
+from mqroute.paths import input_path, output_folder
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,7 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("analyze", help="reconstruct every route in a network's activity data "
                                        "with Spark, written as Parquet")
-    add_arguments(p)
+    add_arguments(p, input_type=input_path, output_type=output_folder)
     p.add_argument("--graph", action="store_true",
                    help="also run the graph analytics of the observed network and write "
                         "them under OUT/graph/ (degrees, latency, PageRank, islands, loops, "

@@ -11,6 +11,7 @@ from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
 from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import load_mqsc
 from mqroute.options import add_mqsc
+from mqroute.paths import input_path
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     audit = sub.add_parser("audit", help="hold the configured topology (MQSC) against the "
                                          "observed routes (mqroute analyze's output)")
     add_mqsc(audit, old=["--config"], help="dmpmqcfg output of every queue manager (required)")
-    audit.add_argument("--observed", metavar="DIR",
+    audit.add_argument("--observed", metavar="DIR", type=input_path,
                        help="the --out folder of mqroute analyze (without it: configuration "
                             "checks only)")
     audit.add_argument("--json", action="store_true", help="one JSON object per finding")

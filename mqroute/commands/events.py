@@ -18,6 +18,7 @@ from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.eventinputs import read_event_files, read_event_json, split_json
 from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
 from mqroute.options import Filters, add_filters, add_mqsc, several
+from mqroute.paths import input_path
 from pcf import mqc
 from pcf.errors import InputError
 from traceroute.display.amqsevt import dumps, event_line, reason_from_name, to_json
@@ -55,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                  "repeatable)")
     add_mqsc(p, help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
     add_filters(p)
-    p.add_argument("--ops", metavar="FILE", help="replay: OPS.csv")
+    p.add_argument("--ops", metavar="FILE", type=input_path, help="replay: OPS.csv")
     p.set_defaults(func=run)
 
 

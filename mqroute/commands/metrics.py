@@ -14,7 +14,6 @@ stderr; the rest still exported); 2 usage, or the address cannot be bound.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import signal
@@ -35,6 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute metrics`."""
     from graph.metrics.refresh import DEFAULT_MAX_SERIES
     from mqroute.options import several
+    from mqroute.paths import address, input_path, output_path
 
     p = sub.add_parser(
         "metrics", help="Prometheus and OpenTelemetry metrics (IBM mq-metric-samples' names "
@@ -50,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                  "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files; repeatable")
     several(src, "--events", dest="events", files=True, metavar="FILE",
             help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON; repeatable")
-    src.add_argument("--analyze", metavar="DIR",
+    src.add_argument("--analyze", metavar="DIR", type=input_path,
                      help="an `mqroute analyze` output folder: routes and lost messages, "
                           "journeys, hop latencies, events")
     out = p.add_argument_group("outputs")
@@ -60,12 +60,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     out.add_argument("--interval", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
                      help=f"refresh every SECONDS when serving or pushing (default "
                           f"{DEFAULT_INTERVAL:g})")
-    out.add_argument("--textfile", metavar="FILE",
+    out.add_argument("--textfile", metavar="FILE", type=output_path,
                      help="write the metrics to FILE for node_exporter's textfile collector "
                           "(atomically: FILE is replaced whole)")
-    out.add_argument("--otlp", metavar="FILE",
+    out.add_argument("--otlp", metavar="FILE", type=output_path,
                      help="write the metrics as OTLP/JSON (an ExportMetricsServiceRequest)")
-    out.add_argument("--otlp-endpoint", metavar="URL",
+    out.add_argument("--otlp-endpoint", metavar="URL", type=address,
                      help="send them to an OTLP/HTTP metrics endpoint, e.g. "
                           "http://localhost:4318/v1/metrics, every interval (needs "
                           "mqroute[otel])")
@@ -173,21 +173,11 @@ def _same(output: str, source: str) -> bool:
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Write beside `path`, then rename into place: readers see the old file or the new."""
-    import tempfile
+    """Write beside `path`, then rename into place: readers see the old file or the new
+    (mqroute.output.write_file, the helper every command writes its files through)."""
+    from mqroute.output import write_file
 
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_file(path, data)
 
 
 class Outputs:

@@ -7,6 +7,7 @@ import sys
 
 from mqroute.errors import FatalError
 from mqroute.options import add_mqsc
+from mqroute.paths import input_path, output_path
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -14,9 +15,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="one self-contained HTML page of an analyze output: "
                                       "verdicts, lost messages, estate picture, channels, "
                                       "audit, events, routes")
-    p.add_argument("dir", metavar="DIR", help="the --out folder of mqroute analyze")
+    p.add_argument("dir", metavar="DIR", type=input_path,
+                   help="the --out folder of mqroute analyze")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE.html",
-                   help="where to write the page (default: report.html)")
+                   type=output_path, help="where to write the page (default: report.html)")
     add_mqsc(p, old=["--config"], help="dmpmqcfg output of every queue manager: adds the "
              "audit's findings, dead configured channels and MQ clusters on the estate picture")
     p.add_argument("--routes", type=int, default=12, metavar="N",
@@ -39,17 +41,24 @@ def run(args: argparse.Namespace) -> int:
                          ) from None
     from pathlib import Path
 
-    from graph.report import write_report
+    from graph.report import build_report
     from mqroute.inputs import load_mqsc
+    from mqroute.output import WriteError, write_file
 
     if not (Path(args.dir) / "routes").is_dir():
         raise FatalError(f"{args.dir}: no routes/ table here (give the --out folder of "
                          "mqroute analyze)")
     network = load_mqsc(args.mqsc) if args.mqsc else None
     try:
-        path = write_report(args.dir, args.output, network=network, title=args.title,
-                            routes=args.routes, max_nodes=args.max_nodes)
+        page = build_report(args.dir, network=network, title=args.title,
+                            routes=args.routes, max_nodes=args.max_nodes,
+                            problem=lambda text: print(f"mqroute: {args.output}: {text}",
+                                                       file=sys.stderr))
     except (OSError, ValueError) as e:     # pyarrow's ArrowInvalid is a ValueError
         raise FatalError(f"{args.dir}: {e}".splitlines()[0]) from None
+    try:
+        path = write_file(args.output, page)
+    except WriteError as e:
+        raise FatalError(str(e)) from None
     print(f"{path}: report of {args.dir}", file=sys.stderr)
     return 0

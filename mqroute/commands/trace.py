@@ -30,6 +30,7 @@ from mqroute.output import (
     parse_verbosity,
     print_route,
 )
+from mqroute.paths import output_path
 from traceroute.display import describe_location
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
@@ -106,9 +107,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                         "where they went")
     p.add_argument("--also", action="append", default=[], metavar="QMGR:QUEUE",
                    help="also collect from this queue (e.g. QM2:SYSTEM.ADMIN.ACTIVITY.QUEUE)")
-    p.add_argument("--save", metavar="FILE", help="append every report and reply collected "
-                                                  "to a dmpmqmsg dump (each durable before "
-                                                  "its get is committed)")
+    p.add_argument("--save", metavar="FILE", type=output_path,
+                   help="append every report and reply collected to a dmpmqmsg dump (each "
+                        "durable before its get is committed)")
     p.add_argument("--json", action="store_true", help="one JSON document per route")
     add_connection(p)
     add_graph_option(p)

@@ -1,0 +1,202 @@
+"""Which arguments name inputs and which outputs, and the checks made before any work.
+
+A command declares each path argument by its `type=`: `input_path` (a file or folder it
+reads), `output_path` (a file it writes or appends to), `output_folder` (a folder it writes)
+or `address` (a URL it connects to). The values parsed are `str`s marked with their role, so
+`check_paths` finds them all whatever the options are called, and refuses, before the
+command reads anything (exit status 2):
+
+* an output that is one of the command's inputs, or lies inside an input folder, or is
+  another output of the same run (compared by real path: symbolic links resolved, and a
+  hard link to an input is the input); an output folder holding an input;
+* a URI or URL with credentials in it (`s3://KEY:SECRET@bucket/...`): the message shows it
+  with the credentials masked and says to give them through the store's environment.
+
+`-` (standard input or output) is neither checked nor compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+from mqroute.errors import UsageError
+
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
+#: Schemes that name the same store.
+_SAME_STORE = {"s3a": "s3", "s3n": "s3", "gcs": "gs", "abfss": "abfs", "az": "abfs"}
+
+
+class PathArg(str):
+    """A path or URI given on the command line, marked with its role."""
+
+    role = ""
+
+
+class InputPath(PathArg):
+    """A file or folder the command reads."""
+
+    role = "input"
+
+
+class OutputPath(PathArg):
+    """A file the command writes (or appends to)."""
+
+    role = "output"
+
+
+class OutputFolder(PathArg):
+    """A folder the command writes its files in."""
+
+    role = "output folder"
+
+
+class Address(PathArg):
+    """A URL the command connects to (never a file)."""
+
+    role = "address"
+
+
+def input_path(text: str) -> InputPath:
+    """argparse type of an input file or folder (path or URI)."""
+    return InputPath(text)
+
+
+def output_path(text: str) -> OutputPath:
+    """argparse type of an output file."""
+    return OutputPath(text)
+
+
+def output_folder(text: str) -> OutputFolder:
+    """argparse type of an output folder."""
+    return OutputFolder(text)
+
+
+def address(text: str) -> Address:
+    """argparse type of a URL the command connects to."""
+    return Address(text)
+
+
+def declared(args: argparse.Namespace) -> Iterator[tuple[str, PathArg]]:
+    """(option, value) of every declared path argument of a parsed command line."""
+    for name, value in vars(args).items():
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, PathArg):
+                yield name, item
+
+
+def masked(uri: str) -> str:
+    """The URI with the password (or the whole user part when it has no password) masked."""
+    m = _SCHEME.match(uri)
+    if not m:
+        return uri
+    rest = uri[m.end():]
+    authority, sep, tail = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if not at:
+        return uri
+    name, colon, _secret = user.partition(":")
+    shown = f"{name}:***" if colon else "***"
+    return f"{uri[:m.end()]}{shown}@{host}{sep}{tail}"
+
+
+def has_credentials(uri: str) -> bool:
+    """True when a URI carries a user or password before its host (`s3://ID:KEY@bucket`)."""
+    m = _SCHEME.match(uri)
+    if not m:
+        return False
+    authority = uri[m.end():].partition("/")[0]
+    return "@" in authority
+
+
+def _store(uri: str) -> str:
+    """A comparable spelling of a path or URI: real absolute path, or scheme://rest."""
+    m = _SCHEME.match(uri)
+    if not m or m.group(1).lower() == "file":
+        path = urlsplit(uri).path if m else uri
+        return os.path.realpath(path)
+    scheme = m.group(1).lower()
+    return f"{_SAME_STORE.get(scheme, scheme)}://{uri[m.end():].rstrip('/')}"
+
+
+def _identity(spelling: str) -> tuple[int, int] | None:
+    """(device, inode) of an existing local file, to see hard links as the same file."""
+    if "://" in spelling:
+        return None
+    try:
+        st = os.stat(spelling)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _inside(inner: str, outer: str) -> bool:
+    return inner == outer or inner.startswith(outer.rstrip("/") + "/")
+
+
+def option_names(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """dest -> how the command line spells it (the long option, or the metavar)."""
+    names = {}
+    for action in parser._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        spelled = (longs or action.option_strings or [None])[0]
+        if spelled is None:
+            metavar = action.metavar
+            spelled = metavar if isinstance(metavar, str) else action.dest.upper()
+        names[action.dest] = spelled
+    return names
+
+
+def check_paths(args: argparse.Namespace, names: dict[str, str] | None = None) -> None:
+    """Refuse (UsageError) what `declared` arguments may not be: see the module. `names`
+    (from `option_names`) spells the options in the messages."""
+    names = names or {}
+
+    def flag(dest: str) -> str:
+        return names.get(dest, "--" + dest.replace("_", "-"))
+
+    given = [(flag(dest), value) for dest, value in declared(args) if value != "-"]
+    for opt, value in given:
+        if has_credentials(value):
+            raise UsageError(f"{opt} {masked(value)}: credentials do not go in a URI (they "
+                             "would be shown in process lists, shell history and logs); give "
+                             "them through the store's environment or configuration "
+                             "(AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, "
+                             "GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*, ...)")
+    files = [(opt, value, _store(value)) for opt, value in given
+             if not isinstance(value, Address)]
+    inputs = [f for f in files if isinstance(f[1], InputPath)]
+    by_identity = {}
+    for opt, value, spelling in inputs:
+        ident = _identity(spelling)
+        if ident is not None:
+            by_identity[ident] = (opt, value)
+    seen: dict[str, tuple[str, str]] = {}
+    for opt, value, spelling in files:
+        if not isinstance(value, OutputPath | OutputFolder):
+            continue
+        for in_opt, in_value, in_spelling in inputs:
+            if spelling == in_spelling:
+                how = "is" if os.path.abspath(value) == os.path.abspath(in_value) \
+                    else "is, through a symbolic link,"
+                raise _clash(opt, value, how, in_opt, in_value)
+            if _inside(spelling, in_spelling):
+                raise _clash(opt, value, "is inside", in_opt, in_value)
+            if isinstance(value, OutputFolder) and _inside(in_spelling, spelling):
+                raise _clash(opt, value, "holds", in_opt, in_value)
+        ident = _identity(spelling)
+        if ident is not None and ident in by_identity:
+            raise _clash(opt, value, "is a hard link to", *by_identity[ident])
+        if spelling in seen:
+            other_opt, other = seen[spelling]
+            raise UsageError(f"{opt} {value}: the same file as {other_opt} {other}; give "
+                             "each output its own file")
+        seen[spelling] = (opt, value)
+
+
+def _clash(opt: str, value: str, how: str, in_opt: str, in_value: str) -> UsageError:
+    return UsageError(f"{opt} {value} {how} the input {in_opt} {in_value}: writing it "
+                      "would destroy or change what this command reads; choose another place")
