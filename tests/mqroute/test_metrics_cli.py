@@ -93,7 +93,7 @@ def test_outputs_never_replace_inputs(tmp_path):
     stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1)})
     before = stats.read_bytes()
     r = mqroute("--stats", str(stats), "--textfile", str(stats))
-    assert r.returncode == 2 and "that is an input" in r.stderr
+    assert r.returncode == 2 and "is the input" in r.stderr
     assert stats.read_bytes() == before
 
 
