@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -25,6 +24,7 @@ from collections.abc import Callable
 from mqroute.errors import Problems, UsageError
 from mqroute.eventinputs import read_any_events
 from mqroute.inputs import Inputs, read_stats
+from mqroute.output import write_file
 
 #: mq_prometheus polls object status every 30 seconds by default; so does this.
 DEFAULT_INTERVAL = 30.0
@@ -156,28 +156,7 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--max-series {args.max_series}: give at least 1")
     if args.once and args.listen:
         raise UsageError("--once goes with --otlp-endpoint, not with --listen")
-    inputs = [*args.stats, *args.events, *([args.analyze] if args.analyze else [])]
-    for option, path in (("--textfile", args.textfile), ("--otlp", args.otlp)):
-        if path and any(_same(path, i) for i in inputs):
-            raise UsageError(f"{option} {path}: that is an input; it would be overwritten")
-
-
-def _same(output: str, source: str) -> bool:
-    """Whether writing `output` would replace the input `source` or a file inside it."""
-    if os.path.realpath(output).startswith(os.path.realpath(source) + os.sep):
-        return True
-    try:
-        return os.path.samefile(output, source)
-    except OSError:
-        return False
-
-
-def write_atomically(path: str, data: bytes) -> None:
-    """Write beside `path`, then rename into place: readers see the old file or the new
-    (mqroute.output.write_file, the helper every command writes its files through)."""
-    from mqroute.output import write_file
-
-    write_file(path, data)
+    # an output that is an input is refused by mqroute.paths before this runs
 
 
 class Outputs:
@@ -195,9 +174,9 @@ class Outputs:
         now = time.time_ns()
         steps = []
         if a.textfile:
-            steps.append((a.textfile, lambda: write_atomically(a.textfile, _text(snap))))
+            steps.append((a.textfile, lambda: write_file(a.textfile, _text(snap))))
         if a.otlp:
-            steps.append((a.otlp, lambda: write_atomically(a.otlp, json.dumps(
+            steps.append((a.otlp, lambda: write_file(a.otlp, json.dumps(
                 _otlp(snap, self.start_ns, now)).encode() + b"\n")))
         if a.otlp_endpoint:
             steps.append((a.otlp_endpoint, lambda: _send(a.otlp_endpoint, snap,
