@@ -17,7 +17,7 @@ PACKAGES = ("pcf", "traceroute", "graph", "mqroute")
 
 #: The value packages of traceroute: pure functions over values, no I/O.
 PURE = ("traceroute.records", "traceroute.routes", "traceroute.journeys", "traceroute.events",
-        "traceroute.stats", "traceroute.display")
+        "traceroute.stats", "traceroute.display", "traceroute.smf")
 #: What each room may import of ours (besides itself); the longest matching prefix rules.
 ALLOWED = {
     "pcf": ("pcf",),
@@ -30,6 +30,7 @@ ALLOWED = {
                           "traceroute.journeys", "traceroute.stats"),
     "traceroute.stats": ("pcf", "traceroute.records", "traceroute.routes"),
     "traceroute.display": ("pcf", *PURE),
+    "traceroute.smf": (),
     "traceroute.sim": ("pcf", *PURE),
     "traceroute.readers": ("pcf", *PURE),
     "traceroute.mq": ("pcf", *PURE, "traceroute.sim", "traceroute.readers"),

@@ -6,7 +6,14 @@ layout tables in layouts/; `row_to_ibm` shows a row as IBM's formatter mq-smf-cs
 """
 
 from traceroute.smf.decode import (
-    ACCOUNTING, NOT_DECODED, SECTIONS, STATISTICS, Decoded, Header, Row, decode_record,
+    ACCOUNTING,
+    NOT_DECODED,
+    SECTIONS,
+    STATISTICS,
+    Decoded,
+    Header,
+    Row,
+    decode_record,
     record_type,
 )
 from traceroute.smf.framing import Frame, FrameProblem, frames

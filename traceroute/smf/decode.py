@@ -83,6 +83,8 @@ class Decoded:
     rows: list[Row] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     skipped: str | None = None
+    #: (type, subtype) of an MQ record that was decoded (rows or not)
+    key: tuple[int, int] | None = None
 
 
 def record_type(record: bytes) -> int | None:
@@ -118,6 +120,7 @@ def decode_record(record: bytes) -> Decoded:
     header, sections = _header(record, rtype, subtype, out)
     if header is None:
         return out
+    out.key = key
     if rtype == ACCOUNTING and subtype in TASK_SUBTYPES:
         _task(record, header, sections, out)
         return out

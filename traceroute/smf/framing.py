@@ -132,7 +132,7 @@ def _plausible_rdw(buf: _Buffer) -> bool:
     if not buf.need(MIN_RECORD):
         return False
     length, flag, zero = _RDW.unpack_from(buf.data, buf.pos)
-    return (MIN_RECORD <= length and flag in (COMPLETE, FIRST) and zero == 0
+    return (length >= MIN_RECORD and flag in (COMPLETE, FIRST) and zero == 0
             and _valid_date(buf.data[buf.pos + 10:buf.pos + 14]))
 
 
