@@ -158,14 +158,17 @@ def _with_rdw(buf: _Buffer, end: int | None) -> Iterator[Frame | FrameProblem]:
                                        f"descriptor word")
             return
         length, flag, zero = _RDW.unpack_from(buf.data, buf.pos)
+        if first and not _plausible_rdw(buf):
+            bare = buf.need(10) and _valid_date(buf.data[buf.pos + 6:buf.pos + 10])
+            yield FrameProblem(at, "not an SMF data set with record descriptor words ("
+                                   + ("it starts like one transferred without them: use "
+                                      "--no-rdw" if bare else
+                                      f"no RDW and SMF header at its start (bytes "
+                                      f"{buf.data[buf.pos:buf.pos + 4].hex()}); if it was "
+                                      f"transferred without RDWs use --no-rdw") + ")")
+            return
         if length < 4 or zero != 0 or flag not in (COMPLETE, FIRST) or (
                 length < MIN_RECORD and flag == COMPLETE):
-            if first:
-                yield FrameProblem(at, "not an SMF data set with record descriptor words "
-                                       f"(RDW {buf.data[buf.pos:buf.pos + 4].hex()} at its "
-                                       f"start; if it was transferred without RDWs use "
-                                       f"--no-rdw)")
-                return
             what = ("a continuation segment with no first segment" if flag in (LAST, MIDDLE)
                     and zero == 0 and length >= 4 else f"wrong RDW "
                     f"{buf.data[buf.pos:buf.pos + 4].hex()} (length {length}, flags {flag})")

@@ -3,7 +3,8 @@
 SMF records carry names in EBCDIC (code page 037 for the characters MQ names use). IBM's
 formatter shows each byte as one printable ASCII character, '.' for any other, keeping the
 field's full width; it renders eleven bytes differently from code page 037 (listed below).
-Tables get the code page 037 text with the blank (and binary zero) padding removed.
+Tables get the code page 037 text with the blank (and binary zero) padding removed and
+control characters (binary bytes) shown as '.'.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ def _formatter_table() -> bytes:
 
 
 _FORMATTER = _formatter_table()
-_PADDING = " \x00"
+#: Code page 037's control characters, shown as '.' (binary bytes in a text field).
+_CP037_CONTROLS = {ord(c): "." for c in bytes(range(256)).decode("cp037")
+                   if not c.isprintable()}
 
 
 def shown(raw: bytes) -> str:
@@ -32,8 +35,9 @@ def shown(raw: bytes) -> str:
 
 
 def clean(raw: bytes) -> str:
-    """EBCDIC bytes (code page 037) as text, trailing blanks and binary zeros removed."""
-    return raw.decode("cp037").rstrip(_PADDING)
+    """EBCDIC bytes (code page 037) as text: trailing blanks and binary zeros removed,
+    control characters (binary data in a text field) shown as '.'."""
+    return raw.rstrip(b"\x40\x00").decode("cp037").translate(_CP037_CONTROLS)
 
 
 def ebcdic(text: str, width: int | None = None) -> bytes:
