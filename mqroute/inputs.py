@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from mqroute.errors import FatalError, Problems
 from mqroute.paths import input_path
@@ -216,6 +216,14 @@ def located(e: InputError) -> str:
     """`FILE:offset N: reason` or `FILE: reason`, as every command names a bad input."""
     where = e.source if e.offset is None else f"{e.source}:offset {e.offset}"
     return f"{where}: {e.reason}"
+
+
+def open_binary(path: str) -> contextlib.AbstractContextManager[BinaryIO]:
+    """A binary input to read: `-` (standard input), a URI (through the storage layer) or a
+    local file."""
+    if path == STDIN:
+        return contextlib.nullcontext(sys.stdin.buffer)
+    return _open_uri(path) if _URI.match(path) else open(path, "rb", buffering=1 << 20)
 
 
 def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> str:

@@ -9,15 +9,20 @@ Reads SMF data sets as downloaded from z/OS in binary (with RDWs, or without wit
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import os
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from mqroute.errors import EXIT_FINDINGS, Problems, UsageError
-from traceroute.readers.smf import SMFCounts, read_smf
+from mqroute.inputs import expand, open_binary
+from mqroute.output import replacing
+from mqroute.paths import input_path, output_folder
+from pcf.errors import InputError
+from traceroute.readers import source_name
+from traceroute.readers.smf import SMFCounts, smf_rows
 from traceroute.smf import STRUCTURES, Row, row_to_ibm
 
 #: Rows of one structure kept before they are written out as a row group.
@@ -28,14 +33,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute smf`."""
     p = sub.add_parser("smf", help="z/OS SMF statistics (115) and accounting (116) of IBM MQ: "
                                    "decode as IBM's formatter does, write tables, interpret")
-    p.add_argument("files", nargs="+", metavar="FILE",
+    p.add_argument("files", nargs="+", metavar="FILE", type=input_path,
                    help="SMF data sets downloaded from z/OS in binary (IFASMFDP/IFASMFDL "
-                        "output, with RDWs unless --no-rdw); - reads standard input")
+                        "output, with RDWs unless --no-rdw), folders of them or URIs; - "
+                        "reads standard input")
     p.add_argument("--json", action="store_true",
                    help="one JSON object per structure per line, the keys and values IBM's "
                         "formatter mq-smf-csv prints (-f JSON -g yes); with --findings: one "
                         "object per finding")
-    p.add_argument("--out", metavar="DIR",
+    p.add_argument("--out", metavar="DIR", type=output_folder,
                    help="write one table per structure: DIR/<structure>/ (lower case)")
     p.add_argument("--format", choices=("parquet", "csv"), default="parquet",
                    help="the tables' format with --out (default parquet)")
@@ -79,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
     problems = Problems()
     counts = SMFCounts()
     wanted = set(args.structure or STRUCTURES)
-    rows: Iterable[Row] = (r for r in read_smf(args.files, problems, rdw=not args.no_rdw,
-                                               counts=counts) if r.structure in wanted)
+    rows: Iterable[Row] = (r for r in read_datasets(args.files, problems,
+                                                    rdw=not args.no_rdw, counts=counts)
+                           if r.structure in wanted)
     found = 0
     if args.findings:
         from traceroute.smf.findings import Interpreter
@@ -104,6 +111,22 @@ def run(args: argparse.Namespace) -> int:
         found = print_findings(interpreter.finish(), as_json=args.json)
     print(f"mqroute: {counts.summary()}", file=sys.stderr)
     return problems.status(EXIT_FINDINGS if found else 0)
+
+
+def read_datasets(paths: Iterable[str], problems: Problems, *, rdw: bool,
+                  counts: SMFCounts) -> Iterator[Row]:
+    """The rows of every data set the paths name (files, folders' files, URIs, `-`); each
+    unreadable input and bad spot reported, the rest still read."""
+    for top in paths:
+        for path in expand(top, problems):
+            source = source_name(path)
+            try:
+                with open_binary(path) as stream:
+                    yield from smf_rows(stream, source, problems, rdw=rdw, counts=counts)
+            except InputError as e:
+                problems.error(e)
+            except OSError as e:
+                problems(source, e.strerror or str(e))
 
 
 def print_findings(findings: Iterable, *, as_json: bool) -> int:
@@ -151,18 +174,17 @@ def print_summary(rows: Iterable[Row], counts: SMFCounts) -> None:
 
 
 class _TableWriter:
-    """One structure's table: row groups appended to a file beside its final name, renamed
-    into place by `close`."""
+    """One structure's table: row groups written through `replacing` (a file beside the
+    table's, renamed into place when the whole run succeeds)."""
 
-    def __init__(self, name: str, folder: Path, fmt: str) -> None:
+    def __init__(self, name: str, folder: Path, fmt: str, files: contextlib.ExitStack) -> None:
         from traceroute.smf.tables import schema
 
         self.name = name
         self.fmt = fmt
-        self.folder = folder / name.lower()
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.final = self.folder / f"part-00000.{fmt}"
-        self.temp = self.folder / f".part-00000.{fmt}.{os.getpid()}.tmp"
+        target = folder / name.lower()
+        target.mkdir(parents=True, exist_ok=True)
+        self.file = files.enter_context(replacing(target / f"part-00000.{fmt}", "wb"))
         self.schema = schema(name)
         self.rows: list[Row] = []
         self.count = 0
@@ -185,26 +207,19 @@ class _TableWriter:
             import pyarrow.parquet as pq
 
             if self._writer is None:
-                self._writer = pq.ParquetWriter(self.temp, self.schema)
-            self._writer.write_table(table)
+                self._writer = pq.ParquetWriter(self.file, self.schema)
         else:
             import pyarrow.csv as pacsv
 
             table = _csv_ready(table)
             if self._writer is None:
-                self._writer = pacsv.CSVWriter(self.temp, table.schema)
-            self._writer.write_table(table)
+                self._writer = pacsv.CSVWriter(self.file, table.schema)
+        self._writer.write_table(table)
 
     def close(self) -> None:
         self.flush()
         if self._writer is not None:
             self._writer.close()
-            os.replace(self.temp, self.final)
-
-    def abandon(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-        self.temp.unlink(missing_ok=True)
 
 
 def _csv_ready(table):
@@ -221,23 +236,20 @@ def _csv_ready(table):
 
 def write_tables(rows: Iterable[Row], folder: Path, fmt: str = "parquet") -> dict[str, int]:
     """Write each structure's rows to folder/<structure>/part-00000.<fmt>; rows per table.
-    A table is renamed into place only when complete: a failure leaves the old one."""
+    The tables are renamed into place when every row is written: a failure leaves the old
+    ones."""
     try:
         import pyarrow  # noqa: F401
     except ImportError:
         raise UsageError("smf --out needs pyarrow: pip install 'mqroute[spark]'") from None
     writers: dict[str, _TableWriter] = {}
-    try:
+    with contextlib.ExitStack() as files:
         for row in rows:
             writer = writers.get(row.structure)
             if writer is None:
-                writer = writers[row.structure] = _TableWriter(row.structure, folder, fmt)
+                writer = writers[row.structure] = _TableWriter(row.structure, folder, fmt,
+                                                               files)
             writer.add(row)
         for writer in writers.values():
             writer.close()
-    except BaseException:
-        for writer in writers.values():
-            writer.abandon()
-        raise
     return {name: w.count for name, w in writers.items()}
-

@@ -235,6 +235,29 @@ def test_cfstruct_report_audit_on_everything(corpus, tmp_path):
     check("audit", "--mqsc", str(mqsc), "--observed", str(corpus[0]), inputs=[])
 
 
+def test_smf_on_everything(corpus, tmp_path):
+    """mqroute smf: every hostile input, and SMF data sets cut, overwritten and spliced (the
+    real ones when present), as data sets with and without RDWs; summary, findings, tables.
+    Its --json is IBM's formatter's verbose shape (a 600-byte WQ is 20 KB of JSON): bounded
+    by the size of everything read, not of each file."""
+    from tests.support.smfrecords import qwhs, record, structure
+
+    rnd = random.Random(SEED)
+    built = record(116, 10, qwhs(2), {1: [structure("QCST", {"chlName": "A.B"})] * 3})
+    smf = [built * 4] + [p.read_bytes() for p in sorted((VECTORS / "smf").glob("*.dat"))
+                         if VECTORS.is_dir()]
+    files = list(corpus)
+    for k in range(6):
+        path = tmp_path / f"smf{k}.dat"
+        path.write_bytes(_mutate(rnd.choice(smf), rnd))
+        files.append(path)
+    names = [str(p) for p in files]
+    for args in (["smf"], ["smf", "--findings", "--json"], ["smf", "--no-rdw", "--findings"],
+                 ["smf", "--out", str(tmp_path / "tables")], ["smf", "--json", *names[-6:]]):
+        r = check(*args, *names, inputs=files + files)
+        assert r.returncode in (0, 1, 3)
+
+
 def test_every_subcommand_is_fuzzed():
     """A new subcommand must be added to this module's runs."""
     from mqroute.main import COMMANDS

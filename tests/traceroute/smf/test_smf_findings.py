@@ -196,3 +196,11 @@ def test_short_lived_pools_are_configurable():
     assert "bp-stealable-low" in rules(qpst(4, lowestStealable=150), short_lived_pools={4})
     assert "bp-pages-reread" not in rules(qpst(4, dasdRead=900, pagesWritten=1),
                                           short_lived_pools={4})
+
+
+def test_docs_list_every_rule_with_ibms_wording():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[3] / "docs" / "zos.md").read_text()
+    for rule in RULES.values():
+        assert f"| `{rule.id}` | {rule.structure} | {rule.when} |" in page, rule.id
