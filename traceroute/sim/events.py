@@ -25,8 +25,8 @@ from traceroute.events.engine import PerfEvent
 from traceroute.events.model import Event
 from traceroute.events.replay import Estate, Op
 from traceroute.sim.mqi import MQCONN, MQDISC, MQGET, MQPUT, MQPUT1, SimCall
-from traceroute.sim.mqsc.apply import _Applier
-from traceroute.sim.mqsc.syntax import Command, _items
+from traceroute.sim.mqsc.apply import Session
+from traceroute.sim.mqsc.syntax import Command, MQSCError, _items
 from traceroute.sim.network import QUEUE_KINDS, QueueManager
 from traceroute.sim.simulator import Simulator
 
@@ -126,22 +126,31 @@ class SimEvents:
     def mqsc(self, text: str, qmgr: str, *, source: str = "<mqsc>") -> list[Event]:
         """Apply MQSC to the running network; the configuration events it raised."""
         network = self.sim.network
-        applier = _Applier(network, qmgr)
+        session = Session(network, qmgr, reading=False)
         raised: list[Event] = []
         altered: list[tuple[str, str, dict[str, str]]] = []
         resets: list[tuple[str, str]] = []
         for item in _items(text, source):
+            if isinstance(item, MQSCError):
+                raise item
             if not isinstance(item, Command):
-                applier.header(item)
+                session.header(item.name)
                 continue
-            qm = applier.qmgr(item)
+            if session.current is None:
+                outcome = session.execute(item)  # fails: no queue manager named
+                assert outcome.error is not None
+                raise outcome.error
+            qm = network.qmgr(session.current)
             if item.verb == "RESET" and item.kind == "QSTATS" and item.name:
                 resets.append((qm.name, item.name))
                 continue
             if item.verb in ("ALTER", "DEFINE") and item.kind == "QLOCAL" and item.name:
                 altered.append((qm.name, item.name, dict(item.attrs)))
             before = self._object(qm, item.kind, item.name)
-            applier.apply(item)
+            outcome = session.execute(item)
+            if not outcome.ok:
+                assert outcome.error is not None
+                raise outcome.error
             after = self._object(qm, item.kind, item.name)
             if item.kind == "QMGR":
                 if item.verb == "REFRESH" and item.attrs.get("TYPE", "").upper() == "CONFIGEV":

@@ -15,9 +15,11 @@ compute again. Queues outside clusters are read where they are, never indexed: d
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ClassVar, TypeVar
+
+from traceroute.sim.crtmqm import SYSTEM_OBJECTS, system_objects, type_default
 
 T = TypeVar("T")
 
@@ -79,21 +81,83 @@ def _clustered(obj: object) -> bool:
     return isinstance(obj, MQObject) and bool(obj.attrs.get("CLUSTER"))
 
 
-class _Queues(Tracked):
-    """A queue manager's queues: adding or replacing one outside any cluster changes no index
-    (queues are read where they are; only cluster queues are indexed)."""
+_MISSING = object()
+#: field name -> the dict type a _TrackedFields field of that name is kept as
+_STORES: dict[str, type] = {}
 
-    __slots__ = ()
+
+class _Objects(Tracked):
+    """A queue manager's objects of one store (queues, channels or others): what was defined
+    or altered, iterated as a dict; a lookup by key (`get`, `in`, `[]`) also finds the
+    objects crtmqm made (`traceroute.sim.crtmqm`) that were not deleted (`deleted`) nor
+    replaced here. Those defaults are shared, read-only, and never iterated: outputs
+    iterate what the configuration made."""
+
+    #: key -> the crtmqm object (filled per store below)
+    _SYSTEM: ClassVar[dict] = {}
+
+    def get(self, key, default=None):
+        value = dict.get(self, key, _MISSING)
+        if value is not _MISSING:
+            return value
+        return self.system(key, default)
+
+    def __missing__(self, key):
+        value = self.system(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or self.system(key) is not None
+
+    def system(self, key, default=None):
+        """The crtmqm object of that key when it stands (not deleted, not defined here)."""
+        system = self._SYSTEM.get(key)
+        if system is None or key in self.__dict__.get("deleted", ()) \
+                or dict.__contains__(self, key):
+            return default
+        return system
+
+    def forget(self, key) -> None:
+        """DELETE: the object goes, a crtmqm one included (until defined again)."""
+        if dict.__contains__(self, key):
+            del self[key]
+        if key in self._SYSTEM:
+            _changed()
+            self.__dict__.setdefault("deleted", set()).add(key)
 
     def __setitem__(self, key, value) -> None:
-        if _clustered(value) or _clustered(dict.get(self, key)):
-            _changed()
-        dict.__setitem__(self, key, value)
+        deleted = self.__dict__.get("deleted")
+        if deleted:
+            deleted.discard(key)
+        Tracked.__setitem__(self, key, value)
 
     def setdefault(self, key, default=None):
         if key not in self:
             self[key] = default
-        return dict.__getitem__(self, key)
+        return self[key]
+
+
+class _Queues(_Objects):
+    """A queue manager's queues: adding or replacing one outside any cluster changes no index
+    (queues are read where they are; only cluster queues are indexed)."""
+
+    def __setitem__(self, key, value) -> None:
+        deleted = self.__dict__.get("deleted")
+        if deleted:
+            deleted.discard(key)
+        if _clustered(value) or _clustered(dict.get(self, key)):
+            _changed()
+        dict.__setitem__(self, key, value)
+
+
+class _Channels(_Objects):
+    """A queue manager's channels."""
+
+
+class _Others(_Objects):
+    """A queue manager's other objects by (KIND, NAME)."""
 
 
 class _TrackedFields:
@@ -106,7 +170,7 @@ class _TrackedFields:
         if name in self._TRACKED:
             if name in self.__dict__:
                 _changed()
-            kind = _Queues if name == "queues" else Tracked
+            kind = _STORES.get(name, Tracked)
             if type(value) is not kind:
                 value = kind(value)
         object.__setattr__(self, name, value)
@@ -162,13 +226,98 @@ class MQObject(_TrackedFields):
         return new
 
     def get(self, keyword: str, default: str = "") -> str:
-        """An attribute's value (full keyword, upper case), or `default`."""
-        return self.attrs.get(keyword, default)
+        """An attribute's value (full keyword, upper case): its own, else IBM's default for
+        its type (`traceroute.sim.crtmqm`: what DEFINE copies from SYSTEM.DEFAULT.*), else
+        `default`."""
+        value = self.attrs.get(keyword)
+        if value is not None:
+            return value
+        return type_default(self.kind, self.attrs).get(keyword, default)
+
+    def effective(self) -> dict[str, str]:
+        """Every attribute: IBM's defaults for its type overlaid with its own."""
+        return {**type_default(self.kind, self.attrs), **self.attrs}
+
+    @property
+    def system(self) -> bool:
+        """True for an object crtmqm made (shared, read-only: copy it to change it)."""
+        return type(self.attrs) is _ReadOnly
 
     @property
     def cluster(self) -> str:
         """The cluster the object is shared in ('' if none)."""
         return self.get("CLUSTER")
+
+
+class _ReadOnly(Tracked):
+    """The attributes of an object crtmqm made: shared by every queue manager, never changed."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a crtmqm default object is shared: copy it (materialize) to change it")
+
+    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse
+
+
+def _system_object(kind: str, name: str, attrs: Mapping[str, str]) -> MQObject:
+    obj = MQObject(kind, name, source="crtmqm")
+    object.__setattr__(obj, "attrs", _ReadOnly())
+    dict.update(obj.attrs, attrs)
+    return obj
+
+
+def _system_stores() -> None:
+    for kind, name, attrs in system_objects():
+        obj = _system_object(kind, name, attrs)
+        if kind in QUEUE_KINDS:
+            _Queues._SYSTEM[name] = obj
+        elif kind == "CHANNEL":
+            _Channels._SYSTEM[name] = obj
+        else:
+            _Others._SYSTEM[(kind, name)] = obj
+
+
+_Queues._SYSTEM, _Channels._SYSTEM, _Others._SYSTEM = {}, {}, {}
+_STORES.update(queues=_Queues, channels=_Channels, others=_Others)
+_system_stores()
+
+
+def materialize(qm: QueueManager, obj: MQObject) -> MQObject:
+    """The object as this queue manager's own (a crtmqm default copied in, to be changed)."""
+    if not obj.system:
+        return obj
+    own = MQObject(obj.kind, obj.name, dict(obj.attrs), obj.source, obj.line)
+    store_of(qm, obj.kind)[key_of(obj.kind, obj.name)] = own
+    return own
+
+
+def store_of(qm: QueueManager, kind: str) -> dict:
+    """The store that holds objects of `kind` on qm (queues, channels or others)."""
+    return qm.queues if kind in QUEUE_KINDS else qm.channels if kind == "CHANNEL" \
+        else qm.others
+
+
+def key_of(kind: str, name: str) -> str | tuple[str, str]:
+    """An object's key in its store (the name; (KIND, NAME) in others)."""
+    return name if kind in QUEUE_KINDS or kind == "CHANNEL" else (kind, name)
+
+
+def pristine(obj: MQObject) -> bool:
+    """True for a SYSTEM.* object whose every attribute is what crtmqm gave it."""
+    if obj.system:
+        return True
+    made = SYSTEM_OBJECTS.get((obj.kind, obj.name))
+    return made is not None and obj.effective() == {**type_default(obj.kind, made), **made}
+
+
+def all_objects(qm: QueueManager) -> Iterator[MQObject]:
+    """Every object of qm as DISPLAY ... (*) shows them: its own and the standing crtmqm
+    objects, each kind in name order (queues, channels, then the others)."""
+    for store in (qm.queues, qm.channels, qm.others):
+        keys = set(dict.keys(store)) | {k for k in store._SYSTEM if store.system(k)}
+        for key in sorted(keys, key=lambda k: (k, "") if isinstance(k, str) else k[::-1]):
+            yield store[key]
 
 
 @dataclass
@@ -183,6 +332,10 @@ class QueueManager(_TrackedFields):
     channels: dict[str, MQObject] = field(default_factory=dict)
     others: dict[tuple[str, str], MQObject] = field(default_factory=dict)
     stopped: set[str] = field(default_factory=set)
+    #: Listeners and services started (START LISTENER/SERVICE): (KIND, NAME).
+    running: set[tuple[str, str]] = field(default_factory=set)
+    #: SET CHLAUTH / SET AUTHREC / SET POLICY records, by what identifies each record.
+    records: dict[tuple[str, ...], MQObject] = field(default_factory=dict)
 
     def _recording(self, keyword: str) -> int:
         return RECORDING.get(self.attrs.get(keyword, "MSG"), 2)

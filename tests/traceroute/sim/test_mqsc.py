@@ -15,7 +15,8 @@ from traceroute.sim.mqsc import (
     read_mqsc,
     to_mqsc,
 )
-from traceroute.sim.network import QUEUE_KINDS, MQObject, Network
+from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS, QMGR_DEFAULTS
+from traceroute.sim.network import QUEUE_KINDS, MQObject, Network, all_objects
 
 # A dump in dmpmqcfg's layout (header comments, one attribute per line, ALTDATE/ALTTIME
 # commented out inside the command, names quoted, REPLACE on every DEFINE).
@@ -116,7 +117,7 @@ def test_dmpmqcfg_file():
     assert list(qm.queues) == ["HUB1.DLQ", "SPOKE2", "PAY.OUT", "pay.alias"]
     assert qm.queues["HUB1.DLQ"] == MQObject(
         "QLOCAL", "HUB1.DLQ", {"DESCR": "Dead-letter queue", "MAXDEPTH": "50000",
-                               "NOTRIGGER": ""}, "hub.mqsc", 20)
+                               "TRIGGER": "NO"}, "hub.mqsc", 20)
     remote = qm.queues["PAY.OUT"]
     assert remote.kind == "QREMOTE"
     assert remote.attrs == {"DESCR": "Ann's payments, forwarded", "RNAME": "PAY.IN",
@@ -221,19 +222,25 @@ def test_parse_commands_keeps_every_command():
 
 
 def test_values():
-    qm = parse_mqsc("DEF QL(A) DESCR(' ') TRIGDATA('  lead') CUSTOM('tail   ') X1(a b) "
-                    "X2() X3 CONNAME(h1(1414),h2(1415)) X4('') X5('a''')",
+    qm = parse_mqsc("DEF QL(A) DESCR(' ') TRIGDATA('  lead') CUSTOM('tail   ') BOQNAME(a b) "
+                    "INITQ() HARDENBO CLCHNAME(h1(1414),h2(1415)) PROCESS('') STREAMQ('a''')",
                     qmgr="Q").qmgrs["Q"]
     assert qm.queues["A"].attrs == {"DESCR": "", "TRIGDATA": "  lead", "CUSTOM": "tail",
-                                    "X1": "A,B", "X2": "", "X3": "",
-                                    "CONNAME": "H1(1414),H2(1415)", "X4": "", "X5": "a'"}
+                                    "BOQNAME": "A,B", "INITQ": "", "HARDENBO": "YES",
+                                    "CLCHNAME": "H1(1414),H2(1415)", "PROCESS": "",
+                                    "STREAMQ": "a'"}
 
 
-def test_unknown_attributes_kept():
-    qm = parse_mqsc("DEFINE QLOCAL(A) FUTUREATTR(Some) NEWFLAG\nDEFINE TOPIC(T) WHATEVER(1)",
-                    qmgr="Q").qmgrs["Q"]
-    assert qm.queues["A"].attrs == {"FUTUREATTR": "SOME", "NEWFLAG": ""}
-    assert qm.others["TOPIC", "T"].attrs == {"WHATEVER": "1"}
+def test_unknown_keyword_is_that_commands_syntax_error():
+    failed = []
+    qm = parse_mqsc("DEFINE QLOCAL(A) FUTUREATTR(Some)\nDEFINE TOPIC(T) WHATEVER(1)\n"
+                    "DEFINE QLOCAL(B) DESCR('kept')\nDEFINE CFSTRUCT(S) ANYTHING(1)",
+                    qmgr="Q", on_error=failed.append).qmgrs["Q"]
+    assert [(o.status, o.amq, o.error.line, o.error.column) for o in failed] == [
+        ("syntax", "AMQ8405I", 1, 18), ("syntax", "AMQ8405I", 2, 17)]
+    assert failed[0].error.reason == "FUTUREATTR is not a keyword of DEFINE QLOCAL"
+    assert list(qm.queues) == ["B"] and ("TOPIC", "T") not in qm.others
+    assert qm.others["CFSTRUCT", "S"].attrs == {"ANYTHING": "1"}  # z/OS objects: as written
 
 
 def test_ignored_commands_change_nothing():
@@ -250,7 +257,11 @@ PING CHANNEL(X)
 DELETE SUB SUBID(414D5120)
 END
 """
-    assert parse_mqsc(text).qmgrs == {}  # not even a queue manager is needed
+    before = parse_mqsc("DEFINE LISTENER(TCP.LISTENER) TRPTYPE(TCP) PORT(1414)", qmgr="Q")
+    qm = parse_mqsc(text, qmgr="Q", network=before).qmgrs["Q"]
+    assert list(qm.queues) == [] and list(qm.channels) == []
+    assert list(qm.others) == [("LISTENER", "TCP.LISTENER")] and qm.running == set()
+    assert [(r.kind, r.name) for r in qm.records.values()] == [("CHLAUTH", "*")]
 
 
 # --- continuations and comments ----------------------------------------------------------
@@ -294,6 +305,7 @@ def test_several_queue_managers_in_one_file():
 DEFINE QLOCAL(BEFORE)
 * Queue manager name: QM1
 DEFINE QLOCAL(A)
+DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1414)') XMITQ(QM2)
 STOP CHANNEL(QM1.TO.QM2)
 *******
 * Queue manager name: qm2
@@ -330,6 +342,9 @@ def test_adds_to_an_existing_network():
 def test_stop_and_start_channel():
     qm = parse_mqsc("""\
 DEFINE CHANNEL(A) CHLTYPE(SDR) CONNAME('h') XMITQ(Q)
+DEFINE CHANNEL(B) CHLTYPE(RCVR)
+DEFINE CHANNEL('lower') CHLTYPE(RCVR)
+DEFINE CHANNEL(C) CHLTYPE(RCVR)
 STOP CHANNEL(A)
 STOP CHL(B)
 STOP CHANNEL('lower')
@@ -407,18 +422,18 @@ def test_like():
 @pytest.mark.parametrize(("text", "expected"), [
     ("DEFINE QLOCAL(A)\nDEFINE QLOCAL(A) DESCR('x')",
      (2, 1, "QLOCAL A already exists on QM1 (defined at <mqsc>, line 1); MQ refuses to "
-            "define it again without REPLACE (AMQ8150E)")),
+            "define it again without REPLACE")),
     ("DEFINE QLOCAL(A)\nDEFINE QREMOTE(A) REPLACE", (2, 1, "A on QM1 is a QLOCAL")),
     ("DEFINE QLOCAL(A)\nALTER QALIAS(A) TARGET(B)", (2, 1, "A on QM1 is a QLOCAL")),
     ("DEFINE QLOCAL(A)\nDELETE QREMOTE(A)", (2, 1, "A on QM1 is a QLOCAL")),
-    ("ALTER QLOCAL(A) DESCR('x')", (1, 1, "QLOCAL A is not defined on QM1 (MQ: AMQ8147E)")),
+    ("ALTER QLOCAL(A) DESCR('x')", (1, 1, "QLOCAL A is not defined on QM1")),
     ("DELETE CHANNEL(C)", (1, 1, "CHANNEL C is not defined on QM1")),
     ("DELETE TOPIC(T)", (1, 1, "TOPIC T is not defined on QM1")),
     ("DEFINE CHANNEL(C) CONNAME('h')", (1, 1, "DEFINE CHANNEL(C) needs CHLTYPE")),
     ("DEFINE CHANNEL(C) CHLTYPE(SDR)\nALTER CHANNEL(C)  CHLTYPE(RCVR)",
-     (2, 19, "channel C is a SDR channel")),
+     (2, 19, "CHANNEL C has CHLTYPE(SDR)")),
     ("DEFINE CHANNEL(C) CHLTYPE(SDR)\nDEFINE CHANNEL(C) CHLTYPE(RCVR) REPLACE",
-     (2, 19, "channel C is a SDR channel")),
+     (2, 19, "CHANNEL C has CHLTYPE(SDR)")),
     ("DEFINE QLOCAL(B) LIKE(A)", (1, 18, "LIKE(A): no QLOCAL of that name is defined")),
     ("DEFINE QREMOTE(R)\nDEFINE QLOCAL(B) LIKE(R)", (2, 18, "LIKE(R): no QLOCAL")),
 ])
@@ -435,11 +450,15 @@ def test_conflict_keeps_earlier_commands():
     assert list(net.qmgrs["QM1"].queues) == ["KEEP", "NEW"]
 
 
-def test_syntax_error_leaves_network_untouched():
-    net = parse_mqsc("DEFINE QLOCAL(KEEP)", qmgr="QM1")
-    with pytest.raises(MQSCError):
-        parse_mqsc("DEFINE QLOCAL(NEW)\nDEFINE QLOCAL(BAD", qmgr="QM1", network=net)
-    assert list(net.qmgrs["QM1"].queues) == ["KEEP"]
+def test_each_command_stands_alone():
+    # as in runmqsc: a command with a syntax error, or that fails, is reported and the rest
+    # are applied
+    failed = []
+    net = parse_mqsc("DEFINE QLOCAL(KEEP)\nDEFINE QLOCAL(BAD\nALTER QLOCAL(MISSING)\n"
+                     "DEFINE QLOCAL(NEW)", qmgr="QM1", on_error=failed.append)
+    assert list(net.qmgrs["QM1"].queues) == ["KEEP", "NEW"]
+    assert [(o.status, o.amq, o.error.line) for o in failed] == [
+        ("syntax", "AMQ8405I", 2), ("failed", "AMQ8147E", 3)]
 
 
 # --- syntax errors -----------------------------------------------------------------------
@@ -501,38 +520,69 @@ def test_no_queue_manager_named():
 # --- round trip --------------------------------------------------------------------------
 
 NAME_CHARS = "ABCXYZabz019._/%"
-KEYWORDS = ["DESCR", "XMITQ", "RNAME", "RQMNAME", "TARGET", "MAXDEPTH", "PUT", "GET",
-            "CLUSTER", "USAGE", "CONNAME", "TRPTYPE", "DEADQ", "ROUTEREC", "ZZNEWATTR",
-            "NOSHARE", "TRIGGER", "HARDENBO"]
 values = st.text(alphabet="ABCabc 019'(),+-*;._/%\"", max_size=12).map(lambda s: s.rstrip(" "))
-attrs = st.dictionaries(st.sampled_from(KEYWORDS), values, max_size=4)
+SUBTYPED = {"CHANNEL": "CHLTYPE", "AUTHINFO": "AUTHTYPE"}
+OTHER = ["TOPIC", "NAMELIST", "PROCESS", "LISTENER", "SERVICE", "AUTHINFO", "SUB"]
 
 
 def names(limit: int) -> st.SearchStrategy[str]:
     return st.text(alphabet=NAME_CHARS, min_size=1, max_size=limit)
 
 
+def attrs_of(kind: str) -> st.SearchStrategy[dict[str, str]]:
+    """Attributes MQSC has for `kind`, each with a value it can hold (flags YES/NO)."""
+    keywords = sorted(KNOWN_KEYWORDS[kind] - {"CHLTYPE", "AUTHTYPE"})
+    return st.dictionaries(st.sampled_from(keywords), values, max_size=4).map(
+        lambda d: {k: ("YES" if v else "NO") if k in FLAGS else v for k, v in d.items()})
+
+
 @st.composite
 def networks(draw) -> Network:
+    """Any estate: queue managers with their own attributes and objects of every kind,
+    altered and deleted crtmqm objects, records, stopped channels, running listeners."""
     net = Network()
     for qm_name in draw(st.lists(names(12), max_size=3, unique=True)):
         qm = net.qmgr(qm_name)
-        qm.attrs = draw(attrs)
+        qm.attrs = draw(attrs_of("QMGR"))
         for name in draw(st.lists(names(12), max_size=3, unique=True)):
-            qm.queues[name] = MQObject(draw(st.sampled_from(QUEUE_KINDS)), name, draw(attrs))
+            kind = draw(st.sampled_from(QUEUE_KINDS))
+            qm.queues[name] = MQObject(kind, name, draw(attrs_of(kind)))
         for name in draw(st.lists(names(20), max_size=3, unique=True)):
             qm.channels[name] = MQObject(
-                "CHANNEL", name, {"CHLTYPE": draw(st.sampled_from(CHANNEL_TYPES)), **draw(attrs)})
-        for name in draw(st.lists(names(12), max_size=2, unique=True)):
-            kind = draw(st.sampled_from(["TOPIC", "NAMELIST", "PROCESS", "LISTENER"]))
-            extra = {"NAMES": ",".join(draw(st.lists(names(6), max_size=3)))}
-            qm.others[kind, name] = MQObject(kind, name, draw(attrs) | extra)
-        qm.stopped = set(draw(st.lists(names(20), max_size=3)))
+                "CHANNEL", name, {"CHLTYPE": draw(st.sampled_from(CHANNEL_TYPES)),
+                                  **draw(attrs_of("CHANNEL"))})
+        for name in draw(st.lists(names(12), max_size=3, unique=True)):
+            kind = draw(st.sampled_from(OTHER))
+            own = {"AUTHTYPE": draw(st.sampled_from(["IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP"]))
+                   } if kind == "AUTHINFO" else {}
+            qm.others[kind, name] = MQObject(kind, name, own | draw(attrs_of(kind)))
+        if draw(st.booleans()):  # the type default altered: what DEFINE copies changes
+            qm.queues["SYSTEM.DEFAULT.LOCAL.QUEUE"] = MQObject(
+                "QLOCAL", "SYSTEM.DEFAULT.LOCAL.QUEUE", {"MAXDEPTH": "7", "DESCR": "x"})
+        if draw(st.booleans()):
+            qm.channels.forget("SYSTEM.DEF.SVRCONN")
+        if draw(st.booleans()):
+            qm.records["CHLAUTH", "*", "ADDRESSMAP"] = MQObject(
+                "CHLAUTH", "*", {"TYPE": "ADDRESSMAP", "ADDRESS": "*", "USERSRC": "NOACCESS"})
+        qm.stopped = set(draw(st.lists(st.sampled_from(sorted(qm.channels) or ["-"]),
+                                       max_size=3))) & set(qm.channels)
+        qm.running = {key for key in qm.others if key[0] in ("LISTENER", "SERVICE")
+                      and draw(st.booleans())}
     return net
+
+
+def estate(network: Network) -> dict:
+    """What a network says: every object's full attributes, crtmqm's included."""
+    return {name: ({**QMGR_DEFAULTS, **qm.attrs}, {(o.kind, o.name): o.effective() for o in all_objects(qm)},
+                   {key[:2] + (r.attrs.get("TYPE", ""),): r.attrs
+                    for key, r in qm.records.items()}, qm.stopped, qm.running)
+            for name, qm in network.qmgrs.items()}
 
 
 @settings(max_examples=60, deadline=None)
 @given(networks())
 def test_round_trip(net):
+    """Any estate written by to_mqsc reads back to the same estate."""
     text = to_mqsc(net)
-    assert content(parse_mqsc(text)) == content(net)
+    assert estate(parse_mqsc(text)) == estate(net)
+    assert estate(parse_mqsc(to_mqsc(net, all=True))) == estate(net)

@@ -51,7 +51,7 @@ def test_api_names_file_line_and_column(tmp_path, name):
         read_mqsc([path])
     e = caught.value
     assert (e.source, e.line, e.column) == (str(path), line, column)
-    assert words in e.reason
+    assert words in e.reason + e.amq
     assert e.located == f"{path}:{line}:{column}: {e.reason}"
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from traceroute.sim.mqsc.apply import parse_mqsc
+from traceroute.sim.mqsc.apply import Outcome, Session
 from traceroute.sim.mqsc.syntax import MQSCError
 from traceroute.sim.network import Network
 
@@ -13,7 +13,7 @@ from traceroute.sim.network import Network
 def decode_mqsc(data: bytes, source: str = "<mqsc>") -> str:
     """MQSC bytes as text (UTF-8); MQSCError at the line and column of a byte that is not."""
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is no text
     except UnicodeDecodeError as e:
         line_start = data.rfind(b"\n", 0, e.start) + 1
         line = data.count(b"\n", 0, e.start) + 1
@@ -37,12 +37,24 @@ def _read_bounded(path: Path, limit: int) -> bytes:
     return data
 
 
-def read_mqsc(paths: Iterable[str | Path], *, limit: int = MAX_MQSC_BYTES) -> Network:
-    """One network from MQSC files (UTF-8); a file's default queue manager is its stem."""
+def read_mqsc(paths: Iterable[str | Path], *, limit: int = MAX_MQSC_BYTES,
+              on_error: Callable[[Outcome], None] | None = None,
+              on_file: Callable[[str, Session], None] | None = None) -> Network:
+    """One network from MQSC files (UTF-8, a byte-order mark ignored); a file's default
+    queue manager is its stem. Each command that fails goes to `on_error` and the rest are
+    applied (without `on_error` the first failure raises its MQSCError); `on_file(path,
+    session)` hears of each file read (its counts, for runmqsc's summary)."""
     network = Network()
     for path in paths:
         path = Path(path)
-        parse_mqsc(decode_mqsc(_read_bounded(path, limit), str(path)), source=str(path),
-                   qmgr=path.stem.upper(), network=network)
+        text = decode_mqsc(_read_bounded(path, limit), str(path))
+        session = Session(network, path.stem.upper())
+        for outcome in session.iterate(text, str(path)):
+            if not outcome.ok:
+                if on_error is None:
+                    assert outcome.error is not None
+                    raise outcome.error
+                on_error(outcome)
+        if on_file is not None:
+            on_file(str(path), session)
     return network
-

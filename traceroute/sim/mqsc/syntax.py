@@ -11,7 +11,14 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS
+
+_NEGATIVE_FLAGS = {negative: flag for flag, negative in FLAGS.items()}
+
+#: runmqsc's messages for a command it cannot read (AMQ8xxx: Administration).
+SYNTAX_ERROR = "AMQ8405I: Syntax error detected at or near end of command segment below:-"
+UNKNOWN_COMMAND = "AMQ8426I: Valid MQSC commands are:"
 
 #: Full command keywords by every spelling MQSC accepts.
 VERBS = {
@@ -42,8 +49,7 @@ CHANNEL_TYPES = ("SDR", "RCVR", "CLUSSDR", "CLUSRCVR", "SVR", "RQSTR", "SVRCONN"
 #: Keywords of the command itself, not attributes of the object it defines.
 COMMAND_OPTIONS = frozenset({"REPLACE", "NOREPLACE", "LIKE", "FORCE", "CMDSCOPE"})
 #: Keywords written without a value.
-FLAG_KEYWORDS = frozenset({"REPLACE", "NOREPLACE", "SHARE", "NOSHARE", "TRIGGER", "NOTRIGGER",
-                           "HARDENBO", "NOHARDENBO", "FORCE", "PURGE", "NOPURGE", "ALL"})
+FLAG_KEYWORDS = frozenset({"REPLACE", "NOREPLACE", "FORCE", "PURGE", "NOPURGE", "ALL"})
 #: Attributes that hold a list of values: to_mqsc writes their items one by one.
 LIST_KEYWORDS = frozenset({"NAMES", "MSGEXIT", "MSGDATA", "SENDEXIT", "SENDDATA", "RCVEXIT",
                            "RCVDATA", "COMPHDR", "COMPMSG"})
@@ -58,6 +64,7 @@ _DEFINABLE = frozenset((*QUEUE_KINDS, "CHANNEL", "QMGR", *OTHER_KINDS, *IGNORED_
 _NO_OBJECT_VERBS = frozenset({"END", "EXIT", "QUIT"})
 _BLANKS = " \t"
 _SEPARATORS = " \t,"
+_NOT_UNQUOTED = frozenset("{}$<>\"!&|#@~^[]\\`")
 _WORD_END = " \t,();'"
 _UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _KEYWORD = re.compile(r"[A-Z][A-Z0-9]*")
@@ -70,12 +77,19 @@ class MQSCError(ValueError):
     """MQSC text that cannot be read or applied: says where (file, line, column) and why."""
 
     def __init__(self, reason: str, *, source: str = "<mqsc>", line: int = 0,
-                 column: int = 0) -> None:
+                 column: int = 0, amq: str = SYNTAX_ERROR) -> None:
         self.reason = reason
         self.source = source
         self.line = line
         self.column = column
+        #: MQ's message for it as runmqsc prints it ('AMQ8405I: Syntax error ...').
+        self.amq = amq
         super().__init__(f"{source}, line {line}, column {column}: {reason}")
+
+    @property
+    def syntax(self) -> bool:
+        """True for an error runmqsc counts as a syntax error (not a command that failed)."""
+        return self.amq in (SYNTAX_ERROR, UNKNOWN_COMMAND)
 
     @property
     def located(self) -> str:
@@ -99,10 +113,20 @@ class Command:
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
                                                   repr=False)
 
-    def error(self, reason: str, keyword: str | None = None) -> MQSCError:
+    def error(self, reason: str, keyword: str | None = None,
+              amq: str = SYNTAX_ERROR) -> MQSCError:
         """An MQSCError located at this command (or at one of its attributes)."""
         line, column = self.positions.get(keyword or "", (self.line, self.column))
-        return MQSCError(reason, source=self.source, line=line, column=column)
+        return MQSCError(reason, source=self.source, line=line, column=column, amq=amq)
+
+    @property
+    def text(self) -> str:
+        """The command as one line of MQSC (as runmqsc echoes it)."""
+        head = " ".join(p for p in (self.verb, self.kind) if p)
+        if self.name is not None:
+            head += f"({self.name})"
+        parts = [head] + [k if v == "" else f"{k}({v})" for k, v in self.attrs.items()]
+        return " ".join(parts)
 
 
 @dataclass
@@ -205,6 +229,12 @@ class _Statement:
                     depth -= 1
                 elif c == "'":
                     raise self.error("a quote inside an unquoted value", self.i)
+                elif c in _NOT_UNQUOTED:
+                    if text.startswith(("{{", "${", "$(", "<%"), self.i):
+                        raise self.error("an unfilled template placeholder (the template "
+                                         "was not filled in before the file was used)", self.i)
+                    raise self.error(f"'{c}' cannot be in an unquoted value (quote the value)",
+                                     self.i)
                 self.i += 1
             values.append(text[start:self.i].translate(_UPPER))
 
@@ -259,7 +289,7 @@ def _scan(text: str, source: str) -> Iterator[_Statement | _Header]:
         yield from held
         chars, where, held = [], [], []
     if going_on:
-        raise MQSCError("the text ends inside a command: its last line ends with a "
+        yield MQSCError("the text ends inside a command: its last line ends with a "
                         f"continuation sign '{going_on}'", source=source, line=last[0],
                         column=last[1])
 
@@ -288,7 +318,9 @@ def _command(statement: _Statement) -> Command | None:
     first, rest = tokens[0], tokens[1:]
     verb = VERBS.get(first.word.translate(_UPPER))
     if verb is None:
-        raise statement.error(f"unknown MQSC command '{first.word}'", first.at)
+        error = statement.error(f"unknown MQSC command '{first.word}'", first.at)
+        error.amq = UNKNOWN_COMMAND
+        raise error
     if first.values is not None:
         raise statement.error(f"{verb} takes no value in parentheses", first.values_at)
     kind, name, kind_token = "", None, None
@@ -330,10 +362,16 @@ def _command(statement: _Statement) -> Command | None:
         if not _KEYWORD.fullmatch(word):
             raise statement.error(f"'{token.word}' is not a keyword", token.at)
         keyword = ATTRIBUTE_SYNONYMS.get(word, word)
+        value = ",".join(token.values) if token.values is not None else ""
+        if keyword in _NEGATIVE_FLAGS and token.values is None:
+            keyword, value = _NEGATIVE_FLAGS[keyword], "NO"
+        elif keyword in FLAGS and token.values is None:
+            value = "YES"
         if keyword in command.attrs:
             also = f" (as {keyword})" if keyword != word else ""
             raise statement.error(f"{word}{also} is given twice", token.at)
-        command.attrs[keyword] = ",".join(token.values) if token.values is not None else ""
+        _check_keyword(statement, command, keyword, word, token.at)
+        command.attrs[keyword] = value
         command.positions[keyword] = statement.where[token.at]
     if "REPLACE" in command.attrs and "NOREPLACE" in command.attrs:
         raise command.error("REPLACE and NOREPLACE together", "NOREPLACE")
@@ -346,15 +384,60 @@ def _command(statement: _Statement) -> Command | None:
     return command
 
 
-def _items(text: str, source: str) -> Iterator[Command | _Header]:
+#: Keywords DEFINE/ALTER take for every object type besides its attributes (z/OS's queue
+#: sharing group and storage keywords are read too: dmpmqcfg on z/OS writes them).
+_EVERY_KIND = frozenset({"CMDSCOPE", "QSGDISP", "LIKE", "REPLACE", "NOREPLACE", "FORCE"})
+_MORE_KEYWORDS = {
+    "QLOCAL": {"CFSTRUCT", "STGCLASS", "INDXTYPE", "NOPURGE", "PURGE"},
+    "QMODEL": {"CFSTRUCT", "STGCLASS", "INDXTYPE"},
+    "CHANNEL": {"DEFCDISP", "TPROOT", "SSLKEYP", "SSLKEYF", "QMNAME", "BACKLOG", "JAASCFG",
+                "PROTOCOL", "USECLNTID", "PORT", "MAXINST", "MAXINSTC", "AMQPKA", "TMPMODEL",
+                "TMPQPRFX", "USECLTID", "CLNTWGHT", "AFFINITY", "DEFRECON", "SHARECNV"},
+    "LISTENER": {"ADAPTER", "COMMANDS", "LOCLNAME", "NTBNAMES", "SESSIONS", "SOCKET",
+                 "TPNAME"},
+    "NAMELIST": {"NLTYPE"},
+    "SUB": {"SUBID", "DESTCLAS", "SUBNAME"},
+    "TOPIC": {"CLUSTER"},
+}
+
+
+def _check_keyword(statement: _Statement, command: Command, keyword: str, word: str,
+                   at: int) -> None:
+    """A keyword MQ does not have for this DEFINE/ALTER is this command's syntax error."""
+    if command.verb not in ("DEFINE", "ALTER"):
+        return
+    known = KNOWN_KEYWORDS.get(command.kind)
+    if known is None:
+        return  # z/OS storage objects and the like: read as written
+    if keyword in known or keyword in _EVERY_KIND \
+            or keyword in _MORE_KEYWORDS.get(command.kind, ()):
+        return
+    raise statement.error(f"{word} is not a keyword of {command.verb} {command.kind}", at)
+
+
+def _items(text: str, source: str) -> Iterator[Command | _Header | MQSCError]:
+    """Headers, commands, and each command that cannot be read as its MQSCError."""
     for item in _scan(text, source):
-        if isinstance(item, _Header):
+        if isinstance(item, _Header | MQSCError):
             yield item
-        elif (command := _command(item)) is not None:
+            continue
+        try:
+            command = _command(item)
+        except MQSCError as e:
+            yield e
+            continue
+        if command is not None:
             yield command
 
 
 def parse_commands(text: str, source: str = "<mqsc>") -> list[Command]:
-    """The commands in MQSC text, tokenised and checked for syntax but not applied."""
-    return [item for item in _items(text, source) if isinstance(item, Command)]
+    """The commands in MQSC text, tokenised and checked for syntax but not applied;
+    MQSCError at the first command that cannot be read."""
+    out = []
+    for item in _items(text, source):
+        if isinstance(item, MQSCError):
+            raise item
+        if isinstance(item, Command):
+            out.append(item)
+    return out
 

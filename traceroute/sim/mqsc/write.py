@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
+from traceroute.sim.crtmqm import FLAGS, QMGR_DEFAULTS, TYPE_DEFAULTS
 from traceroute.sim.mqsc.syntax import (
     COMMAND_OPTIONS,
     FLAG_KEYWORDS,
     LIST_KEYWORDS,
     STRING_KEYWORDS,
 )
-from traceroute.sim.network import Network
+from traceroute.sim.network import MQObject, Network, all_objects
 
 _SAFE_UNQUOTED = re.compile(r"[A-Z0-9._/%]+")
 _RULE = "*" * 79
@@ -29,6 +30,8 @@ def _value(keyword: str, value: str) -> str:
 
 
 def _attribute(keyword: str, value: str) -> str:
+    if keyword in FLAGS and value in ("YES", "NO"):
+        return keyword if value == "YES" else FLAGS[keyword]
     if not value and keyword in FLAG_KEYWORDS:
         return keyword
     if keyword in LIST_KEYWORDS:
@@ -53,21 +56,42 @@ def _channel_order(attrs: dict[str, str]) -> dict[str, str]:
     return {**({"CHLTYPE": attrs["CHLTYPE"]} if "CHLTYPE" in attrs else {}), **attrs}
 
 
-def to_mqsc(network: Network) -> str:
-    """The network as MQSC in dmpmqcfg's layout: a header per queue manager, DEFINE ... REPLACE."""
+def _define(out: list[str], obj: MQObject, attrs: dict[str, str]) -> None:
+    if obj.kind == "CHANNEL":
+        attrs = _channel_order(attrs)
+    _write(out, f"DEFINE {obj.kind}({_quote(obj.name)})", attrs, replace=True)
+
+
+def to_mqsc(network: Network, *, all: bool = False) -> str:
+    """The network as MQSC in dmpmqcfg's layout: per queue manager a header, ALTER QMGR, then
+    DEFINE ... REPLACE of its own objects, then the SYSTEM.* objects it altered (the type
+    defaults last, so that what is written before takes crtmqm's values as it did), DELETE
+    of the crtmqm objects it deleted, its SET CHLAUTH/AUTHREC/POLICY records, STOP CHANNEL
+    and START LISTENER/SERVICE. Unaltered crtmqm objects are left out; `all` writes them
+    too, and every object with all its attributes (as dmpmqcfg -a)."""
     out: list[str] = []
     for qm in network.qmgrs.values():
         out += [_RULE, "* Written by traceroute.mqsc", f"* Queue manager name: {qm.name}",
                 _RULE]
-        if qm.attrs:
-            _write(out, "ALTER QMGR", qm.attrs, replace=False)
-        for q in qm.queues.values():
-            _write(out, f"DEFINE {q.kind}({_quote(q.name)})", q.attrs, replace=True)
-        for ch in qm.channels.values():
-            _write(out, f"DEFINE CHANNEL({_quote(ch.name)})", _channel_order(ch.attrs),
-                   replace=True)
-        for (kind, name), obj in qm.others.items():
-            _write(out, f"DEFINE {kind}({_quote(name)})", obj.attrs, replace=True)
+        if qm.attrs or all:
+            _write(out, "ALTER QMGR", {**(QMGR_DEFAULTS if all else {}), **qm.attrs},
+                   replace=False)
+        objects = list(all_objects(qm)) if all else [
+            *qm.queues.values(), *qm.channels.values(), *qm.others.values()]
+        defaults = {name for name, _ in TYPE_DEFAULTS.values()}
+        order = {False: 0, True: 1}
+        for obj in sorted(objects, key=lambda o: (order[o.name.startswith("SYSTEM.")]
+                                                  + order[o.name in defaults])):
+            _define(out, obj, obj.effective() if all else dict(obj.attrs))
+        for store in (qm.queues, qm.channels, qm.others):
+            for key in sorted(store.__dict__.get("deleted", ()), key=str):
+                obj = store._SYSTEM[key]
+                out.append(f"DELETE {obj.kind}({_quote(obj.name)})")
+        for record in qm.records.values():
+            head = f"SET {record.kind}" + (f"({_quote(record.name)})"
+                                           if record.kind != "AUTHREC" else "")
+            _write(out, head, record.attrs, replace=False)
         out.extend(f"STOP CHANNEL({_quote(name)})" for name in sorted(qm.stopped))
+        out.extend(f"START {kind}({_quote(name)})" for kind, name in sorted(qm.running))
         out.append("")
     return "\n".join(out)
