@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS, QMGR_DEFAULTS
 from traceroute.sim.mqsc import (
     CHANNEL_TYPES,
     Command,
@@ -15,7 +16,6 @@ from traceroute.sim.mqsc import (
     read_mqsc,
     to_mqsc,
 )
-from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS, QMGR_DEFAULTS
 from traceroute.sim.network import QUEUE_KINDS, MQObject, Network, all_objects
 
 # A dump in dmpmqcfg's layout (header comments, one attribute per line, ALTDATE/ALTTIME
@@ -573,8 +573,9 @@ def networks(draw) -> Network:
 
 def estate(network: Network) -> dict:
     """What a network says: every object's full attributes, crtmqm's included."""
-    return {name: ({**QMGR_DEFAULTS, **qm.attrs}, {(o.kind, o.name): o.effective() for o in all_objects(qm)},
-                   {key[:2] + (r.attrs.get("TYPE", ""),): r.attrs
+    return {name: ({**QMGR_DEFAULTS, **qm.attrs},
+                   {(o.kind, o.name): o.effective() for o in all_objects(qm)},
+                   {(*key[:2], r.attrs.get("TYPE", "")): r.attrs
                     for key, r in qm.records.items()}, qm.stopped, qm.running)
             for name, qm in network.qmgrs.items()}
 
