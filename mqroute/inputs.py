@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, TextIO, TypeVar
 
 from mqroute.errors import FatalError, Problems
 from mqroute.paths import input_path
@@ -247,15 +247,43 @@ def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> 
                          offset=e.start) from None
 
 
-def load_mqsc(paths: Iterable[str]) -> Network:
-    """One network from MQSC files; FatalError (`FILE:LINE:COL: reason`, or `FILE: reason`
-    for a file that cannot be read) when any cannot be read or applied."""
+def add_strict(parser: argparse.ArgumentParser) -> None:
+    """`--strict`: a command of the MQSC that fails stops the command before any work."""
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse to go on (exit 2) when any MQSC command has a syntax "
+                             "error or cannot be processed (by default each is reported, as "
+                             "runmqsc does, and the rest applied)")
+
+
+def load_mqsc(paths: Iterable[str], *, strict: bool = False,
+              stream: TextIO | None = None) -> Network:
+    """One network from MQSC files, each command applied on its own as runmqsc does: one
+    that fails is reported on stderr (`mqroute: FILE:LINE:COL: AMQnnnnX: MQ's text
+    (why)`), the rest applied, and a file with failures ends with runmqsc's summary
+    (`mqroute: FILE: N MQSC commands read. ...`). FatalError when a file cannot be read
+    (or is not UTF-8), and with `strict` when any command failed (after all are reported)."""
     from traceroute.sim.mqsc import MQSCError, read_mqsc
 
     paths = list(paths)
+    out = stream or sys.stderr
+    failed = 0
+
+    def report(outcome) -> None:
+        nonlocal failed
+        failed += 1
+        print(f"mqroute: {outcome.located}", file=out)
+
+    def summary(path: str, session) -> None:
+        if session.syntax_errors or session.failed:
+            print(f"mqroute: {path}: {' '.join(session.summary())}", file=out)
+
     try:
-        return read_mqsc(paths)
+        network = read_mqsc(paths, on_error=report, on_file=summary)
     except MQSCError as e:
         raise FatalError(e.located) from None
     except OSError as e:
         raise FatalError(f"{e.filename or paths[0]}: {e.strerror or e}") from None
+    if strict and failed:
+        raise FatalError(f"{failed} MQSC command{'s' if failed > 1 else ''} failed: not going "
+                         "on (--strict)")
+    return network

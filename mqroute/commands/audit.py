@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
 from mqroute.graphopts import add_graph_engine_options
-from mqroute.inputs import load_mqsc
+from mqroute.inputs import add_strict, load_mqsc
 from mqroute.options import add_mqsc
 from mqroute.paths import input_path
 
@@ -19,6 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     audit = sub.add_parser("audit", help="hold the configured topology (MQSC) against the "
                                          "observed routes (mqroute analyze's output)")
     add_mqsc(audit, old=["--config"], help="dmpmqcfg output of every queue manager (required)")
+    add_strict(audit)
     audit.add_argument("--observed", metavar="DIR", type=input_path,
                        help="the --out folder of mqroute analyze (without it: configuration "
                             "checks only)")
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.mqsc:
         raise UsageError("audit needs the configuration: --mqsc FILE.mqsc... (dmpmqcfg output "
                          "of every queue manager)")
-    network = load_mqsc(args.mqsc)
+    network = load_mqsc(args.mqsc, strict=args.strict)
     sends, queues = [], []
     if args.observed:
         try:

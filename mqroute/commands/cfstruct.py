@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from mqroute.errors import UsageError
-from mqroute.inputs import load_mqsc
+from mqroute.inputs import add_strict, load_mqsc
 from mqroute.options import add_mqsc
 from traceroute.events.offload import (
     KB,
@@ -31,6 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("cfstruct", help="z/OS shared-queue offload rules (OFFLOAD, "
                        "OFFLDnTH/OFFLDnSZ): what is offloaded when, CF storage for a backlog")
     add_mqsc(p, help="read DEFINE CFSTRUCT from this MQSC")
+    add_strict(p)
     p.add_argument("--name", metavar="STRUCT", help="the CFSTRUCT to use from --mqsc")
     p.add_argument("--offload", nargs=3, action="append", default=[],
                    metavar=("N", "TH", "SZ"), help="rule N (1-3): OFFLDnTH %% and OFFLDnSZ")
@@ -59,7 +60,7 @@ def _checked(option: str, text: str | None, least: int) -> int | None:
 def _rules(args: argparse.Namespace) -> OffloadRules:
     rules = OffloadRules()
     if args.mqsc:
-        network = load_mqsc(args.mqsc)
+        network = load_mqsc(args.mqsc, strict=args.strict)
         found = [obj for qm in network.qmgrs.values() for (kind, name), obj in qm.others.items()
                  if kind == "CFSTRUCT" and (args.name is None or name == args.name.upper())]
         if not found:

@@ -16,7 +16,7 @@ import sys
 
 from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.eventinputs import read_event_files, read_event_json, split_json
-from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
+from mqroute.inputs import Inputs, add_inputs, add_strict, load_mqsc, located, read_text
 from mqroute.options import Filters, add_filters, add_mqsc, several
 from mqroute.paths import input_path
 from pcf import mqc
@@ -55,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             help="read amqsevt -o json / json_compact output (- reads standard input; "
                  "repeatable)")
     add_mqsc(p, help="replay: the queue managers' MQSC (PERFMEV, QDPHIEV, QSVCINT ...)")
+    add_strict(p)
     add_filters(p)
     p.add_argument("--ops", metavar="FILE", type=input_path, help="replay: OPS.csv")
     p.set_defaults(func=run)
@@ -125,7 +126,7 @@ def run_replay(args: argparse.Namespace) -> int:
         raise _usage("replay takes only --mqsc FILE... --ops OPS.csv [--json]")
     if not args.mqsc or not args.ops:
         raise _usage("replay needs --mqsc FILE.mqsc... and --ops OPS.csv")
-    network = load_mqsc(args.mqsc)
+    network = load_mqsc(args.mqsc, strict=args.strict)
     ops_name = source_name(args.ops)
     try:
         text = read_text(args.ops, what="OPS.csv")

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mqroute.errors import FatalError
+from mqroute.inputs import add_strict
 from mqroute.options import add_mqsc
 from mqroute.paths import input_path, output_path
 
@@ -21,6 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    type=output_path, help="where to write the page (default: report.html)")
     add_mqsc(p, old=["--config"], help="dmpmqcfg output of every queue manager: adds the "
              "audit's findings, dead configured channels and MQ clusters on the estate picture")
+    add_strict(p)
     p.add_argument("--routes", type=int, default=12, metavar="N",
                    help="route pages: one example per group of lost messages and one "
                         "delivered, at most N (default 12)")
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not (Path(args.dir) / "routes").is_dir():
         raise FatalError(f"{args.dir}: no routes/ table here (give the --out folder of "
                          "mqroute analyze)")
-    network = load_mqsc(args.mqsc) if args.mqsc else None
+    network = load_mqsc(args.mqsc, strict=args.strict) if args.mqsc else None
     try:
         page = build_report(args.dir, network=network, title=args.title,
                             routes=args.routes, max_nodes=args.max_nodes,

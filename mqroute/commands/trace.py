@@ -12,8 +12,8 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
-from pathlib import Path
 
+from mqroute.inputs import add_strict
 from mqroute.options import (
     DEMO,
     add_connection,
@@ -103,6 +103,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="simulation seed: the same MsgIds every run (default: unique "
                         "MsgIds, as a queue manager makes them)")
     p.add_argument("--latency", type=float, default=0.05, help="simulated seconds per hop")
+    add_strict(p)
     p.add_argument("--count", type=int, default=1, help="send N traces, then summarise "
                                                         "where they went")
     p.add_argument("--also", action="append", default=[], metavar="QMGR:QUEUE",
@@ -146,14 +147,16 @@ def _connector(args: argparse.Namespace):
     estate = simulated(args)
     if estate:
         from traceroute.mq.transport import SimTransport
-        from traceroute.sim.mqsc import parse_mqsc, read_mqsc
+        from traceroute.sim.mqsc import parse_mqsc
         from traceroute.sim.simulator import Simulator
 
         if estate == [DEMO]:
             text = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc")
             network = parse_mqsc(text.read_text(), source="demo (qm1_qm2.mqsc)")
         else:
-            network = read_mqsc([Path(f) for f in estate])
+            from mqroute.inputs import load_mqsc
+
+            network = load_mqsc(estate, strict=args.strict)
         if not network.qmgrs:
             raise MQSCError("no queue manager is defined (no commands, no '* Queue manager "
                             "name:' header)", source=", ".join(estate))
@@ -203,7 +206,7 @@ def _argument_problem(args: argparse.Namespace) -> str:
 def result_line(route: Route) -> str:
     """The verdict and last known location after a route's dspmqrte lines, as `show` heads
     its routes: 'Result: waiting on a transmission queue ...; last known location: ...'."""
-    return (f"Result: {route.verdict.text}; last known location: "
+    return (f"Result: {route.outcome.text}; last known location: "
             f"{describe_location(route.location)}")
 
 

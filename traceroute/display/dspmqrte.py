@@ -222,6 +222,6 @@ def route_heading(route: Route) -> str:
     """One line naming the message, its verdict and where it was last seen."""
     gaps = len(route.gaps)
     state = "complete" if route.complete else f"{gaps} gap(s)" if gaps else "partial"
-    return (f"Route of message X'{route.correl_id.hex().upper()}': {route.verdict.text}; "
+    return (f"Route of message X'{route.correl_id.hex().upper()}': {route.outcome.text}; "
             f"last known location: {describe_location(route.location)} "
             f"[{len(route.activities)} activities, {state}]")

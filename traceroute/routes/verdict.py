@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pcf import mqc
+from pcf.names import name_of
 from traceroute.records.model import GET_TYPES, Activity, Operation
 
 
@@ -72,6 +73,20 @@ class Outcome:
     verdict: Verdict
     location: Location
     feedback: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The verdict in words, with where and why when MQ said: 'on the dead-letter queue
+        of QM2, reason MQRC_Q_FULL (2053)'."""
+        if self.verdict is Verdict.DEAD_LETTERED and self.location.queue_manager:
+            why = ""
+            if self.feedback not in (None, mqc.MQFB_NONE):
+                assert self.feedback is not None
+                name = name_of(self.feedback, "MQRC") or name_of(self.feedback, "MQFB")
+                why = f", reason {name} ({self.feedback})" if name else \
+                    f", reason {self.feedback}"
+            return f"on the dead-letter queue of {self.location.queue_manager}{why}"
+        return self.verdict.text
 
 
 def location_of(op: Operation) -> Location:

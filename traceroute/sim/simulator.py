@@ -19,10 +19,25 @@ name; `connection()`), channel agents when their channel first moves a message; 
 The receiving MCA puts with MQPUT1 (a failed put, then the put to the dead-letter queue).
 Reports and replies the queue manager itself writes are not MQI calls of a connection.
 
-Deliberate simplifications, each documented where it applies: a put that fails on a queue
-manager with no dead-letter queue discards the message (a real MCA would stop its
-channel); publish/subscribe is not simulated; a channel's other end is the queue manager
-that defines a receiver of the same name.
+Limits and dead letters as MQ has them: a put fails with MQRC_PUT_INHIBITED (2051),
+MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031, the queue manager's MAXMSGL), MQRC_MSG_TOO_BIG_FOR_Q
+(2030, the queue's, or the transmission queue's with the MQXQH) or MQRC_Q_FULL (2053,
+MAXDEPTH); an application sees the reason, and a message too big for the channel's
+negotiated MAXMSGL (the smaller of the two ends') is MQRC_MSG_TOO_BIG_FOR_CHANNEL (2218)
+at the sending end. A receiving MCA that cannot put retries (MRRTY times, MRTMR ms apart,
+for 2053 and 2051), then puts the message to the dead-letter queue with an MQDLH carrying
+the reason; with no usable dead-letter queue (none named, not a local queue, full, put
+inhibited, or the channel's USEDLQ(NO)) a nonpersistent message on an NPMSPEED(FAST)
+channel is discarded, and any other message is backed out onto the sending transmission
+queue, where it waits while the channel retries (SHORTRTY times SHORTTMR seconds, then
+LONGTMR): "If you do not [define a dead-letter queue], and the MCA is unable to put a
+message, it is left on the transmission queue and the channel is stopped" (IBM MQ,
+"Dead-letter queues"). `channel_status` says RETRYING meanwhile. The same rules hold at the
+sending end for 2218. `run()` without `until` stops when only the long retries are left.
+
+Deliberate simplifications: each message is its own batch (a backed-out message does not
+hold back those sent before it); publish/subscribe is not simulated; a channel's other end
+is the queue manager that defines a receiver of the same name.
 """
 
 from __future__ import annotations
@@ -39,7 +54,7 @@ from time import time_ns
 
 from pcf import mqc
 from pcf.fastencode import pack_xqh
-from pcf.headers import MQDLH, MQXQH, XQH_LENGTH, pack_dlh, unpack_xqh
+from pcf.headers import DLH_LENGTH, MQDLH, MQXQH, XQH_LENGTH, pack_dlh, unpack_xqh
 from pcf.model import Group, Header, Integer, Message, Parameter, String
 from pcf.mqmd import MQMD
 from traceroute.records.build import (
@@ -200,9 +215,9 @@ class Simulator:
         self._input_handles: dict[tuple[bytes, str], int] = {}
         self._actor: _Actor | None = None  # whose put the next _deliver/_reject is
         self._stamp_cache: dict[tuple[datetime, float], tuple[str, str, str, str]] = {}
-        for qm in self.network.qmgrs.values():
-            for name, (kind, attrs) in SYSTEM_QUEUES.items():
-                qm.queues.setdefault(name, MQObject(kind, name, dict(attrs)))
+        self._foreground = 0  # pending events that are not long channel retries
+        #: (qmgr, channel) -> [retries so far, waiting for the retry timer]
+        self._retrying: dict[tuple[str, str], list] = {}
 
     # --- MQI calls and connections, for observers (traceroute.sim.mqi) ----------------
 
@@ -290,9 +305,11 @@ class Simulator:
 
     # --- time and identity -------------------------------------------------------------
 
-    def _at(self, delay: float, action: Callable[[], None]) -> None:
+    def _at(self, delay: float, action: Callable[[], None], background: bool = False) -> None:
         self._seq += 1
-        heapq.heappush(self._events, (self.now + delay, self._seq, action))
+        if not background:
+            self._foreground += 1
+        heapq.heappush(self._events, (self.now + delay, self._seq, action, background))
 
     def next_event_time(self) -> float | None:
         """The virtual time of the next pending event, or None when all is quiet."""
@@ -305,7 +322,11 @@ class Simulator:
             when = self._events[0][0]
             if until is not None and when > until:
                 break
-            _, _, action = heapq.heappop(self._events)
+            if until is None and not self._foreground:
+                break  # only channels' long retries are left: quiet
+            _, _, action, background = heapq.heappop(self._events)
+            if not background:
+                self._foreground -= 1
             self.now = max(self.now, when)
             action()
             done += 1
@@ -414,6 +435,78 @@ class Simulator:
         self._queue(qm.name, queue).append(Stored(md, data, self.now if put_at is None
                                                   else put_at, original, xqh))
 
+    # --- limits and the dead-letter queue ---------------------------------------------
+
+    def put_limit(self, qm: QueueManager, r: Resolution, length: int) -> int:
+        """The MQRC_* a put of `length` bytes to where `r` resolved fails with, 0 if it fits:
+        PUT(DISABLED) 2051, the queue manager's MAXMSGL 2031, the queue's (the transmission
+        queue's, with the MQXQH) 2030, MAXDEPTH 2053."""
+        name = r.queue if r.local else r.xmitq
+        q = qm.queues.get(name) if name else None
+        if q is None or q.kind != "QLOCAL":
+            return 0
+        if q.get("PUT") == "DISABLED":
+            return mqc.MQRC_PUT_INHIBITED
+        length += 0 if r.local else XQH_LENGTH
+        if length > _number(qm.attrs.get("MAXMSGL"), _MAXMSGL):
+            return mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
+        if length > _number(q.get("MAXMSGL"), _MAXMSGL):
+            return mqc.MQRC_MSG_TOO_BIG_FOR_Q
+        if self.depth(qm.name, name) >= _number(q.get("MAXDEPTH"), 5000):
+            return mqc.MQRC_Q_FULL
+        return 0
+
+    def dead_letter_queue(self, qm: QueueManager, data: bytes,
+                          channel: MQObject | None = None) -> str:
+        """The dead-letter queue a message of `data` (plus its MQDLH) can go to now: DEADQ
+        naming a local queue that takes it, and the channel's USEDLQ(YES); '' if none."""
+        if not qm.deadq or (channel is not None and channel.get("USEDLQ") == "NO"):
+            return ""
+        dlq = Resolution(qm.name, qm.deadq)
+        if qm.queues.get(qm.deadq) is None or qm.queues[qm.deadq].kind != "QLOCAL" \
+                or self.put_limit(qm, dlq, len(data) + DLH_LENGTH):
+            return ""
+        return qm.deadq
+
+    def channel_status(self, qmgr: str, channel: str) -> str:
+        """STOPPED (STOP CHANNEL), RETRYING (a message it could not deliver and no
+        dead-letter queue for it: it waits on the transmission queue), else RUNNING."""
+        if not self.network.qmgrs[qmgr].channel_running(channel):
+            return "STOPPED"
+        return "RETRYING" if (qmgr, channel) in self._retrying else "RUNNING"
+
+    def _waiting(self, qm: QueueManager, channel: str) -> bool:
+        state = self._retrying.get((qm.name, channel))
+        return state is not None and state[1]
+
+    def _back_out(self, qm: QueueManager, channel: MQObject, s: Stored, xmitq: str) -> None:
+        """The unit of work that moved `s` is backed out: `s` is first on its transmission
+        queue again and the channel retries (SHORTRTY x SHORTTMR s, then LONGTMR)."""
+        self._queue(qm.name, xmitq).appendleft(s)
+        key = (qm.name, channel.name)
+        state = self._retrying.setdefault(key, [0, False])
+        state[0] += 1
+        state[1] = True
+        mca = self._conns.get((qm.name, "sender", channel.name))
+        if mca is not None:
+            self.disconnect(mca)  # the channel ends: observers see the MCA go
+        short = state[0] <= _number(channel.get("SHORTRTY"), 10)
+        if not short and state[0] > _number(channel.get("SHORTRTY"), 10) \
+                + _number(channel.get("LONGRTY"), 999999999):
+            self.network.qmgrs[qm.name].stopped.add(channel.name)  # retries used up
+            return
+        delay = _number(channel.get("SHORTTMR" if short else "LONGTMR"), 60 if short else 1200)
+
+        def retry() -> None:
+            current = self._retrying.get(key)
+            if current is state:
+                state[1] = False
+                self._drain(qm, xmitq)
+        self._at(max(delay, self.latency), retry, background=not short)
+
+    def _delivered(self, qm: QueueManager, channel: str) -> None:
+        self._retrying.pop((qm.name, channel), None)
+
     # --- channels ----------------------------------------------------------------------
 
     def stop_channel(self, qmgr: str, channel: str) -> None:
@@ -441,7 +534,8 @@ class Simulator:
             # one channel serves every message here: none moves while it is stopped (a
             # stopped channel's messages are not looked at again each time one more arrives)
             channel = sending_channel(self.network, qm, Resolution(qm.name, xmitq, xmitq))
-            if channel is None or not qm.channel_running(channel.name):
+            if channel is None or not qm.channel_running(channel.name) \
+                    or self._waiting(qm, channel.name):
                 return
         for s in list(q):
             xqh = s.xqh or unpack_xqh(s.data)
@@ -449,7 +543,8 @@ class Simulator:
             if xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
                 r = replace(r, channel=self._cluster_channel(qm, xqh.remote_q_mgr_name))
             channel = sending_channel(self.network, qm, r)
-            if channel is None or not qm.channel_running(channel.name):
+            if channel is None or not qm.channel_running(channel.name) \
+                    or self._waiting(qm, channel.name):
                 continue
             other = receiving_end(self.network, channel, qm, xqh.remote_q_mgr_name)
             if other is None:
@@ -535,6 +630,16 @@ class Simulator:
             if actor is not None:
                 self._put_call(actor, qm, md, data, reason=r.reason)
             return PutResult(r.reason, resolution=r)
+        limit = self.put_limit(qm, r, len(data))
+        if limit:  # the put fails: the application sees the reason, nothing is put
+            if actor is not None:
+                self._put_call(actor, qm, md, data, r=r, reason=limit)
+            return PutResult(limit, resolution=r)
+        if md.persistence == mqc.MQPER_PERSISTENCE_AS_Q_DEF:
+            opened = qm.queues.get(handle.queue) or qm.queues.get(r.queue)
+            md = _md_with(md, persistence=mqc.MQPER_PERSISTENT
+                          if opened is not None and opened.get("DEFPSIST") == "YES"
+                          else mqc.MQPER_NOT_PERSISTENT)
         if not any(md.msg_id):
             md = _md_with(md, msg_id=self.new_msg_id(qm.name))
         date, time = self._put_stamp(qm)
@@ -600,11 +705,13 @@ class Simulator:
 
     def _put_action(self, act: _Activity, md: MQMD, data: bytes, r: Resolution,
                     trace: ts.TraceMessage | None, opened: str,
-                    original: MQMD | None = None) -> _Action:
-        """Put where `r` says; at the target, a trace-route message needs Deliver=YES."""
+                    original: MQMD | None = None, failure: int = 0,
+                    dlq: str | None = None) -> _Action:
+        """Put where `r` says (or reject with `failure`, to `dlq`); at the target, a
+        trace-route message needs Deliver=YES."""
         qm = act.qm
-        if not r.ok:
-            return self._rejection(qm, md, data, r.reason, queue=opened)
+        if not r.ok or failure:
+            return self._rejection(qm, md, data, failure or r.reason, queue=opened, dlq=dlq)
         if r.local and trace is not None and not ts.delivers(trace.state):
             return self._rejection(qm, md, data, mqc.MQFB_NOT_DELIVERED, queue=opened)
 
@@ -619,11 +726,15 @@ class Simulator:
         return _Action(op, lambda d: self._deliver(qm, md, d, r, original), local=r.local)
 
     def _rejection(self, qm: QueueManager, md: MQMD, data: bytes, feedback: int, *,
-                   queue: str = "", remote_qmgr: str = "") -> _Action:
-        """Reject with feedback: a Discard (MQRO_DISCARD_MSG, or no DLQ) or a Put to the DLQ."""
+                   queue: str = "", remote_qmgr: str = "", dlq: str | None = None) -> _Action:
+        """Reject with feedback: a Discard (MQRO_DISCARD_MSG, or no usable DLQ) or a Put to
+        the DLQ (`dlq`, by default the queue manager's usable one)."""
+        if dlq is None:
+            dlq = self.dead_letter_queue(qm, data)
+
         def op() -> Group:
             when = self._now(qm)
-            if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
+            if md.report & mqc.MQRO_DISCARD_MSG or not dlq:
                 details: list[Parameter] = [Integer(mqc.MQIACF_FEEDBACK, feedback)]
                 if queue:
                     details.insert(0, _s(mqc.MQCA_Q_NAME, queue))
@@ -633,21 +744,22 @@ class Simulator:
                                        msg_length=len(data), details=details)
             return operation_group(mqc.MQOPER_PUT, **when, qmgr=qm.name, md=md,
                                    msg_length=len(data), details=[
-                                       _s(mqc.MQCA_Q_NAME, qm.deadq),
-                                       _s(mqc.MQCACF_RESOLVED_Q_NAME, qm.deadq),
+                                       _s(mqc.MQCA_Q_NAME, dlq),
+                                       _s(mqc.MQCACF_RESOLVED_Q_NAME, dlq),
                                        Integer(mqc.MQIACF_FEEDBACK, feedback)])
-        return _Action(op, lambda d: self._reject(qm, md, d, feedback, queue), rejected=True)
+        return _Action(op, lambda d: self._reject(qm, md, d, feedback, queue, remote_qmgr,
+                                                  dlq), rejected=True)
 
     def _deliver(self, qm: QueueManager, md: MQMD, data: bytes, r: Resolution,
                  original: MQMD | None = None) -> None:
         """Put on the resolved queue: a local queue, or an xmitq (then the channel moves it)."""
         actor, self._actor = self._actor, None
-        if r.local:
-            q = qm.queues.get(r.queue)
-            if q is not None and q.get("PUT") == "DISABLED":
-                self._actor = actor
-                self._reject(qm, md, data, mqc.MQRC_PUT_INHIBITED, r.queue)
-                return
+        reason = self.put_limit(qm, r, len(data))
+        if reason:
+            self._actor = actor
+            self._reject(qm, md, data, reason, r.queue if r.local else r.remote_q,
+                         r.remote_qmgr if r.xmitq else "")
+            return
         if actor is not None:
             self._put_call(actor, qm, md, data, r=r)
         if r.local:
@@ -667,8 +779,9 @@ class Simulator:
         self._at(self.latency, lambda: self._drain(qm, r.xmitq))
 
     def _reject(self, qm: QueueManager, md: MQMD, data: bytes, reason: int,
-                queue: str = "") -> None:
-        """Discard (MQRO_DISCARD_MSG, or no DLQ) or dead-letter a message; exception report."""
+                queue: str = "", dest_qmgr: str = "", dlq: str | None = None) -> None:
+        """Discard (MQRO_DISCARD_MSG, or no usable DLQ) or dead-letter a message (to `dlq`,
+        by default the queue manager's usable one); exception report."""
         actor, self._actor = self._actor, None
         if actor is not None and reason > 2000:  # an MQRC_*, not an MQFB_*
             self._put_call(actor, qm, md, data, reason=reason)  # the put that failed
@@ -676,19 +789,18 @@ class Simulator:
             actor = None  # an application's failed put is all it sees
         if md.report & mqc.MQRO_EXCEPTION == mqc.MQRO_EXCEPTION:
             self._report(qm, md, data, reason, mqc.MQRO_EXCEPTION)
-        if md.report & mqc.MQRO_DISCARD_MSG or not qm.deadq:
-            return
-        dlq = qm.queues.get(qm.deadq)
-        if dlq is None or dlq.kind != "QLOCAL":
+        if dlq is None:
+            dlq = self.dead_letter_queue(qm, data)
+        if md.report & mqc.MQRO_DISCARD_MSG or not dlq:
             return
         enc, ccsid = self._encoding(qm)
         date, time = self._put_stamp(qm)
-        dlh = MQDLH(reason, queue, qm.name, md.encoding, md.coded_char_set_id, md.format,
-                    mqc.MQAT_QMGR, qm.name, date, time)
+        dlh = MQDLH(reason, queue, dest_qmgr or qm.name, md.encoding, md.coded_char_set_id,
+                    md.format, mqc.MQAT_QMGR, qm.name, date, time)
         dead_md = _md_with(md, format="MQDEAD", encoding=enc, coded_char_set_id=ccsid)
         if actor is not None:
-            self._put_call(actor, qm, dead_md, data, queue=qm.deadq)
-        self._store(qm, qm.deadq, dead_md, pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
+            self._put_call(actor, qm, dead_md, data, queue=dlq)
+        self._store(qm, dlq, dead_md, pack_dlh(dlh, encoding=enc, ccsid=ccsid) + data)
 
     def _sending_mca(self, qm: QueueManager, s: Stored, md: MQMD, data: bytes,
                      xmitq: str) -> tuple[_Activity, ts.TraceMessage | None]:
@@ -729,9 +841,18 @@ class Simulator:
         """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
         md = _md_with(s.original or xqh.msg_desc, expiry=self._remaining(s))
         data = s.data[XQH_LENGTH:]
+        too_big = len(s.data) > self._channel_maxmsgl(qm, other, channel)
+        dlq = self.dead_letter_queue(qm, data, channel) if too_big else ""
+        if too_big and not dlq and not _may_discard(md, channel, other):
+            self._back_out(qm, channel, s, xmitq)  # MQRC_MSG_TOO_BIG_FOR_CHANNEL: it waits
+            return
         act, trace = self._sending_mca(qm, s, md, data, xmitq)
 
         def choose() -> _Action:
+            if too_big:
+                return self._rejection(qm, md, data, mqc.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
+                                       queue=xqh.remote_q_name,
+                                       remote_qmgr=xqh.remote_q_mgr_name, dlq=dlq)
             if trace is not None:
                 feedback = ts.forwarding_feedback(trace.state, other.supports_trace_route)
                 if feedback is not None:
@@ -746,7 +867,8 @@ class Simulator:
                         Integer(mqc.MQIACH_CHANNEL_TYPE, _sender_type(channel)),
                         _s(mqc.MQCACH_XMIT_Q_NAME, xmitq)])
             return _Action(op, lambda d: self._at(
-                self.latency, lambda: self._receive(other, qm, channel, md, d, xqh)))
+                self.latency, lambda: self._receive(other, qm, channel, md, d, xqh,
+                                                    (s, xmitq))))
 
         self._perform(act, md, data, trace, choose)
 
@@ -756,9 +878,23 @@ class Simulator:
             return md.expiry
         return max(1, md.expiry - int((self.now - s.put_at) * 10))
 
+    def _channel_maxmsgl(self, qm: QueueManager, other: QueueManager,
+                         channel: MQObject) -> int:
+        """The channel's MAXMSGL as its two ends negotiate it: the smaller (0: the queue
+        manager's)."""
+        def end(owner: QueueManager, ch: MQObject | None) -> int:
+            qmgr_max = _number(owner.attrs.get("MAXMSGL"), _MAXMSGL)
+            value = _number(ch.get("MAXMSGL"), _MAXMSGL) if ch is not None else qmgr_max
+            return value or qmgr_max
+        return min(end(qm, channel), end(other, other.channels.get(channel.name)))
+
     def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
-                 data: bytes, xqh: MQXQH) -> None:
-        """The receiving MCA's activity: Receive, then the put onwards (or a rejection)."""
+                 data: bytes, xqh: MQXQH, back: tuple[Stored, str] | None = None,
+                 attempt: int = 0) -> None:
+        """The receiving MCA's activity: Receive, then the put onwards (or a rejection).
+        A put that fails is retried (MRRTY/MRTMR), then dead-lettered, discarded (a
+        nonpersistent message on a FAST channel) or backed out (`back`: the message and
+        its transmission queue on the sender) as MQ documents."""
         def receive() -> Group:
             return operation_group(mqc.MQOPER_RECEIVE, **self._now(qm), qmgr=qm.name, md=md,
                                    msg_length=len(data), details=[
@@ -773,6 +909,24 @@ class Simulator:
             trace.discontinuity()
         r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
                     choose=self._choose)
+        mine = qm.channels.get(channel.name)  # this end's definition (RCVR, CLUSRCVR ...)
+        held = trace is not None and r.local and not ts.delivers(trace.state)  # not put
+        failure = r.reason if not r.ok else 0 if held else self.put_limit(qm, r, len(data))
+        dlq = None
+        if failure:
+            if failure in (mqc.MQRC_Q_FULL, mqc.MQRC_PUT_INHIBITED) and \
+                    attempt < _number(mine.get("MRRTY") if mine else "", 10):
+                wait = _number(mine.get("MRTMR") if mine else "", 1000) / 1000
+                self._at(max(wait, 1e-6), lambda: self._receive(
+                    qm, sender, channel, md, data, xqh, back, attempt + 1))
+                return  # message retry: the put is tried again later
+            dlq = self.dead_letter_queue(qm, data, mine)
+            if not dlq and back is not None and not md.report & mqc.MQRO_DISCARD_MSG \
+                    and not _may_discard(md, channel, qm):
+                self._back_out(sender, channel, *back)
+                return
+        if back is not None:
+            self._delivered(sender, channel.name)
         if self._observers:
             self._actor = _Actor(
                 self._connect(qm.name, "receiver", channel.name, self.receiving_mca,
@@ -784,7 +938,7 @@ class Simulator:
                 self._deliver(qm, md, data, r)  # no trace-route support: Deliver not honoured
                 return
             self._perform(act, md, data, trace, lambda: self._put_action(
-                act, md, data, r, trace, xqh.remote_q_name))
+                act, md, data, r, trace, xqh.remote_q_name, failure=failure, dlq=dlq))
         finally:
             self._actor = None
 
@@ -893,6 +1047,27 @@ def _md_with(md: MQMD, **changes: object) -> MQMD:
     for name, value in changes.items():
         setattr(new, name, value)  # a slot: an unknown name raises AttributeError
     return new
+
+
+_MAXMSGL = 4194304
+
+
+def _number(value: str | None, default: int) -> int:
+    """An attribute's number (its default when blank or not a number)."""
+    try:
+        return int(value) if value else default
+    except ValueError:
+        return default
+
+
+def _may_discard(md: MQMD, channel: MQObject, other: QueueManager) -> bool:
+    """A nonpersistent message on a channel whose both ends say NPMSPEED(FAST): with no
+    dead-letter queue the MCA discards it (a persistent one is never lost)."""
+    if md.persistence == mqc.MQPER_PERSISTENT:
+        return False
+    theirs = other.channels.get(channel.name)
+    return channel.get("NPMSPEED", "FAST") != "NORMAL" and \
+        (theirs is None or theirs.get("NPMSPEED", "FAST") != "NORMAL")
 
 
 def _take(q: deque[Stored], s: Stored) -> None:

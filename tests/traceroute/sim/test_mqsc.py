@@ -305,7 +305,6 @@ def test_several_queue_managers_in_one_file():
 DEFINE QLOCAL(BEFORE)
 * Queue manager name: QM1
 DEFINE QLOCAL(A)
-DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1414)') XMITQ(QM2)
 STOP CHANNEL(QM1.TO.QM2)
 *******
 * Queue manager name: qm2

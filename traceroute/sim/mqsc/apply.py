@@ -38,7 +38,6 @@ __all__ = ["FAILED", "OK", "SKIPPED", "SYNTAX", "Outcome", "Session", "parse_mqs
 OK, SYNTAX, FAILED, SKIPPED = "ok", "syntax", "failed", "skipped"
 NOT_FOUND = "AMQ8147E: IBM MQ object {name} not found."
 EXISTS = "AMQ8150E: IBM MQ object already exists."
-CHANNEL_NOT_FOUND = "AMQ9519E: Channel '{name}' not found."
 
 #: Object type -> the AMQ messages of DEFINE, ALTER and DELETE done (AMQ8xxx Administration).
 _DONE = {
@@ -179,6 +178,8 @@ class Session:
             if isinstance(item, _Header):
                 self.header(item.name)
             elif isinstance(item, MQSCError):
+                if self.current is not None:
+                    self.network.qmgr(self.current)  # the queue manager runmqsc talks to
                 yield self._count(Outcome(SYNTAX if item.syntax else FAILED, item.amq,
                                           error=item, qmgr=self.current or ""))
             else:
@@ -347,11 +348,8 @@ class Session:
         return dict(model.attrs)
 
     def _channel_status(self, qm: QueueManager, command: Command) -> str:
-        name = command.name
+        name = command.name  # not defined here: an auto-defined cluster sender, perhaps
         assert name is not None
-        if name not in qm.channels:
-            raise _Failed(CHANNEL_NOT_FOUND.format(name=name),
-                          f"{command.verb} CHANNEL: channel {name} is not defined on {qm.name}")
         if command.verb == "START":
             qm.stopped.discard(name)
         elif command.attrs.get("STATUS", "STOPPED") != "INACTIVE":
