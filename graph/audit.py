@@ -29,6 +29,12 @@ Findings, one per problem, each naming its queue manager and objects:
     sender_without_receiver   a sender channel with no receiver of that name anywhere
     stopped_channel           a channel stopped (STOP CHANNEL) — its messages wait
     single_repository_cluster a cluster with one full repository (no redundancy)
+    dead_letter_queue_missing DEADQ names a queue that is not defined on its queue manager
+                              (or is not a local queue): messages the MCAs cannot put wait
+                              on the senders' transmission queues instead
+    no_dead_letter_queue      a queue manager with receiving channels and no DEADQ: a
+                              message its MCAs cannot put stops the channel (persistent) or
+                              is lost (nonpersistent on an NPMSPEED(FAST) channel)
     growing_queue             (queue statistics) puts, no gets, and a rising depth
     slow_transmission_queue   (queue statistics) messages wait long for their channel
 
@@ -267,6 +273,30 @@ def _cluster_findings(network: Network) -> Iterator[Finding]:
                           f"repository, {full[0]}: no redundancy")
 
 
+_RECEIVING = ("RCVR", "RQSTR", "CLUSRCVR")
+
+
+def _dead_letter_findings(network: Network) -> Iterator[Finding]:
+    for qm in network.qmgrs.values():
+        receiving = sorted(ch.name for ch in qm.channels.values()
+                           if ch.get("CHLTYPE") in _RECEIVING)
+        if qm.deadq:
+            dlq = qm.queues.get(qm.deadq)
+            if dlq is None or dlq.kind != "QLOCAL":
+                state = "is not defined" if dlq is None else f"is a {dlq.kind}"
+                yield Finding("dead_letter_queue_missing", qm.name, (qm.deadq,),
+                              f"DEADQ({qm.deadq}) {state} on {qm.name}: a message its "
+                              "channels cannot put has no dead-letter queue (persistent ones "
+                              "stop the channel and wait on the sender's transmission queue)")
+        elif receiving:
+            yield Finding("no_dead_letter_queue", qm.name, tuple(receiving),
+                          f"{qm.name} receives on {', '.join(receiving)} and has no "
+                          "dead-letter queue (DEADQ): a message its channels cannot put "
+                          "(queue full, unknown queue, too big) stops the channel if "
+                          "persistent and is lost if nonpersistent on an NPMSPEED(FAST) "
+                          "channel")
+
+
 def configured_channels(network: Network) -> list[tuple[str, str, str]]:
     """(from, to, channel) of every sender channel and the queue manager that receives it."""
     out = []
@@ -291,6 +321,7 @@ def audit(network: Network, observed: Iterable[ObservedSend]) -> list[Finding]:
     findings += _local_loop_findings(network)
     findings += _xmitq_findings(network)
     findings += _cluster_findings(network)
+    findings += _dead_letter_findings(network)
     return sorted(findings, key=lambda f: (f.kind, f.queue_manager, f.objects))
 
 

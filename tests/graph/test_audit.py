@@ -49,6 +49,9 @@ def test_every_planted_fault_and_nothing_else():
         ("receiver_without_sender", "QM1", ("FROM.NOWHERE",)),
         ("unexplained_route", "QM2", ("QM2.TO.QM3", "QM3")),
         ("single_repository_cluster", "QM3", ("SOLO",)),
+        # receivers, and no DEADQ: what their MCAs cannot put stops the channel
+        ("no_dead_letter_queue", "QM3", ("QM1.TO.QM3", "TO.QM3")),
+        ("no_dead_letter_queue", "QM4", ("TO.QM4",)),
     }
 
 

@@ -291,6 +291,11 @@ def test_bad_mqsc_is_file_line_column(command: str, tmp_path: Path) -> None:
     (tmp_path / "out" / "routes").mkdir(parents=True)
     words = [w.replace("OPS", str(tmp_path / "ops.csv")).replace("DIR", str(tmp_path / "out"))
              for w in command.split()]
-    r = mqroute(*words, str(bad))
+    r = mqroute(*words, str(bad), "--strict")
     assert r.returncode == 2 and r.out == ""
-    assert r.err == f"mqroute: {bad}:1:15: quoted string is never closed\n"
+    assert r.err.splitlines() == [
+        f"mqroute: {bad}:1:15: AMQ8405I: Syntax error detected at or near end of command "
+        "segment below:- (quoted string is never closed)",
+        f"mqroute: {bad}: 1 MQSC command read. One command has a syntax error. All valid "
+        "MQSC commands were processed.",
+        "mqroute: 1 MQSC command failed: not going on (--strict)"]

@@ -149,8 +149,11 @@ def test_replay_bad_input(tmp_path: Path) -> None:
     assert mqroute("events", "replay", "--ops", tmp_path / "ops.csv").returncode == 2
     (tmp_path / "broken.mqsc").write_text("DEFINE QLOCAL(\n")
     r = mqroute("events", "replay", "--mqsc", tmp_path / "broken.mqsc", "--ops",
-                tmp_path / "ops.csv")
+                tmp_path / "ops.csv", "--strict")
     assert r.returncode == 2 and "broken.mqsc:" in r.stderr and "Traceback" not in r.stderr
+    r = mqroute("events", "replay", "--mqsc", tmp_path / "broken.mqsc", "--ops",
+                tmp_path / "ops.csv")  # as runmqsc: the command reported, the rest goes on
+    assert "broken.mqsc:1:" in r.stderr and "Traceback" not in r.stderr
     r = mqroute("events", "replay", "--mqsc", tmp_path / "missing.mqsc", "--ops",
                 tmp_path / "ops.csv")
     assert r.returncode == 2 and "Traceback" not in r.stderr

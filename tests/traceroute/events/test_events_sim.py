@@ -102,7 +102,7 @@ def test_configuration_events_define_alter_delete_refresh() -> None:
 
 
 def test_a_put_inhibited_event_queue_loses_the_event_but_the_state_toggles() -> None:
-    net = parse_mqsc(QM2 + "DEFINE QLOCAL(SYSTEM.ADMIN.PERFM.EVENT) PUT(DISABLED)\n",
+    net = parse_mqsc(QM2 + "ALTER QLOCAL(SYSTEM.ADMIN.PERFM.EVENT) PUT(DISABLED)\n",
                      qmgr="QM2")
     sim = Simulator(net)
     watcher = SimEvents(sim)
