@@ -16,6 +16,7 @@ from traceroute.sim.mqsc import (
     read_mqsc,
     to_mqsc,
 )
+from traceroute.sim.mqsc.syntax import LIST_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS, MQObject, Network, all_objects
 
 # A dump in dmpmqcfg's layout (header comments, one attribute per line, ALTDATE/ALTTIME
@@ -532,7 +533,9 @@ def attrs_of(kind: str) -> st.SearchStrategy[dict[str, str]]:
     """Attributes MQSC has for `kind`, each with a value it can hold (flags YES/NO)."""
     keywords = sorted(KNOWN_KEYWORDS[kind] - {"CHLTYPE", "AUTHTYPE"})
     return st.dictionaries(st.sampled_from(keywords), values, max_size=4).map(
-        lambda d: {k: ("YES" if v else "NO") if k in FLAGS else v for k, v in d.items()})
+        lambda d: {k: ("YES" if v else "NO") if k in FLAGS
+                   else v.replace(",", "").strip() if k in LIST_KEYWORDS else v
+                   for k, v in d.items()})  # a list's items: no commas, no edge blanks
 
 
 @st.composite
