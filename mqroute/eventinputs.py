@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from mqroute.errors import Problems
 from mqroute.inputs import Inputs, expand, read_text
 from pcf.errors import InputError
+from pcf.text import printable
 from traceroute.display.amqsevt import iter_json
 from traceroute.events import Event, NotEventData, decode_event
 from traceroute.readers import source_name
@@ -94,7 +95,7 @@ def print_explanations(args: argparse.Namespace, *, routes=(), journeys=(),
     for msg_id, why in pairs:
         for w in why:
             when = w.event.time.strftime("%Y-%m-%dT%H:%M:%SZ") if w.event.time else "-"
-            print(f"event {msg_id.hex().upper()}: {when} {w.text}", file=out)
+            print(printable(f"event {msg_id.hex().upper()}: {when} {w.text}"), file=out)
             shown += 1
     print(f"mqroute: {len(events)} events read; {shown} explain where messages stopped",
           file=sys.stderr)

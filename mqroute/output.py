@@ -76,7 +76,7 @@ def print_route(route: Route, *, as_json: bool, level: str, options: Sequence[st
         print(line)
     if heading:
         for note in route.notes:
-            print(f"note: {note}")
+            print(printable(f"note: {note}"))
         print()
 
 
@@ -122,7 +122,8 @@ def draw_routes(args: argparse.Namespace, routes: list[Route]) -> None:
     try:
         data = export(network_graph(routes), Path(args.graph).suffix, title=title)
     except LayoutError as e:
-        print(f"mqroute: {args.graph}: the route graph was not drawn: {e}", file=sys.stderr)
+        print(printable(f"mqroute: {args.graph}: the route graph was not drawn: {e}"),
+              file=sys.stderr)
         return
     path = write_file(args.graph, data)
     print(f"mqroute: route graph written to {path}", file=sys.stderr)

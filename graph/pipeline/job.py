@@ -46,6 +46,7 @@ from graph.pipeline.ship import ship
 from graph.pipeline.stats import STATS_COLUMNS
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
+from pcf.text import printable
 
 
 @dataclass
@@ -160,7 +161,7 @@ def run_args(args: argparse.Namespace) -> int:
     from graph.pipeline.session import spark_session
 
     def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
+        print(printable(text), file=sys.stderr, flush=True)   # one line, whatever it names
 
     try:
         check_out(args.inputs, args.out)

@@ -12,6 +12,7 @@ from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import add_strict, load_mqsc
 from mqroute.options import add_mqsc
 from mqroute.paths import input_path
+from pcf.text import printable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(asdict(f)))
         else:
-            print(f"{f.kind:<36}{f.queue_manager:<16}{','.join(f.objects):<40}{f.detail}")
+            print(printable(f"{f.kind:<36}{f.queue_manager:<16}{','.join(f.objects):<40}"
+                            f"{f.detail}"))
     if not args.json:
         print(f"{len(findings)} finding(s): {len(network.qmgrs)} queue managers, "
               f"{len(sends)} observed channel uses", file=sys.stderr)

@@ -13,6 +13,7 @@ from mqroute.errors import Problems, UsageError
 from mqroute.inputs import add_inputs, message_problem, read_inputs
 from pcf.errors import PCFError
 from pcf.mqmd import MQMD
+from pcf.text import printable
 from traceroute.readers import InputMessage
 
 
@@ -72,12 +73,12 @@ def decode_messages(items: Iterable[InputMessage], *, as_json: bool, out=None,
                 record["data_hex"] = item.data.hex()
             print(json.dumps(record), file=out)
             continue
-        print(f"Message {n} ({item.where}), {len(item.data)} bytes", file=out)
+        print(printable(f"Message {n} ({item.where}), {len(item.data)} bytes"), file=out)
         if item.md is not None:
-            print(f"  {_md_line(item.md)}", file=out)
+            print(printable(f"  {_md_line(item.md)}"), file=out)
         if message is None:
-            print(f"  not PCF (format '{item.md.format}'): data kept as {len(item.data)} bytes",
-                  file=out)
+            print(printable(f"  not PCF (format '{item.md.format}'): data kept as "
+                            f"{len(item.data)} bytes"), file=out)
         else:
             print(pcf.render_tree(message, indent="  "), file=out)
         print(file=out)

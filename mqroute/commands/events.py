@@ -21,6 +21,7 @@ from mqroute.options import Filters, add_filters, add_mqsc, several
 from mqroute.paths import input_path
 from pcf import mqc
 from pcf.errors import InputError
+from pcf.text import printable
 from traceroute.display.amqsevt import dumps, event_line, reason_from_name, to_json
 from traceroute.events import Event
 from traceroute.events.build import perf_event
@@ -154,8 +155,9 @@ def run_replay(args: argparse.Namespace) -> int:
     for op, outcome in replay(estate, ops):
         if isinstance(outcome, Failure):
             name = FAILURE_NAMES.get(outcome.reason, str(outcome.reason))
-            print(f"mqroute: {ops_name}:{op.line}: {op.op} {outcome.qmgr} {outcome.queue} "
-                  f"at {outcome.time_ms} ms failed: {name}", file=sys.stderr)
+            print(printable(f"mqroute: {ops_name}:{op.line}: {op.op} {outcome.qmgr} "
+                            f"{outcome.queue} at {outcome.time_ms} ms failed: {name}"),
+                  file=sys.stderr)
             continue
         assert isinstance(outcome, PerfEvent)
         events += 1
@@ -164,10 +166,11 @@ def run_replay(args: argparse.Namespace) -> int:
             print(json.dumps(to_json(event)))
         else:
             lost = " (lost: event queue unavailable)" if outcome.lost else ""
-            print(f"{outcome.time_ms:>10} ms  {outcome.qmgr} {outcome.queue}: "
-                  f"{outcome.name}{lost}  timeSinceReset={outcome.time_since_reset} "
-                  f"highQueueDepth={outcome.high_q_depth} msgEnqCount={outcome.msg_enq_count} "
-                  f"msgDeqCount={outcome.msg_deq_count}")
+            print(printable(
+                f"{outcome.time_ms:>10} ms  {outcome.qmgr} {outcome.queue}: "
+                f"{outcome.name}{lost}  timeSinceReset={outcome.time_since_reset} "
+                f"highQueueDepth={outcome.high_q_depth} msgEnqCount={outcome.msg_enq_count} "
+                f"msgDeqCount={outcome.msg_deq_count}"))
     print(f"mqroute: {events} performance events from {len(ops)} operations",
           file=sys.stderr)
     return problem.status()

@@ -13,6 +13,7 @@ from mqroute.options import Filters, add_filters, add_msg_id, msg_ids
 from mqroute.otlp import add_otlp_options, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
+from pcf.text import printable
 from traceroute.display.amqsact import render_journey
 from traceroute.journeys import (
     ActivityTrace,
@@ -108,6 +109,6 @@ def run(args: argparse.Namespace) -> int:
         summary += f"; {len(records)} activity reports/trace-route messages read"
     print(summary, file=sys.stderr)
     for note in result.notes():
-        print(f"mqroute: note: {note}", file=sys.stderr)
+        print(printable(f"mqroute: note: {note}"), file=sys.stderr)
     inputs.problems.finish()
     return exit_status((j.verdict for j in journeys), unreadable=inputs.problems.count > 0)

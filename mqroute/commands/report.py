@@ -9,6 +9,7 @@ from mqroute.errors import FatalError
 from mqroute.inputs import add_strict
 from mqroute.options import add_mqsc
 from mqroute.paths import input_path, output_path
+from pcf.text import printable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -54,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         page = build_report(args.dir, network=network, title=args.title,
                             routes=args.routes, max_nodes=args.max_nodes,
-                            problem=lambda text: print(f"mqroute: {args.output}: {text}",
-                                                       file=sys.stderr))
+                            problem=lambda text: print(
+                                printable(f"mqroute: {args.output}: {text}"), file=sys.stderr))
     except (OSError, ValueError) as e:     # pyarrow's ArrowInvalid is a ValueError
         raise FatalError(f"{args.dir}: {e}".splitlines()[0]) from None
     try:

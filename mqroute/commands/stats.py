@@ -10,6 +10,7 @@ from mqroute.errors import Problems
 from mqroute.inputs import Inputs, add_inputs, read_stats
 from mqroute.options import Filters, add_filters
 from mqroute.output import print_json_lines
+from pcf.text import printable
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.stats import Kind, join_sequences
 from traceroute.stats.model import StatsRecord
@@ -77,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
             first = joined.messages[0]
             lost = (f"messages {', '.join(map(str, joined.missing))} missing"
                     if joined.missing else "its last message missing")
-            print(f"mqroute: {first.where}: incomplete {first.kind.value} sequence "
-                  f"(MsgSeqNumber {', '.join(map(str, joined.numbers))}; {lost}); "
-                  f"{len(records)} records used", file=sys.stderr)
+            print(printable(f"mqroute: {first.where}: incomplete {first.kind.value} sequence "
+                            f"(MsgSeqNumber {', '.join(map(str, joined.numbers))}; {lost}); "
+                            f"{len(records)} records used"), file=sys.stderr)
         if not records:
             continue
         shown += len(records)

@@ -31,6 +31,7 @@ from mqroute.output import (
     print_route,
 )
 from mqroute.paths import output_path
+from pcf.text import printable
 from traceroute.display import describe_location
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
@@ -230,44 +231,44 @@ def run(args: argparse.Namespace) -> int:
     level, display = parse_verbosity(args.v or ["summary"])
     argv = getattr(args, "argv", [])
     quiet = args.json or level == "none"
-    say = (lambda text: None) if quiet else print
+    say = (lambda text: None) if quiet else (lambda text: print(printable(text)))
     try:
         options = None if args.msg_id else trace_options(args)
     except ValueError as e:
-        print(f"mqroute: trace: {e}", file=sys.stderr)
+        _error(f"mqroute: trace: {e}")
         return EXIT_ERROR
     problem = _argument_problem(args)
     if problem:
-        print(f"mqroute: trace: {problem}", file=sys.stderr)
+        _error(f"mqroute: trace: {problem}")
         return EXIT_ERROR
     if args.no_display and options and not options.reply_to_q:
-        print("mqroute: trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
-              "queue is deleted, with the reports, when the command ends", file=sys.stderr)
+        _error("mqroute: trace: -n needs a named reply-to queue (-rq): a temporary dynamic "
+              "queue is deleted, with the reports, when the command ends")
         return EXIT_ERROR
     if not args.q and not (options and options.target_topic):
-        print("mqroute: trace: -q (or -ts) is required", file=sys.stderr)
+        _error("mqroute: trace: -q (or -ts) is required")
         return EXIT_ERROR
     if simulated(args):
         refused = connection_given(args)
         if refused:
-            print(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
-                  "simulated network has no connections to configure)", file=sys.stderr)
+            _error(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
+                  "simulated network has no connections to configure)")
             return EXIT_ERROR
     try:
         connect = _connector(args)
     except ConnectionOptionError as e:
-        print(f"mqroute: trace: {e}", file=sys.stderr)
+        _error(f"mqroute: trace: {e}")
         return EXIT_ERROR
     except MQSCError as e:
-        print(f"mqroute: {e.located}", file=sys.stderr)
+        _error(f"mqroute: {e.located}")
         return EXIT_ERROR
     except OSError as e:
-        print(f"mqroute: {e.filename or simulated(args)[0]}: {e.strerror or e}", file=sys.stderr)
+        _error(f"mqroute: {e.filename or simulated(args)[0]}: {e.strerror or e}")
         return EXIT_ERROR
     try:
         archive = Archive(args.save) if args.save and not args.no_display else None
     except ArchiveError as e:
-        print(f"mqroute: trace: {e}", file=sys.stderr)
+        _error(f"mqroute: trace: {e}")
         return EXIT_ERROR
     transports: list[Transport] = []
     try:
@@ -313,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
             found: Collection = collect(sources, msg_id, wait=wait, browse=args.browse,
                                         keep=archive.keep if archive else None)
             for problem in found.problems:
-                print(f"mqroute: trace: {problem}", file=sys.stderr)
+                _error(f"mqroute: trace: {problem}")
             routes += found.routes
             if many and archive is None:
                 continue  # committed once the distribution is displayed
@@ -327,7 +328,7 @@ def run(args: argparse.Namespace) -> int:
         if many:
             if not args.json:
                 for line in distribution(routes):
-                    print(line)
+                    print(printable(line))
             if every:
                 for route in routes:
                     show_route(route)
@@ -339,23 +340,22 @@ def run(args: argparse.Namespace) -> int:
         say("AMQ8652: DSPMQRTE command has finished.")
         return exit_status(routes)
     except (TransportError, PymqiMissing) as e:
-        print(f"mqroute: trace: {e}", file=sys.stderr)
+        _error(f"mqroute: trace: {e}")
         return EXIT_ERROR
     except OutputError as e:
         _back_out(transports)
-        print(f"mqroute: trace: the output cannot be written ({e}): the reports are backed "
-              "out and stay on their queues", file=sys.stderr)
+        _error(f"mqroute: trace: the output cannot be written ({e}): the reports are backed "
+              "out and stay on their queues")
         return EXIT_ERROR
     except ArchiveError as e:
         _back_out(transports)
-        print(f"mqroute: trace: {e}: the report that could not be saved is backed out and "
+        _error(f"mqroute: trace: {e}: the report that could not be saved is backed out and "
               f"stays on its queue, as does everything collected but not saved; "
-              f"{archive.saved if archive else 0} report(s) saved before it are in the dump",
-              file=sys.stderr)
+              f"{archive.saved if archive else 0} report(s) saved before it are in the dump")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("mqroute: trace: interrupted; what was not saved or displayed is backed out "
-              "and stays on its queue", file=sys.stderr)
+        _error("mqroute: trace: interrupted; what was not saved or displayed is backed out "
+              "and stays on its queue")
         return 130
     finally:
         _close_all(transports)
@@ -385,13 +385,18 @@ def _output_written() -> None:
         raise OutputError(e.errno, e.strerror or str(e)) from None
 
 
+def _error(text: str) -> None:
+    """One line on standard error, whatever names or file names it holds."""
+    print(printable(text), file=sys.stderr)
+
+
 def _on_each(transports: list[Transport], doing: str, action: str) -> None:
     """Call `action` (backout, close) on every transport, even if one fails (said once)."""
     for t in transports:
         try:
             getattr(t, action)()
         except (TransportError, OSError) as e:
-            print(f"mqroute: trace: {doing} {t.qmgr_name}: {e}", file=sys.stderr)
+            _error(f"mqroute: trace: {doing} {t.qmgr_name}: {e}")
 
 
 def _back_out(transports: list[Transport]) -> None:

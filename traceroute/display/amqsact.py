@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pcf import mqc
 from pcf.names import name_of
+from pcf.text import printable
 from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
 from traceroute.journeys.reconstruct import Journey
 
@@ -30,6 +31,15 @@ def _named(value: int | None, family: str) -> str:
 
 def render_connection(conn: Connection) -> list[str]:
     """The header of one trace message, labelled as amqsact labels it."""
+    return _printable(_connection_lines(conn))
+
+
+def _printable(lines: list[str]) -> list[str]:
+    """Each line one line whatever the data held (`pcf.text.printable`)."""
+    return [printable(line) for line in lines]
+
+
+def _connection_lines(conn: Connection) -> list[str]:
     lines = ["MonitoringType: MQI Activity Trace"]
     if conn.conn_id:
         lines += ["Correl_id:", *hex_dump(conn.conn_id)]
@@ -103,6 +113,10 @@ _CALL_LINES: tuple[tuple[str, str, str | None], ...] = (
 
 def render_call(call: MQICall) -> list[str]:
     """One MQI call as amqsact -v prints it (only the fields present)."""
+    return _printable(_call_lines(call))
+
+
+def _call_lines(call: MQICall) -> list[str]:
     lines = [f"MQI Operation: {call.index}",
              f"Operation Id: {_named(call.operation, 'MQXF')}"]
     if call.thread_id is not None:
@@ -170,4 +184,4 @@ def render_journey(journey: Journey, *, verbose: bool = False) -> list[str]:
             lines += ["      " + line for line in render_call(c)]
     for note in journey.notes:
         lines.append(f"  note: {note}")
-    return lines
+    return _printable(lines)

@@ -31,6 +31,7 @@ from pcf.model import (
     StringList,
 )
 from pcf.names import parameter_name
+from pcf.text import printable
 from traceroute.events.model import Event, EventSource, Unnamed
 from traceroute.events.spelling import (
     event_type_name,
@@ -387,7 +388,8 @@ def _short(value: object) -> str:
 
 
 def event_line(event: Event, *, limit: int = 12) -> str:
-    """One line for people: time, queue manager, type, reason, object, the first data items."""
+    """One line for people: time, queue manager, type, reason, object, the first data items
+    (control characters in names shown as `\\uXXXX`: always one line)."""
     when = event.time.strftime("%Y-%m-%dT%H:%M:%SZ") if event.time else "-"
     data = to_json(event)["eventData"]
     items = [f"{k}={_short(v)}" for k, v in list(data.items())[:limit]]  # type: ignore[union-attr]
@@ -396,5 +398,6 @@ def event_line(event: Event, *, limit: int = 12) -> str:
         items.append(f"(+{more} more)")
     state = f" [{event.object_state}]" if event.object_state else ""
     obj = f" {event.object_name}" if event.object_name else ""
-    return (f"{when} {event.qmgr or '-'} {event_type_name(event.type)}: "
-            f"{reason_name(event.reason)} ({event.reason}){state}{obj}  " + " ".join(items))
+    return printable(f"{when} {event.qmgr or '-'} {event_type_name(event.type)}: "
+                     f"{reason_name(event.reason)} ({event.reason}){state}{obj}  "
+                     + " ".join(items))

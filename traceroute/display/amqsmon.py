@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 import pcf
 from pcf import mqc
+from pcf.text import printable
 from traceroute.stats.model import StatsRecord
 from traceroute.stats.params import GROUP_LABEL, VALUE_NAMES, Kind, params_for
 
@@ -53,7 +54,12 @@ def _lines(params: Iterable[pcf.Parameter], kind: Kind, in_group: bool, indent: 
 
 
 def render_amqsmon(records: Iterable[StatsRecord]) -> Iterator[str]:
-    """amqsmon's text for records: one block per message, its groups under it."""
+    """amqsmon's text for records: one block per message, its groups under it (each line
+    one line: control characters in names shown as `\\uXXXX`)."""
+    return (printable(line) for line in _amqsmon_lines(records))
+
+
+def _amqsmon_lines(records: Iterable[StatsRecord]) -> Iterator[str]:
     current: tuple | None = None
     for r in records:
         if current is None or r.parameters is not current:

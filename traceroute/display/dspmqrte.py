@@ -9,6 +9,7 @@ from pcf.model import Group, Parameter
 from pcf.mqmd import MQMD
 from pcf.names import describe_value
 from pcf.render import value_text
+from pcf.text import printable
 from traceroute.records.descriptor import FIELDS
 from traceroute.records.model import Activity, Extra, Operation, channel_type_name, feedback_name
 from traceroute.routes.ordering import Gap, Route, Step
@@ -185,14 +186,14 @@ def render_route(route: Route, verbosity: str = "summary",
     if verbosity == "none":
         return []
     if verbosity == "summary":
-        return summary_lines(route)
+        return [printable(line) for line in summary_lines(route)]
     opts = frozenset(options)
     if verbosity == "all":
         opts = frozenset({"activity", "message", "operation", "traceroute"})
     unknown = opts - OUTLINE_OPTIONS
     if unknown:
         raise ValueError(f"unknown display options: {', '.join(sorted(unknown))}")
-    lines = _branch_lines(route, _Outline(opts))
+    lines = [printable(line) for line in _branch_lines(route, _Outline(opts))]
     return [*lines, SEPARATOR] if lines else lines
 
 
@@ -205,7 +206,8 @@ def _branch_lines(route: Route, outline: _Outline) -> list[str]:
 
 
 def describe_location(loc: Location) -> str:
-    """'queue manager 'QM1', queue 'QM2' (next: QM2)' for people."""
+    """'queue manager 'QM1', queue 'QM2' (next: QM2)' for people (one line: control
+    characters in names shown as `\\uXXXX`)."""
     parts = []
     if loc.queue_manager:
         parts.append(f"queue manager '{loc.queue_manager}'")
@@ -215,13 +217,14 @@ def describe_location(loc: Location) -> str:
         parts.append(f"channel '{loc.channel}'")
     if loc.remote_queue_manager:
         parts.append(f"bound for queue manager '{loc.remote_queue_manager}'")
-    return ", ".join(parts) or "unknown"
+    return printable(", ".join(parts)) or "unknown"
 
 
 def route_heading(route: Route) -> str:
     """One line naming the message, its verdict and where it was last seen."""
     gaps = len(route.gaps)
     state = "complete" if route.complete else f"{gaps} gap(s)" if gaps else "partial"
-    return (f"Route of message X'{route.correl_id.hex().upper()}': {route.outcome.text}; "
-            f"last known location: {describe_location(route.location)} "
-            f"[{len(route.activities)} activities, {state}]")
+    return printable(f"Route of message X'{route.correl_id.hex().upper()}': "
+                     f"{route.outcome.text}; last known location: "
+                     f"{describe_location(route.location)} "
+                     f"[{len(route.activities)} activities, {state}]")
