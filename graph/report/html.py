@@ -272,7 +272,8 @@ def _routes(out: Path, est: tables.Estate, count: int,
         picked.append(delivered)
     parts = [f"<p>{len(picked)} route(s): one example of each group of lost messages, "
              "and one delivered message.</p>"]
-    for i, route in enumerate(tables.route_details(out, picked)):
+    failed: list[tuple[str, str]] = []
+    for i, route in enumerate(tables.route_details(out, picked, failed)):
         key = route.correl_id.hex()
         text = "\n".join(escape(line) for line in render_route(route, "outline"))
         picture = _picture(lambda route=route: route_svg(route_graph(route)), f"route{i}",
@@ -280,6 +281,13 @@ def _routes(out: Path, est: tables.Estate, count: int,
         parts.append(f'<article id="{anchor(key)}" class="route"><h3>'
                      f"{_chip(route.verdict.value)} message {key}</h3>"
                      + picture + f"<pre>{text}</pre></article>")
+    for correl_id, reason in failed:
+        if problem is not None:
+            problem(f"the route of message {correl_id} could not be rebuilt from the "
+                    f"operations table: {reason}")
+        parts.append(f'<p class="note" id="{anchor(correl_id)}">The route of message '
+                     f"{escape(correl_id)} could not be rebuilt from the operations table: "
+                     f"{escape(reason)}.</p>")
     return "".join(parts)
 
 

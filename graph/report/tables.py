@@ -144,8 +144,15 @@ def _array(values: list):
     return pa.array(values, pa.string())
 
 
-def route_details(out: str | Path, correl_ids: list[str]):
-    """The routes of these messages, rebuilt from the operations table (as `show` would)."""
+#: The most operation rows one route page is rebuilt from (a route of more is cut there).
+MAX_ROUTE_OPERATIONS = 20_000
+
+
+def route_details(out: str | Path, correl_ids: list[str], failed: list | None = None):
+    """The routes of these messages, rebuilt from the operations table (as `show` would),
+    in the order asked. A message whose rows cannot make a route (a tampered table) is left
+    out and appended to `failed` as (correl_id, reason); at most MAX_ROUTE_OPERATIONS rows
+    are read per message."""
     import pyarrow.compute as pc
 
     from graph.pipeline.rows import routes_from_operation_rows
@@ -154,12 +161,23 @@ def route_details(out: str | Path, correl_ids: list[str]):
                  filter=pc.field("correl_id").isin(correl_ids))
     if ops is None:
         return []
-    rows = ops.to_pylist()
-    for r in rows:
-        r.setdefault("date", None)
-    order = {c: i for i, c in enumerate(correl_ids)}
-    return sorted(routes_from_operation_rows(rows), key=lambda r: order.get(r.correl_id.hex(),
-                                                                               len(order)))
+    by_id: dict[str, list[dict]] = defaultdict(list)
+    for batch in ops.to_batches():
+        for r in batch.to_pylist():
+            rows = by_id[r["correl_id"]]
+            if len(rows) < MAX_ROUTE_OPERATIONS:
+                r.setdefault("date", None)
+                rows.append(r)
+    out_routes = []
+    for correl_id in correl_ids:
+        if correl_id not in by_id:
+            continue
+        try:
+            out_routes += list(routes_from_operation_rows(by_id.pop(correl_id)))
+        except (ValueError, TypeError, KeyError, OverflowError) as e:
+            if failed is not None:
+                failed.append((correl_id, f"{type(e).__name__}: {e}"))
+    return out_routes
 
 
 _OPERATION_COLUMNS = [

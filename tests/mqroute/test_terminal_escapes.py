@@ -17,7 +17,7 @@ import pytest
 from mqroute.main import COMMANDS, main
 from pcf import dmpmqmsg
 from pcf.text import is_printable
-from tests.support.hostile import FORGED, TAIL, hostile_day, rename
+from tests.support.hostile import EXAMPLE, FORGED, TAIL, hostile_day, rename
 
 
 def one_line(name: str) -> str:
@@ -51,6 +51,16 @@ def inputs(tmp_path_factory):
                    f'0,QM1,"{one_line("ORDERS.IN")}",PUT,5\n'
                    f'10,QM1,"{one_line("NO.SUCH.Q")}",PUT,1\n', encoding="utf-8")
     files["ops"] = str(ops)
+    pytest.importorskip("pyarrow")
+    from tests.graph.report.test_report import analyze_output
+    from tests.graph.report.test_report_hostile import tamper
+
+    out = analyze_output(folder / "analyzed", with_events=True)
+    tamper(out, TAIL)
+    files["analyzed"] = str(out)
+    example = folder / "qm1_qm2.mqsc"
+    example.write_text(EXAMPLE, encoding="utf-8")
+    files["example"] = str(example)
     return files
 
 
@@ -73,6 +83,9 @@ def runs(f: dict[str, str]) -> list[list[str]]:
         ["events", "replay", "--mqsc", f["mqsc"], "--ops", f["ops"], "--json"],
         [*(["metrics", "--stats", f["stats"], "--textfile", f["stats"] + ".prom"])],
         ["report", f["stats"]],
+        ["report", f["analyzed"], "-o", f["analyzed"] + ".html"],
+        ["audit", "--mqsc", f["example"], "--observed", f["analyzed"]],
+        ["audit", "--mqsc", f["example"], "--observed", f["analyzed"], "--json"],
         ["analyze", f["reports"] + rename(".missing"), "--out", f["reports"] + ".out"],
     ]
 
