@@ -87,6 +87,7 @@ def runs(f: dict[str, str]) -> list[list[str]]:
         ["audit", "--mqsc", f["example"], "--observed", f["analyzed"]],
         ["audit", "--mqsc", f["example"], "--observed", f["analyzed"], "--json"],
         ["analyze", f["reports"] + rename(".missing"), "--out", f["reports"] + ".out"],
+        ["smf", f["reports"] + rename(".missing"), f["reports"]],
     ]
 
 
