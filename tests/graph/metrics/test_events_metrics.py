@@ -34,21 +34,22 @@ def test_counts_by_queue_manager_and_reason():
 
 
 def test_the_simulators_event_messages():
-    """Real PCF event messages (a queue filling past QDEPTHHI, a channel stopped) decoded
-    and counted."""
+    """Real PCF event messages (a queue filling past QDEPTHHI, then emptied below QDEPTHLO)
+    decoded and counted."""
     mqsc = """
     ALTER QMGR PERFMEV(ENABLED)
-    DEFINE QLOCAL(SYSTEM.ADMIN.PERFM.EVENT)
-    DEFINE QLOCAL(LIMITED) MAXDEPTH(3) QDEPTHHI(60) QDPHIEV(ENABLED) QDPMAXEV(ENABLED)
+    DEFINE QLOCAL(WATCHED) MAXDEPTH(10) QDEPTHHI(20) QDEPTHLO(10) QDPHIEV(ENABLED)
     """
     sim = Simulator(parse_mqsc(mqsc, qmgr="QM1"))
     SimEvents(sim)
-    for _ in range(4):
-        sim.put("QM1", "LIMITED", MQMD(format="MQSTR"), b"x")
+    for _ in range(3):
+        sim.put("QM1", "WATCHED", MQMD(format="MQSTR"), b"x")
+    for _ in range(3):
+        sim.get("QM1", "WATCHED")
     decoded = [decode_event(data, md) for md, data in
                sim.browse("QM1", "SYSTEM.ADMIN.PERFM.EVENT")]
     want = Counter((e.qmgr, reason_label(e.reason)) for e in decoded)
-    assert {r for _, r in want} >= {"MQRC_Q_DEPTH_HIGH", "MQRC_Q_FULL"}
+    assert {r for _, r in want} == {"MQRC_Q_DEPTH_HIGH", "MQRC_Q_DEPTH_LOW"}
     snap = events_snapshot(decoded)
     for (qm, reason), n in want.items():
         assert snap.get("mqroute_events_total", qmgr=qm, reason=reason) == n
