@@ -38,6 +38,13 @@ sending end for 2218. `run()` without `until` stops when only the long retries a
 Deliberate simplifications: each message is its own batch (a backed-out message does not
 hold back those sent before it); publish/subscribe is not simulated; a channel's other end
 is the queue manager that defines a receiver of the same name.
+
+Watchers: `sim.add_watcher(w)` tells a `Watcher` (no-op methods to override) what happens
+to queues and channels beyond MQI calls: a message stored on a queue (whoever put it: an
+application, an MCA, the queue manager's own reports), a message taken from one (a
+destructive get, an MCA's get, an expired message removed), a channel moving a batch, a
+channel that cannot reach its partner, STOP/START CHANNEL. Real-time monitoring and the
+command server (`traceroute.sim.cmdserver`) are watchers.
 """
 
 from __future__ import annotations
@@ -82,8 +89,10 @@ from traceroute.sim.resolve import Resolution, receiving_end, resolve, sending_c
 ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
 TRACE_ROUTE_QUEUE = "SYSTEM.ADMIN.TRACE.ROUTE.QUEUE"
 #: The system queues every queue manager has: name -> (kind, attributes).
+COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
 SYSTEM_QUEUES = {
     ACTIVITY_QUEUE: ("QLOCAL", {}), TRACE_ROUTE_QUEUE: ("QLOCAL", {}),
+    COMMAND_QUEUE: ("QLOCAL", {}),
     "SYSTEM.DEFAULT.MODEL.QUEUE": ("QMODEL", {}),
     "SYSTEM.CLUSTER.TRANSMIT.QUEUE": ("QLOCAL", {"USAGE": "XMITQ"}),
 }
@@ -100,6 +109,36 @@ class Stored:
     put_at: float
     original: MQMD | None = None  # on an xmitq: the MQMD v2 the MQXQH carries as v1
     xqh: MQXQH | None = None  # on an xmitq: the MQXQH that `data` begins with, unpacked
+
+
+class Watcher:
+    """What a watcher of a Simulator is told (override what you need; `sim.now` is the time).
+
+    `stored`: a message was put on a local queue. `taken`: a message left one: got
+    destructively by an application or an MCA (`expired` False), or removed because it
+    expired. `batch`: the sending channel `channel` of `qmgr` moved `count` messages to
+    `partner` in one go (the receiving end's MCA put them). `blocked`: the channel could not
+    start: its partner is not defined or its receiving end is stopped; the messages wait.
+    `stopped`/`started`: STOP CHANNEL / START CHANNEL on `qmgr`.
+    """
+
+    def stored(self, qmgr: str, queue: str, message: Stored) -> None:
+        """A message was stored on a queue."""
+
+    def taken(self, qmgr: str, queue: str, message: Stored, *, expired: bool) -> None:
+        """A message was taken off a queue (a destructive get, or removed as expired)."""
+
+    def batch(self, qmgr: str, channel: MQObject, partner: str, count: int) -> None:
+        """A sending channel moved `count` messages to `partner`."""
+
+    def blocked(self, qmgr: str, channel: MQObject) -> None:
+        """A sending channel cannot reach its partner: its messages wait."""
+
+    def stopped(self, qmgr: str, channel: str) -> None:
+        """STOP CHANNEL."""
+
+    def started(self, qmgr: str, channel: str) -> None:
+        """START CHANNEL."""
 
 
 @dataclass
@@ -209,6 +248,7 @@ class Simulator:
         self._counters: dict[str, int] = {}
         self._round_robin: dict[tuple[str, str], int] = {}
         self._observers: list[Callable[[SimCall], None]] = []
+        self.watchers: list[Watcher] = []
         self._conns: dict[tuple[str, str, str], SimConnection] = {}
         self._conn_serial = 0
         self._hobj = 0
@@ -228,6 +268,10 @@ class Simulator:
     def remove_observer(self, fn: Callable[[SimCall], None]) -> None:
         """Stop calling `fn`."""
         self._observers.remove(fn)
+
+    def add_watcher(self, watcher: Watcher) -> None:
+        """Tell `watcher` about queues and channels from now on (see `Watcher`)."""
+        self.watchers.append(watcher)
 
     def _notify(self, conn: SimConnection, verb: str, **fields: object) -> None:
         if self._observers:
@@ -392,12 +436,16 @@ class Simulator:
         for s in list(q):
             if self._expired(s):
                 q.remove(s)
+                for w in self.watchers:
+                    w.taken(qmgr, queue, s, expired=True)
                 self._expire(qm, s)
                 continue
             if (correl_id is None or s.md.correl_id == correl_id) and \
                     (msg_id is None or s.md.msg_id == msg_id):
                 if not browse:
                     _take(q, s)
+                    for w in self.watchers:
+                        w.taken(qmgr, queue, s, expired=False)
                     if s.md.report & mqc.MQRO_COD == mqc.MQRO_COD:
                         self._report(qm, s.md, s.data, mqc.MQFB_COD, mqc.MQRO_COD)
                 if self._observers:
@@ -432,8 +480,10 @@ class Simulator:
     def _store(self, qm: QueueManager, queue: str, md: MQMD, data: bytes,
                original: MQMD | None = None, put_at: float | None = None,
                xqh: MQXQH | None = None) -> None:
-        self._queue(qm.name, queue).append(Stored(md, data, self.now if put_at is None
-                                                  else put_at, original, xqh))
+        s = Stored(md, data, self.now if put_at is None else put_at, original, xqh)
+        self._queue(qm.name, queue).append(s)
+        for w in self.watchers:
+            w.stored(qm.name, queue, s)
 
     # --- limits and the dead-letter queue ---------------------------------------------
 
@@ -515,14 +565,35 @@ class Simulator:
         mca = self._conns.get((qmgr, "sender", channel))
         if mca is not None:
             self.disconnect(mca)
+        for w in self.watchers:
+            w.stopped(qmgr, channel)
 
     def start_channel(self, qmgr: str, channel: str) -> None:
         """START CHANNEL: what waits on its transmission queue moves on."""
         qm = self.network.qmgrs[qmgr]
         qm.stopped.discard(channel)
+        for w in self.watchers:
+            w.started(qmgr, channel)
         xmitq = qm.channels[channel].get("XMITQ") if channel in qm.channels else ""
-        for (owner, name) in list(self.queues):
-            if owner == qmgr and (name == xmitq or name == "SYSTEM.CLUSTER.TRANSMIT.QUEUE"):
+        self._drain_soon(qm, lambda name: name in (xmitq, "SYSTEM.CLUSTER.TRANSMIT.QUEUE"))
+        ch = qm.channels.get(channel)
+        if ch is not None and ch.get("CHLTYPE") in ("RCVR", "RQSTR", "CLUSRCVR"):
+            for other in self.network.qmgrs.values():  # a receiving end started: its senders
+                if other is not qm:                      # may reach it now
+                    self.retry(other.name)
+
+    def retry(self, qmgr: str) -> None:
+        """Let every sending channel of `qmgr` try its transmission queues again (as a
+        retrying channel does when its retry interval has passed)."""
+        qm = self.network.qmgrs[qmgr]
+        xmitqs = {ch.get("XMITQ") for ch in qm.channels.values()
+                  if ch.get("CHLTYPE") in ("SDR", "SVR")}
+        self._drain_soon(qm, lambda name: name in xmitqs
+                         or name == "SYSTEM.CLUSTER.TRANSMIT.QUEUE")
+
+    def _drain_soon(self, qm: QueueManager, which: Callable[[str], bool]) -> None:
+        for (owner, name), q in list(self.queues.items()):
+            if owner == qm.name and q and which(name):
                 self._at(self.latency, lambda n=name: self._drain(qm, n))
 
     def _drain(self, qm: QueueManager, xmitq: str) -> None:
@@ -537,6 +608,8 @@ class Simulator:
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name):
                 return
+        moved: dict[str, tuple[MQObject, str, int]] = {}
+        blocked: dict[str, MQObject] = {}
         for s in list(q):
             xqh = s.xqh or unpack_xqh(s.data)
             r = Resolution(qm.name, xmitq, xmitq, xqh.remote_q_name, xqh.remote_q_mgr_name)
@@ -547,15 +620,27 @@ class Simulator:
                     or self._waiting(qm, channel.name):
                 continue
             other = receiving_end(self.network, channel, qm, xqh.remote_q_mgr_name)
-            if other is None:
-                continue  # the channel cannot start: the message waits
+            if other is None or not other.channel_running(channel.name):
+                blocked[channel.name] = channel
+                continue  # the channel cannot start (or its receiver is stopped): it waits
             _take(q, s)
+            if self.watchers:
+                for w in self.watchers:
+                    w.taken(qm.name, xmitq, s, expired=False)
+                _, _, n = moved.get(channel.name, (channel, other.name, 0))
+                moved[channel.name] = (channel, other.name, n + 1)
             if self._observers:
                 self._mca_get(qm, other, channel, s, xqh, xmitq)
             if self._expired(s):
                 self._discard_expired(qm, s, xqh, xmitq)
                 continue
             self._send(qm, other, channel, s, xqh, xmitq)
+        for w in self.watchers:
+            for channel, partner, n in moved.values():
+                w.batch(qm.name, channel, partner, n)
+            for name, channel in blocked.items():
+                if name not in moved:
+                    w.blocked(qm.name, channel)
 
     def _mca_get(self, qm: QueueManager, other: QueueManager, channel: MQObject, s: Stored,
                  xqh: MQXQH, xmitq: str) -> None:
