@@ -17,7 +17,7 @@ PACKAGES = ("pcf", "traceroute", "graph", "mqroute")
 
 #: The value packages of traceroute: pure functions over values, no I/O.
 PURE = ("traceroute.records", "traceroute.routes", "traceroute.journeys", "traceroute.events",
-        "traceroute.stats", "traceroute.display", "traceroute.smf")
+        "traceroute.stats", "traceroute.display", "traceroute.smf", "traceroute.status")
 #: What each room may import of ours (besides itself); the longest matching prefix rules.
 ALLOWED = {
     "pcf": ("pcf",),
@@ -29,6 +29,7 @@ ALLOWED = {
     "traceroute.events": ("pcf", "traceroute.records", "traceroute.routes",
                           "traceroute.journeys", "traceroute.stats"),
     "traceroute.stats": ("pcf", "traceroute.records", "traceroute.routes"),
+    "traceroute.status": ("pcf",),
     "traceroute.display": ("pcf", *PURE),
     "traceroute.smf": (),
     "traceroute.sim": ("pcf", *PURE),

@@ -116,8 +116,8 @@ class Watcher:
 
     `stored`: a message was put on a local queue. `taken`: a message left one: got
     destructively by an application or an MCA (`expired` False), or removed because it
-    expired. `batch`: the sending channel `channel` of `qmgr` moved `count` messages to
-    `partner` in one go (the receiving end's MCA put them). `blocked`: the channel could not
+    expired. `batch`: the sending channel `channel` of `qmgr` moved `messages` (as they were
+    on the transmission queue) to `partner` in one go. `blocked`: the channel could not
     start: its partner is not defined or its receiving end is stopped; the messages wait.
     `stopped`/`started`: STOP CHANNEL / START CHANNEL on `qmgr`.
     """
@@ -128,8 +128,9 @@ class Watcher:
     def taken(self, qmgr: str, queue: str, message: Stored, *, expired: bool) -> None:
         """A message was taken off a queue (a destructive get, or removed as expired)."""
 
-    def batch(self, qmgr: str, channel: MQObject, partner: str, count: int) -> None:
-        """A sending channel moved `count` messages to `partner`."""
+    def batch(self, qmgr: str, channel: MQObject, partner: str,
+              messages: list[Stored]) -> None:
+        """A sending channel moved `messages` to `partner`."""
 
     def blocked(self, qmgr: str, channel: MQObject) -> None:
         """A sending channel cannot reach its partner: its messages wait."""
@@ -327,6 +328,23 @@ class Simulator:
         """The connections open now."""
         return list(self._conns.values())
 
+    def input_handles(self, qmgr: str, queue: str) -> list[SimConnection]:
+        """The applications' connections that have `queue` of `qmgr` open for input."""
+        return [c for c in self._conns.values() if c.qmgr == qmgr
+                and (c.conn_id, queue) in self._input_handles]
+
+    def identity(self) -> dict:
+        """What makes new MsgIds and connection ids unique (see `restore_identity`)."""
+        return {"stamp": self._stamp.hex(), "msg_ids": dict(self._counters),
+                "connections": self._conn_serial, "handles": self._hobj}
+
+    def restore_identity(self, state: dict) -> None:
+        """Go on from an `identity()` of an earlier run: no MsgId is made twice."""
+        self._stamp = bytes.fromhex(state.get("stamp", self._stamp.hex()))
+        self._counters.update({str(k): int(v) for k, v in state.get("msg_ids", {}).items()})
+        self._conn_serial = max(self._conn_serial, int(state.get("connections", 0)))
+        self._hobj = max(self._hobj, int(state.get("handles", 0)))
+
     def _next_hobj(self) -> int:
         self._hobj += 1
         return self._hobj
@@ -354,6 +372,14 @@ class Simulator:
         if not background:
             self._foreground += 1
         heapq.heappush(self._events, (self.now + delay, self._seq, action, background))
+
+    def later(self, delay: float, action: Callable[[], None]) -> None:
+        """Run `action` `delay` simulated seconds from now (a queue manager's own work)."""
+        self._at(delay, action)
+
+    def encoding(self, qmgr: str) -> tuple[int, int]:
+        """(Encoding, CCSID) of what queue manager `qmgr` writes."""
+        return self._encoding(self.network.qmgrs[qmgr])
 
     def next_event_time(self) -> float | None:
         """The virtual time of the next pending event, or None when all is quiet."""
@@ -608,7 +634,7 @@ class Simulator:
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name):
                 return
-        moved: dict[str, tuple[MQObject, str, int]] = {}
+        moved: dict[str, tuple[MQObject, str, list[Stored]]] = {}
         blocked: dict[str, MQObject] = {}
         for s in list(q):
             xqh = s.xqh or unpack_xqh(s.data)
@@ -627,8 +653,7 @@ class Simulator:
             if self.watchers:
                 for w in self.watchers:
                     w.taken(qm.name, xmitq, s, expired=False)
-                _, _, n = moved.get(channel.name, (channel, other.name, 0))
-                moved[channel.name] = (channel, other.name, n + 1)
+                moved.setdefault(channel.name, (channel, other.name, []))[2].append(s)
             if self._observers:
                 self._mca_get(qm, other, channel, s, xqh, xmitq)
             if self._expired(s):
@@ -636,8 +661,8 @@ class Simulator:
                 continue
             self._send(qm, other, channel, s, xqh, xmitq)
         for w in self.watchers:
-            for channel, partner, n in moved.values():
-                w.batch(qm.name, channel, partner, n)
+            for channel, partner, messages in moved.values():
+                w.batch(qm.name, channel, partner, messages)
             for name, channel in blocked.items():
                 if name not in moved:
                     w.blocked(qm.name, channel)

@@ -1,0 +1,548 @@
+"""The command server of every simulated queue manager: PCF commands in, responses out.
+
+A PCF command put to SYSTEM.ADMIN.COMMAND.QUEUE (Format MQADMIN, MsgType MQMT_REQUEST) is
+got by the command server (APPLTAG amqpcsea) a moment later and answered on its ReplyToQ
+at its ReplyToQMgr, as IBM's command server answers: MQCFH Type MQCFT_RESPONSE and the
+request's Command, one response message per object, MsgSeqNumber 1, 2 ..., Control
+MQCFC_NOT_LAST on all but the last (MQCFC_LAST); a failure is one response with CompCode
+MQCC_FAILED, the Reason (MQRC_* or MQRCCF_*) and the error response's parameters (the
+parameter in error as MQIACF_PARAMETER_ID, the object named). Response messages are
+MsgType MQMT_REPLY, Format MQADMIN, CorrelId the request's MsgId (MQRO_PASS_CORREL_ID:
+its CorrelId), in the queue manager's encoding and CCSID; MQRO_PASS_DISCARD_AND_EXPIRY
+passes the request's remaining expiry on. A request that is not PCF gets
+MQRCCF_MD_FORMAT_ERROR (wrong Format) or MQRCCF_STRUCTURE_TYPE_ERROR (undecodable); one
+without a ReplyToQ gets no answer. `execute` answers a command in-process (runmqsc does).
+
+The commands: Inquire Queue Manager, Inquire Queue, Inquire Queue Names, Inquire Queue
+Status (StatusType queue and handle), Inquire Channel, Inquire Channel Names, Inquire
+Channel Status (current and saved), Inquire Cluster Queue Manager, Reset Queue Statistics,
+Start Channel, Stop Channel. Names may be generic (a trailing `*`); one MQCFIF or MQCFSF
+filter is honoured on any parameter the command returns (an object without it is left
+out). No object found: MQRC_UNKNOWN_OBJECT_NAME (queues), MQRCCF_CHANNEL_NOT_FOUND
+(channels), MQRCCF_CHL_STATUS_NOT_FOUND (channel status); objects found but the filter (or
+TYPE(HANDLE)) leaves none: MQRCCF_NONE_FOUND. Other errors: MQRCCF_CFH_TYPE_ERROR (not a
+command), MQRCCF_CFH_COMMAND_ERROR (a command this server does not know),
+MQRCCF_PARM_COUNT_TOO_SMALL (a required parameter missing), MQRCCF_CF?_PARM_ID_ERROR (a
+parameter the command does not take), MQRCCF_CF?_DUPLICATE_PARM, MQRCCF_TOO_MANY_FILTERS,
+MQRCCF_CFIF/CFSF_OPERATOR_ERROR and _PARM_ID_ERROR, MQRCCF_CFST_STRING_LENGTH_ERR (a name
+too long), MQRCCF_Q_WRONG_TYPE (queue status of a queue that is not local),
+MQRCCF_CHANNEL_IN_USE (START of a running channel), MQRCCF_CHANNEL_NOT_ACTIVE (STOP of a
+stopped one), MQRCCF_EVENTS_DISABLED (RESET QSTATS without PERFMEV(ENABLED), as on
+distributed platforms). Attributes are those the definitions hold (MQSC keywords with a
+PCF parameter: `traceroute.status.attributes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pcf import mqc
+from pcf.decoder import decode
+from pcf.encoder import encode
+from pcf.errors import PCFError
+from pcf.model import (
+    Header,
+    Integer,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    String,
+    StringFilter,
+    StringList,
+)
+from pcf.mqmd import MQMD
+from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
+from traceroute.sim.network import MQObject, QueueManager
+from traceroute.sim.resolve import clusters_of
+from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher
+from traceroute.status.attributes import CHANNEL, QUEUE
+from traceroute.status.commands import matches
+from traceroute.status.responses import (
+    channel_status_parameters,
+    cluster_qmgr_parameters,
+    definition_parameters,
+    handle_status_parameters,
+    queue_status_parameters,
+    reset_stats_parameters,
+)
+from traceroute.status.values import (
+    ChannelStatus,
+    ClusterQmgr,
+    Definition,
+    HandleStatus,
+    QueueStatus,
+)
+from traceroute.status.words import CHANNEL_TYPE, QUEUE_TYPE, reverse
+
+_QTYPES = reverse(QUEUE_TYPE)
+_ADMIN_FORMATS = ("MQADMIN", "MQPCF")
+_NAME_LIMIT = {mqc.MQCACH_CHANNEL_NAME: 20}
+
+
+class _Fail(Exception):
+    """A command that fails: its reason and the error response's parameters."""
+
+    def __init__(self, reason: int, *parameters: Parameter) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.parameters = list(parameters)
+
+
+def _param_error(p: Parameter, kind: str) -> _Fail:
+    code = {Integer: f"MQRCCF_CFIN_{kind}", IntegerList: f"MQRCCF_CFIL_{kind}",
+            String: f"MQRCCF_CFST_{kind}", StringList: f"MQRCCF_CFSL_{kind}",
+            IntegerFilter: f"MQRCCF_CFIF_{kind}",
+            StringFilter: f"MQRCCF_CFSF_{kind}"}.get(type(p), f"MQRCCF_CFST_{kind}")
+    if kind == "DUPLICATE_PARM" and code.startswith(("MQRCCF_CFIF", "MQRCCF_CFSF")):
+        code = "MQRCCF_TOO_MANY_FILTERS"
+    reason = getattr(mqc, code, mqc.MQRCCF_PARM_SYNTAX_ERROR)
+    return _Fail(reason, Integer(mqc.MQIACF_PARAMETER_ID, p.parameter))
+
+
+class _Request:
+    """A command's parameters, checked: the ones it takes, each once, the required ones."""
+
+    def __init__(self, message: Message, required: tuple[int, ...], optional: tuple[int, ...],
+                 filters: frozenset[int] = frozenset()) -> None:
+        self.by_id: dict[int, Parameter] = {}
+        self.where: Parameter | None = None
+        allowed = set(required) | set(optional)
+        for p in message.parameters:
+            if isinstance(p, (IntegerFilter, StringFilter)) and filters:
+                if self.where is not None:
+                    raise _Fail(mqc.MQRCCF_TOO_MANY_FILTERS)
+                if p.parameter not in filters:
+                    raise _param_error(p, "PARM_ID_ERROR")
+                self.where = p
+                continue
+            if p.parameter not in allowed:
+                raise _param_error(p, "PARM_ID_ERROR")
+            if p.parameter in self.by_id:
+                raise _param_error(p, "DUPLICATE_PARM")
+            self.by_id[p.parameter] = p
+        for pid in required:
+            if pid not in self.by_id:
+                raise _Fail(mqc.MQRCCF_PARM_COUNT_TOO_SMALL,
+                            Integer(mqc.MQIACF_PARAMETER_ID, pid))
+
+    def text(self, pid: int, default: str = "") -> str:
+        p = self.by_id.get(pid)
+        if p is None:
+            return default
+        if not isinstance(p, String):
+            raise _param_error(p, "PARM_ID_ERROR")
+        value = p.value.decode("latin-1") if isinstance(p.value, bytes) else p.value
+        value = value.rstrip(" \x00")
+        if len(value) > _NAME_LIMIT.get(pid, 48):
+            raise _Fail(mqc.MQRCCF_CFST_STRING_LENGTH_ERR,
+                        Integer(mqc.MQIACF_PARAMETER_ID, pid))
+        return value
+
+    def number(self, pid: int, default: int) -> int:
+        p = self.by_id.get(pid)
+        if p is None:
+            return default
+        if not isinstance(p, Integer):
+            raise _param_error(p, "PARM_ID_ERROR")
+        return p.value
+
+    def selected(self, pid: int) -> set[int] | None:
+        """The attributes asked for (None: all)."""
+        p = self.by_id.get(pid)
+        if p is None:
+            return None
+        if not isinstance(p, IntegerList):
+            raise _param_error(p, "PARM_ID_ERROR")
+        return None if mqc.MQIACF_ALL in p.value else set(p.value)
+
+
+def _select(parameters: list[Parameter], wanted: set[int] | None,
+            always: tuple[int, ...]) -> list[Parameter]:
+    if wanted is None:
+        return parameters
+    return [p for p in parameters if p.parameter in wanted or p.parameter in always]
+
+
+def _text_of(value: str | bytes) -> str:
+    return (value.decode("latin-1") if isinstance(value, bytes) else value).rstrip(" \x00")
+
+
+def passes(where: Parameter | None, parameters: list[Parameter]) -> bool:
+    """True when an object's response parameters pass the filter (MQCFIF or MQCFSF)."""
+    if where is None:
+        return True
+    found = next((p for p in parameters if p.parameter == where.parameter), None)
+    if found is None:
+        return False
+    op = where.operator  # type: ignore[attr-defined]
+    if isinstance(where, IntegerFilter):
+        if isinstance(found, IntegerList):
+            if op == mqc.MQCFOP_CONTAINS:
+                return where.value in found.value
+            if op == mqc.MQCFOP_EXCLUDES:
+                return where.value not in found.value
+            raise _Fail(mqc.MQRCCF_CFIF_OPERATOR_ERROR)
+        if not isinstance(found, Integer):
+            return False
+        return _compare(op, found.value, where.value, mqc.MQRCCF_CFIF_OPERATOR_ERROR)
+    assert isinstance(where, StringFilter)
+    wanted = _text_of(where.value)
+    if isinstance(found, StringList):
+        items = [_text_of(v) for v in found.value]
+        if op in (mqc.MQCFOP_CONTAINS, mqc.MQCFOP_EXCLUDES):
+            return (wanted in items) == (op == mqc.MQCFOP_CONTAINS)
+        if op in (mqc.MQCFOP_CONTAINS_GEN, mqc.MQCFOP_EXCLUDES_GEN):
+            return any(matches(wanted, i) for i in items) == (op == mqc.MQCFOP_CONTAINS_GEN)
+        raise _Fail(mqc.MQRCCF_CFSF_OPERATOR_ERROR)
+    if not isinstance(found, String):
+        return False
+    have = _text_of(found.value)
+    if op in (mqc.MQCFOP_LIKE, mqc.MQCFOP_NOT_LIKE):
+        return matches(wanted, have) == (op == mqc.MQCFOP_LIKE)
+    return _compare(op, have, wanted, mqc.MQRCCF_CFSF_OPERATOR_ERROR)
+
+
+def _compare(op: int, have, wanted, error: int) -> bool:
+    checks: dict[int, Callable[[], bool]] = {
+        mqc.MQCFOP_LESS: lambda: have < wanted, mqc.MQCFOP_EQUAL: lambda: have == wanted,
+        mqc.MQCFOP_GREATER: lambda: have > wanted,
+        mqc.MQCFOP_NOT_LESS: lambda: have >= wanted,
+        mqc.MQCFOP_NOT_EQUAL: lambda: have != wanted,
+        mqc.MQCFOP_NOT_GREATER: lambda: have <= wanted,
+    }
+    if op not in checks:
+        raise _Fail(error)
+    return checks[op]()
+
+
+def _ids(parameters: list[Parameter]) -> frozenset[int]:
+    return frozenset(p.parameter for p in parameters)
+
+
+#: The parameters each Inquire returns: what its filter may name.
+_QUEUE_PARAMS = frozenset({mqc.MQCA_Q_NAME, mqc.MQIA_Q_TYPE, *(a.param for a in QUEUE.values())})
+_CHANNEL_PARAMS = frozenset({mqc.MQCACH_CHANNEL_NAME, *(a.param for a in CHANNEL.values())})
+_QSTATUS_PARAMS = _ids(queue_status_parameters(QueueStatus("", "", 0))) | _ids(
+    handle_status_parameters(HandleStatus("", "", "", 0)))
+_CHANNEL_STATUS_PARAMS = _ids(channel_status_parameters(ChannelStatus("", "", "SDR",
+                                                                      "RUNNING")))
+
+
+class CommandServer(Watcher):
+    """Answers PCF commands put to SYSTEM.ADMIN.COMMAND.QUEUE of every queue manager."""
+
+    def __init__(self, sim: Simulator, monitor: Monitor | None = None, *,
+                 delay: float = 0.001) -> None:
+        self.sim = sim
+        self.monitor = monitor if monitor is not None else Monitor(sim)
+        self.delay = delay
+        self.answered = 0
+        self._due: set[str] = set()
+        sim.add_watcher(self)
+        self._handlers: dict[int, Callable[[QueueManager, Message], list[list[Parameter]]]] = {
+            mqc.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
+            mqc.MQCMD_INQUIRE_Q: self._inquire_queue,
+            mqc.MQCMD_INQUIRE_Q_NAMES: self._inquire_queue_names,
+            mqc.MQCMD_INQUIRE_Q_STATUS: self._inquire_queue_status,
+            mqc.MQCMD_INQUIRE_CHANNEL: self._inquire_channel,
+            mqc.MQCMD_INQUIRE_CHANNEL_NAMES: self._inquire_channel_names,
+            mqc.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
+            mqc.MQCMD_INQUIRE_CLUSTER_Q_MGR: self._inquire_cluster_qmgr,
+            mqc.MQCMD_RESET_Q_STATS: self._reset_queue_stats,
+            mqc.MQCMD_START_CHANNEL: self._start_channel,
+            mqc.MQCMD_STOP_CHANNEL: self._stop_channel,
+        }
+
+    # --- the queue -------------------------------------------------------------------------
+
+    def stored(self, qmgr: str, queue: str, message: Stored) -> None:
+        """A message on the command queue: the command server gets to it a moment later."""
+        if queue == COMMAND_QUEUE and qmgr not in self._due:
+            self._due.add(qmgr)
+            self.sim.later(self.delay, lambda: self._serve(qmgr))
+
+    def _serve(self, qmgr: str) -> None:
+        self._due.discard(qmgr)
+        if qmgr not in self.sim.network.qmgrs:
+            return
+        while True:
+            got = self.sim.get(qmgr, COMMAND_QUEUE, appl_name=COMMAND_SERVER)
+            if got is None:
+                return
+            self._answer(qmgr, *got)
+
+    def _answer(self, qmgr: str, md: MQMD, data: bytes) -> None:
+        if not md.reply_to_q.strip():
+            return  # nowhere to answer: IBM's command server discards it too
+        if md.format.strip() not in _ADMIN_FORMATS:
+            responses = [self._failure(0, _Fail(mqc.MQRCCF_MD_FORMAT_ERROR))]
+        else:
+            try:
+                request = decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
+                                 fmt=md.format)
+            except PCFError:
+                responses = [self._failure(0, _Fail(mqc.MQRCCF_STRUCTURE_TYPE_ERROR))]
+            else:
+                responses = self.execute(qmgr, request)
+        enc, ccsid = self.sim.encoding(qmgr)
+        correl = md.correl_id if md.report & mqc.MQRO_PASS_CORREL_ID else md.msg_id
+        expiry = -1
+        if md.report & mqc.MQRO_PASS_DISCARD_AND_EXPIRY and md.expiry > 0:
+            expiry = md.expiry
+        for response in responses:
+            reply = MQMD(msg_type=mqc.MQMT_REPLY, format="MQADMIN", encoding=enc,
+                         coded_char_set_id=ccsid, correl_id=correl, expiry=expiry,
+                         persistence=md.persistence, priority=md.priority,
+                         msg_id=md.msg_id if md.report & mqc.MQRO_PASS_MSG_ID else bytes(24))
+            self.sim.put(qmgr, md.reply_to_q.strip(), reply,
+                         encode(response, encoding=enc, ccsid=ccsid),
+                         target_qmgr=md.reply_to_q_mgr.strip(), appl_name=COMMAND_SERVER,
+                         appl_type=mqc.MQAT_QMGR)
+        self.answered += 1
+
+    # --- commands ------------------------------------------------------------------------
+
+    def execute(self, qmgr: str, request: Message) -> list[Message]:
+        """The responses of queue manager `qmgr`'s command server to one command."""
+        command = request.header.command
+        qm = self.sim.network.qmgrs[qmgr]
+        try:
+            if request.header.type != mqc.MQCFT_COMMAND:
+                raise _Fail(mqc.MQRCCF_CFH_TYPE_ERROR)
+            handler = self._handlers.get(command)
+            if handler is None:
+                raise _Fail(mqc.MQRCCF_CFH_COMMAND_ERROR)
+            objects = handler(qm, request)
+        except _Fail as e:
+            return [self._failure(command, e)]
+        if not objects:
+            objects = [[]]
+        last = len(objects)
+        return [Message(Header(mqc.MQCFT_RESPONSE, command, n,
+                               mqc.MQCFC_LAST if n == last else mqc.MQCFC_NOT_LAST), params)
+                for n, params in enumerate(objects, start=1)]
+
+    @staticmethod
+    def _failure(command: int, e: _Fail) -> Message:
+        return Message(Header(mqc.MQCFT_RESPONSE, command, 1, mqc.MQCFC_LAST,
+                              mqc.MQCC_FAILED, e.reason), e.parameters)
+
+    def _found(self, out: list[list[Parameter]], where: Parameter | None,
+               none: _Fail) -> list[list[Parameter]]:
+        if not out:
+            raise none
+        kept = [params for params in out if passes(where, params)]
+        if not kept:
+            raise _Fail(mqc.MQRCCF_NONE_FOUND)
+        return kept
+
+    def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
+        attrs = {**qm.attrs, "CMDLEVEL": str(qm.command_level)}
+        params, _ = definition_parameters(Definition(qm.name, "QMGR", qm.name, attrs))
+        return [_select(params, r.selected(mqc.MQIACF_Q_MGR_ATTRS), (mqc.MQCA_Q_MGR_NAME,))]
+
+    def _queues(self, qm: QueueManager, pattern: str, qtype: int) -> list[MQObject]:
+        return [q for name, q in sorted(qm.queues.items()) if matches(pattern, name)
+                and (qtype == mqc.MQQT_ALL or _QTYPES.get(q.kind) == qtype)]
+
+    def _inquire_queue(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_Q_NAME,),
+                     (mqc.MQIACF_Q_ATTRS, mqc.MQIA_Q_TYPE, mqc.MQIACF_CLUSTER_INFO,
+                      mqc.MQIA_QSG_DISP), _QUEUE_PARAMS)
+        pattern, wanted = r.text(mqc.MQCA_Q_NAME), r.selected(mqc.MQIACF_Q_ATTRS)
+        out = []
+        for q in self._queues(qm, pattern, r.number(mqc.MQIA_Q_TYPE, mqc.MQQT_ALL)):
+            params, _ = definition_parameters(Definition(qm.name, q.kind, q.name,
+                                                         dict(q.attrs)))
+            out.append(_select(params, wanted, (mqc.MQCA_Q_NAME, mqc.MQIA_Q_TYPE)))
+        return self._found(out, r.where, _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
+                                               String(mqc.MQCA_Q_NAME, pattern, width=48)))
+
+    def _inquire_queue_names(self, qm: QueueManager,
+                             message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_Q_TYPE, mqc.MQIA_QSG_DISP))
+        queues = self._queues(qm, r.text(mqc.MQCA_Q_NAME),
+                              r.number(mqc.MQIA_Q_TYPE, mqc.MQQT_ALL))
+        return [[StringList(mqc.MQCACF_Q_NAMES, [q.name for q in queues], width=48),
+                 IntegerList(mqc.MQIACF_Q_TYPES, [_QTYPES[q.kind] for q in queues])]]
+
+    def _inquire_queue_status(self, qm: QueueManager,
+                              message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_Q_NAME,),
+                     (mqc.MQIACF_Q_STATUS_TYPE, mqc.MQIACF_Q_STATUS_ATTRS, mqc.MQIACF_OPEN_TYPE,
+                      mqc.MQIA_QSG_DISP), _QSTATUS_PARAMS)
+        pattern = r.text(mqc.MQCA_Q_NAME)
+        kind = r.number(mqc.MQIACF_Q_STATUS_TYPE, mqc.MQIACF_Q_STATUS)
+        if kind not in (mqc.MQIACF_Q_STATUS, mqc.MQIACF_Q_HANDLE):
+            raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
+                        Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_Q_STATUS_TYPE))
+        named = qm.queues.get(pattern)
+        if not pattern.endswith("*") and named is not None and named.kind != "QLOCAL":
+            raise _Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        queues = self._queues(qm, pattern, mqc.MQQT_LOCAL)
+        if not queues:
+            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        wanted = r.selected(mqc.MQIACF_Q_STATUS_ATTRS)
+        always = (mqc.MQCA_Q_NAME, mqc.MQIACF_Q_STATUS_TYPE)
+        out = []
+        for q in queues:
+            if kind == mqc.MQIACF_Q_STATUS:
+                out.append(_select(queue_status_parameters(
+                    self.monitor.queue_status(qm.name, q.name)), wanted, always))
+            else:
+                out += [_select(handle_status_parameters(h), wanted, always)
+                        for h in self.monitor.handles(qm.name, q.name)]
+        if not out:
+            raise _Fail(mqc.MQRCCF_NONE_FOUND)
+        return self._found(out, r.where, _Fail(mqc.MQRCCF_NONE_FOUND))
+
+    def _channels(self, qm: QueueManager, pattern: str, chltype: int | None) -> list[MQObject]:
+        return [ch for name, ch in sorted(qm.channels.items()) if matches(pattern, name)
+                and (chltype in (None, mqc.MQCHT_ALL)
+                     or CHANNEL_TYPE.get(chltype) == ch.get("CHLTYPE"))]
+
+    def _inquire_channel(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,),
+                     (mqc.MQIACF_CHANNEL_ATTRS, mqc.MQIACH_CHANNEL_TYPE, mqc.MQIA_QSG_DISP),
+                     _CHANNEL_PARAMS)
+        pattern = r.text(mqc.MQCACH_CHANNEL_NAME)
+        chltype = r.number(mqc.MQIACH_CHANNEL_TYPE, mqc.MQCHT_ALL)
+        wanted = r.selected(mqc.MQIACF_CHANNEL_ATTRS)
+        out = []
+        for ch in self._channels(qm, pattern, chltype):
+            params, _ = definition_parameters(Definition(qm.name, "CHANNEL", ch.name,
+                                                         dict(ch.attrs)))
+            out.append(_select(params, wanted,
+                               (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE)))
+        return self._found(out, r.where, _Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND, String(
+            mqc.MQCACH_CHANNEL_NAME, pattern, width=20)))
+
+    def _inquire_channel_names(self, qm: QueueManager,
+                               message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,),
+                     (mqc.MQIACH_CHANNEL_TYPE, mqc.MQIA_QSG_DISP))
+        channels = self._channels(qm, r.text(mqc.MQCACH_CHANNEL_NAME),
+                                  r.number(mqc.MQIACH_CHANNEL_TYPE, mqc.MQCHT_ALL))
+        return [[StringList(mqc.MQCACH_CHANNEL_NAMES, [c.name for c in channels], width=20)]]
+
+    def _inquire_channel_status(self, qm: QueueManager,
+                                message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,),
+                     (mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQIACH_CHANNEL_INSTANCE_ATTRS,
+                      mqc.MQCACH_XMIT_Q_NAME, mqc.MQCACH_CONNECTION_NAME, mqc.MQIA_QSG_DISP,
+                      mqc.MQIACH_CHANNEL_DISP), _CHANNEL_STATUS_PARAMS)
+        pattern = r.text(mqc.MQCACH_CHANNEL_NAME)
+        instance = r.number(mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQOT_CURRENT_CHANNEL)
+        if instance not in (mqc.MQOT_CURRENT_CHANNEL, mqc.MQOT_SAVED_CHANNEL):
+            raise _Fail(mqc.MQRCCF_CHL_INST_TYPE_ERROR)
+        saved = instance == mqc.MQOT_SAVED_CHANNEL
+        xmitq, conname = r.text(mqc.MQCACH_XMIT_Q_NAME), r.text(mqc.MQCACH_CONNECTION_NAME)
+        names = (self.monitor.channels_saved(qm.name) if saved
+                 else self.monitor.channels_with_status(qm.name))
+        wanted = r.selected(mqc.MQIACH_CHANNEL_INSTANCE_ATTRS)
+        always = (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE,
+                  mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQCACH_CONNECTION_NAME,
+                  mqc.MQCACH_XMIT_Q_NAME)
+        out = []
+        for name in names:
+            status = self.monitor.channel_status(qm.name, name, saved=saved)
+            if status is None or not matches(pattern, name) or \
+                    (xmitq and status.xmitq != xmitq) or (conname and status.conname != conname):
+                continue
+            out.append(_select(channel_status_parameters(status), wanted, always))
+        return self._found(out, r.where, _Fail(mqc.MQRCCF_CHL_STATUS_NOT_FOUND, String(
+            mqc.MQCACH_CHANNEL_NAME, pattern, width=20)))
+
+    def _inquire_cluster_qmgr(self, qm: QueueManager,
+                              message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_CLUSTER_Q_MGR_NAME,),
+                     (mqc.MQIACF_CLUSTER_Q_MGR_ATTRS, mqc.MQCA_CLUSTER_NAME,
+                      mqc.MQCACH_CHANNEL_NAME))
+        pattern = r.text(mqc.MQCA_CLUSTER_Q_MGR_NAME)
+        wanted_cluster = r.text(mqc.MQCA_CLUSTER_NAME)
+        out = []
+        for cluster in sorted(clusters_of(qm)):
+            if wanted_cluster and not matches(wanted_cluster, cluster):
+                continue
+            for other in self.sim.network.qmgrs.values():
+                for ch in other.channels.values():
+                    if ch.get("CHLTYPE") != "CLUSRCVR" or ch.cluster != cluster or \
+                            not matches(pattern, other.name):
+                        continue
+                    out.append(cluster_qmgr_parameters(self._cluster_entry(qm, other, ch,
+                                                                           cluster)))
+        if not out:
+            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
+                        String(mqc.MQCA_CLUSTER_Q_MGR_NAME, pattern, width=48))
+        return out
+
+    def _cluster_entry(self, qm: QueueManager, other: QueueManager, ch: MQObject,
+                       cluster: str) -> ClusterQmgr:
+        if other is qm:
+            deftype, status = "CLUSRCVR", "INACTIVE"
+        else:
+            own = qm.channels.get(ch.name)
+            deftype = "CLUSSDRB" if own is not None and own.get("CHLTYPE") == "CLUSSDR" \
+                else "CLUSSDRA"
+            status = self.monitor.channel_state(qm.name, ch.name)[0]
+        qmtype = "REPOS" if other.attrs.get("REPOS") == cluster else "NORMAL"
+        return ClusterQmgr(qm.name, other.name, cluster, ch.name, ch.get("CONNAME"), qmtype,
+                           deftype, status)
+
+    def _reset_queue_stats(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_QSG_DISP,))
+        pattern = r.text(mqc.MQCA_Q_NAME)
+        if (qm.attrs.get("PERFMEV") or "DISABLED").upper() != "ENABLED":
+            raise _Fail(mqc.MQRCCF_EVENTS_DISABLED)
+        named = qm.queues.get(pattern)
+        if not pattern.endswith("*") and named is not None and named.kind != "QLOCAL":
+            raise _Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        queues = self._queues(qm, pattern, mqc.MQQT_LOCAL)
+        if not queues:
+            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        return [reset_stats_parameters(self.monitor.reset(qm.name, q.name)) for q in queues]
+
+    def _channel_named(self, qm: QueueManager, message: Message,
+                       optional: tuple[int, ...] = ()) -> tuple[str, _Request]:
+        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,), optional)
+        name = r.text(mqc.MQCACH_CHANNEL_NAME)
+        if name not in qm.channels and (qm.name, name) not in self.monitor.channels:
+            raise _Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND,
+                        String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
+        return name, r
+
+    def _start_channel(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        name, _ = self._channel_named(qm, message, (mqc.MQIACH_CHANNEL_DISP,))
+        channel = qm.channels.get(name)
+        if channel is not None and channel.get("CHLTYPE") == "CLNTCONN":
+            raise _Fail(mqc.MQRCCF_CHANNEL_TYPE_ERROR)
+        if self.monitor.channel_state(qm.name, name)[0] == "RUNNING":
+            raise _Fail(mqc.MQRCCF_CHANNEL_IN_USE,
+                        String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
+        self.sim.start_channel(qm.name, name)
+        return []
+
+    def _stop_channel(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        name, r = self._channel_named(qm, message, (
+            mqc.MQIACH_CHANNEL_STATUS, mqc.MQIACF_MODE, mqc.MQCA_Q_MGR_NAME,
+            mqc.MQCACH_CONNECTION_NAME, mqc.MQIACH_CHANNEL_DISP))
+        state = self.monitor.channel_state(qm.name, name)[0]
+        if state == "STOPPED":
+            raise _Fail(mqc.MQRCCF_CHANNEL_NOT_ACTIVE,
+                        String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
+        channel = qm.channels.get(name)
+        if channel is not None and channel.get("CHLTYPE") == "CLNTCONN":
+            raise _Fail(mqc.MQRCCF_CHANNEL_TYPE_ERROR)
+        if r.number(mqc.MQIACH_CHANNEL_STATUS, mqc.MQCHS_STOPPED) == mqc.MQCHS_INACTIVE:
+            if state == "INACTIVE":
+                raise _Fail(mqc.MQRCCF_CHANNEL_NOT_ACTIVE,
+                            String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
+            self.monitor.stopped(qm.name, name)  # ends, free to start again
+        else:
+            self.sim.stop_channel(qm.name, name)
+        return []
+
+
+__all__ = ["CommandServer", "passes"]

@@ -1,0 +1,375 @@
+"""Object attributes as MQSC names them and as PCF carries them, both ways.
+
+One table per object type (queues, channels, the queue manager): the MQSC keyword, the PCF
+parameter identifier of the Inquire responses (and of Create/Change commands), the kind of
+value, and for words (DEFPSIST(YES), MONQ(QMGR) ...) the MQ constant each stands for.
+Flag pairs (SHARE/NOSHARE, TRIGGER/NOTRIGGER, HARDENBO/NOHARDENBO) are keywords without a
+value in MQSC and one integer in PCF. `readonly` attributes (CRDATE, ALTDATE, CMDLEVEL ...)
+are shown but cannot be set: dmpmqcfg writes them as comments, and so does `mqroute config`.
+
+Values in MQSC form are the strings `traceroute.sim.mqsc` keeps (upper-case words, numbers as
+digits, names and descriptions as written, trailing blanks dropped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from pcf import mqc
+from pcf.model import Integer, Parameter, String, StringList
+from traceroute.status.words import CHANNEL_TYPE, MONITORING, reverse
+
+STR, INT, WORD, FLAG, LIST = "str", "int", "word", "flag", "list"
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute: MQSC keyword(s), PCF parameter, kind, words, string width."""
+
+    keyword: str
+    param: int
+    kind: str = STR
+    words: Mapping[str, int] = field(default_factory=dict)
+    width: int = 48
+    readonly: bool = False
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The MQSC keywords that set this attribute (both words of a flag pair)."""
+        return tuple(self.words) if self.kind == FLAG else (self.keyword,)
+
+
+def _c(name: str) -> int:
+    return getattr(mqc, name)
+
+
+def _w(**words: str | int) -> dict[str, int]:
+    return {k: _c(v) if isinstance(v, str) else v for k, v in words.items()}
+
+
+_YESNO = {"NO": 0, "YES": 1}
+_ENABLED = _w(ENABLED="MQQA_GET_ALLOWED", DISABLED="MQQA_GET_INHIBITED")
+_EVENT = _w(ENABLED="MQEVR_ENABLED", DISABLED="MQEVR_DISABLED")
+_MON_OBJECT = {w: n for n, w in MONITORING.items() if w != "NONE"}
+_MON_QMGR = {w: n for n, w in MONITORING.items() if w != "QMGR"}
+_STAT_OBJECT = _w(QMGR="MQMON_Q_MGR", OFF="MQMON_OFF", ON="MQMON_ON")
+_STAT_QMGR = _w(NONE="MQMON_NONE", OFF="MQMON_OFF", ON="MQMON_ON")
+_RECORDING = _w(DISABLED="MQRECORDING_DISABLED", QUEUE="MQRECORDING_Q",
+                MSG="MQRECORDING_MSG")
+
+
+def _table(*rows: Attribute) -> dict[str, Attribute]:
+    out: dict[str, Attribute] = {}
+    for a in rows:
+        for keyword in a.keywords:
+            out[keyword] = a
+    return out
+
+
+def _a(keyword: str, param: str, kind: str = STR, words: Mapping[str, int] | None = None,
+       width: int = 48, readonly: bool = False) -> Attribute:
+    return Attribute(keyword, _c(param), kind, dict(words or {}), width, readonly)
+
+
+#: Queue attributes (QLOCAL, QMODEL, QALIAS, QREMOTE; each type has the ones it defines).
+QUEUE = _table(
+    _a("DESCR", "MQCA_Q_DESC", width=64),
+    _a("PUT", "MQIA_INHIBIT_PUT", WORD, _w(ENABLED="MQQA_PUT_ALLOWED",
+                                           DISABLED="MQQA_PUT_INHIBITED")),
+    _a("GET", "MQIA_INHIBIT_GET", WORD, _ENABLED),
+    _a("DEFPRTY", "MQIA_DEF_PRIORITY", INT),
+    _a("DEFPSIST", "MQIA_DEF_PERSISTENCE", WORD, _w(NO="MQPER_NOT_PERSISTENT",
+                                                    YES="MQPER_PERSISTENT")),
+    _a("DEFPRESP", "MQIA_DEF_PUT_RESPONSE_TYPE", WORD, _w(SYNC="MQPRT_SYNC_RESPONSE",
+                                                          ASYNC="MQPRT_ASYNC_RESPONSE")),
+    _a("DEFREADA", "MQIA_DEF_READ_AHEAD", WORD, _w(NO="MQREADA_NO", YES="MQREADA_YES",
+                                                   DISABLED="MQREADA_DISABLED")),
+    _a("DEFBIND", "MQIA_DEF_BIND", WORD, _w(OPEN="MQBND_BIND_ON_OPEN",
+                                            NOTFIXED="MQBND_BIND_NOT_FIXED",
+                                            GROUP="MQBND_BIND_ON_GROUP")),
+    _a("PROPCTL", "MQIA_PROPERTY_CONTROL", WORD, _w(
+        COMPAT="MQPROP_COMPATIBILITY", NONE="MQPROP_NONE", ALL="MQPROP_ALL",
+        FORCE="MQPROP_FORCE_MQRFH2", V6COMPAT="MQPROP_V6COMPAT")),
+    _a("MAXDEPTH", "MQIA_MAX_Q_DEPTH", INT),
+    _a("MAXMSGL", "MQIA_MAX_MSG_LENGTH", INT),
+    _a("SHARE", "MQIA_SHAREABILITY", FLAG, _w(SHARE="MQQA_SHAREABLE",
+                                              NOSHARE="MQQA_NOT_SHAREABLE")),
+    _a("DEFSOPT", "MQIA_DEF_INPUT_OPEN_OPTION", WORD, _w(EXCL="MQOO_INPUT_EXCLUSIVE",
+                                                         SHARED="MQOO_INPUT_SHARED")),
+    _a("MSGDLVSQ", "MQIA_MSG_DELIVERY_SEQUENCE", WORD, _w(PRIORITY="MQMDS_PRIORITY",
+                                                          FIFO="MQMDS_FIFO")),
+    _a("HARDENBO", "MQIA_HARDEN_GET_BACKOUT", FLAG, _w(
+        HARDENBO="MQQA_BACKOUT_HARDENED", NOHARDENBO="MQQA_BACKOUT_NOT_HARDENED")),
+    _a("BOTHRESH", "MQIA_BACKOUT_THRESHOLD", INT),
+    _a("BOQNAME", "MQCA_BACKOUT_REQ_Q_NAME"),
+    _a("TRIGGER", "MQIA_TRIGGER_CONTROL", FLAG, _w(TRIGGER="MQTC_ON", NOTRIGGER="MQTC_OFF")),
+    _a("TRIGTYPE", "MQIA_TRIGGER_TYPE", WORD, _w(NONE="MQTT_NONE", FIRST="MQTT_FIRST",
+                                                 EVERY="MQTT_EVERY", DEPTH="MQTT_DEPTH")),
+    _a("TRIGDPTH", "MQIA_TRIGGER_DEPTH", INT),
+    _a("TRIGMPRI", "MQIA_TRIGGER_MSG_PRIORITY", INT),
+    _a("TRIGDATA", "MQCA_TRIGGER_DATA", width=64),
+    _a("PROCESS", "MQCA_PROCESS_NAME"),
+    _a("INITQ", "MQCA_INITIATION_Q_NAME"),
+    _a("USAGE", "MQIA_USAGE", WORD, _w(NORMAL="MQUS_NORMAL", XMITQ="MQUS_TRANSMISSION")),
+    _a("DEFTYPE", "MQIA_DEFINITION_TYPE", WORD, _w(
+        PREDEFINED="MQQDT_PREDEFINED", PERMDYN="MQQDT_PERMANENT_DYNAMIC",
+        TEMPDYN="MQQDT_TEMPORARY_DYNAMIC", SHAREDYN="MQQDT_SHARED_DYNAMIC")),
+    _a("RETINTVL", "MQIA_RETENTION_INTERVAL", INT),
+    _a("DISTL", "MQIA_DIST_LISTS", WORD, _w(NO="MQDL_NOT_SUPPORTED", YES="MQDL_SUPPORTED")),
+    _a("NPMCLASS", "MQIA_NPM_CLASS", WORD, _w(NORMAL="MQNPM_CLASS_NORMAL",
+                                              HIGH="MQNPM_CLASS_HIGH")),
+    _a("QDEPTHHI", "MQIA_Q_DEPTH_HIGH_LIMIT", INT),
+    _a("QDEPTHLO", "MQIA_Q_DEPTH_LOW_LIMIT", INT),
+    _a("QDPHIEV", "MQIA_Q_DEPTH_HIGH_EVENT", WORD, _EVENT),
+    _a("QDPLOEV", "MQIA_Q_DEPTH_LOW_EVENT", WORD, _EVENT),
+    _a("QDPMAXEV", "MQIA_Q_DEPTH_MAX_EVENT", WORD, _EVENT),
+    _a("QSVCINT", "MQIA_Q_SERVICE_INTERVAL", INT),
+    _a("QSVCIEV", "MQIA_Q_SERVICE_INTERVAL_EVENT", WORD, _w(
+        NONE="MQQSIE_NONE", HIGH="MQQSIE_HIGH", OK="MQQSIE_OK")),
+    _a("MONQ", "MQIA_MONITORING_Q", WORD, _MON_OBJECT),
+    _a("STATQ", "MQIA_STATISTICS_Q", WORD, _STAT_OBJECT),
+    _a("ACCTQ", "MQIA_ACCOUNTING_Q", WORD, _STAT_OBJECT),
+    _a("SCOPE", "MQIA_SCOPE", WORD, _w(QMGR="MQSCO_Q_MGR", CELL="MQSCO_CELL")),
+    _a("CLUSTER", "MQCA_CLUSTER_NAME"),
+    _a("CLUSNL", "MQCA_CLUSTER_NAMELIST"),
+    _a("CLWLPRTY", "MQIA_CLWL_Q_PRIORITY", INT),
+    _a("CLWLRANK", "MQIA_CLWL_Q_RANK", INT),
+    _a("CLWLUSEQ", "MQIA_CLWL_USEQ", WORD, _w(QMGR="MQCLWL_USEQ_AS_Q_MGR",
+                                              LOCAL="MQCLWL_USEQ_LOCAL",
+                                              ANY="MQCLWL_USEQ_ANY")),
+    _a("CLCHNAME", "MQCA_CLUS_CHL_NAME"),
+    _a("TARGET", "MQCA_BASE_OBJECT_NAME"),
+    _a("TARGTYPE", "MQIA_BASE_TYPE", WORD, _w(QUEUE="MQOT_Q", TOPIC="MQOT_TOPIC")),
+    _a("RNAME", "MQCA_REMOTE_Q_NAME"),
+    _a("RQMNAME", "MQCA_REMOTE_Q_MGR_NAME"),
+    _a("XMITQ", "MQCA_XMIT_Q_NAME"),
+    _a("CUSTOM", "MQCA_CUSTOM", width=128),
+    _a("CRDATE", "MQCA_CREATION_DATE", width=12, readonly=True),
+    _a("CRTIME", "MQCA_CREATION_TIME", width=8, readonly=True),
+    _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
+    _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
+    _a("CURDEPTH", "MQIA_CURRENT_Q_DEPTH", INT, readonly=True),
+    _a("IPPROCS", "MQIA_OPEN_INPUT_COUNT", INT, readonly=True),
+    _a("OPPROCS", "MQIA_OPEN_OUTPUT_COUNT", INT, readonly=True),
+)
+
+#: Channel attributes (every channel type; CHLTYPE first when written).
+CHANNEL = _table(
+    _a("CHLTYPE", "MQIACH_CHANNEL_TYPE", WORD, reverse(CHANNEL_TYPE)),
+    _a("TRPTYPE", "MQIACH_XMIT_PROTOCOL_TYPE", WORD, _w(
+        LU62="MQXPT_LU62", TCP="MQXPT_TCP", NETBIOS="MQXPT_NETBIOS", SPX="MQXPT_SPX",
+        DECNET="MQXPT_DECNET", UDP="MQXPT_UDP")),
+    _a("DESCR", "MQCACH_DESC", width=64),
+    _a("CONNAME", "MQCACH_CONNECTION_NAME", width=264),
+    _a("XMITQ", "MQCACH_XMIT_Q_NAME"),
+    _a("MCANAME", "MQCACH_MCA_NAME", width=20),
+    _a("MODENAME", "MQCACH_MODE_NAME", width=8),
+    _a("TPNAME", "MQCACH_TP_NAME", width=64),
+    _a("LOCLADDR", "MQCACH_LOCAL_ADDRESS"),
+    _a("BATCHSZ", "MQIACH_BATCH_SIZE", INT),
+    _a("BATCHINT", "MQIACH_BATCH_INTERVAL", INT),
+    _a("BATCHHB", "MQIACH_BATCH_HB", INT),
+    _a("BATCHLIM", "MQIACH_BATCH_DATA_LIMIT", INT),
+    _a("DISCINT", "MQIACH_DISC_INTERVAL", INT),
+    _a("SHORTRTY", "MQIACH_SHORT_RETRY", INT),
+    _a("SHORTTMR", "MQIACH_SHORT_TIMER", INT),
+    _a("LONGRTY", "MQIACH_LONG_RETRY", INT),
+    _a("LONGTMR", "MQIACH_LONG_TIMER", INT),
+    _a("HBINT", "MQIACH_HB_INTERVAL", INT),
+    _a("KAINT", "MQIACH_KEEP_ALIVE_INTERVAL", INT),
+    _a("SEQWRAP", "MQIACH_SEQUENCE_NUMBER_WRAP", INT),
+    _a("MAXMSGL", "MQIACH_MAX_MSG_LENGTH", INT),
+    _a("NPMSPEED", "MQIACH_NPM_SPEED", WORD, _w(NORMAL="MQNPMS_NORMAL", FAST="MQNPMS_FAST")),
+    _a("CONVERT", "MQIACH_DATA_CONVERSION", WORD, _w(NO="MQCDC_NO_SENDER_CONVERSION",
+                                                     YES="MQCDC_SENDER_CONVERSION")),
+    _a("PUTAUT", "MQIACH_PUT_AUTHORITY", WORD, _w(
+        DEF="MQPA_DEFAULT", CTX="MQPA_CONTEXT", ONLYMCA="MQPA_ONLY_MCA",
+        ALTMCA="MQPA_ALTERNATE_OR_MCA")),
+    _a("MCATYPE", "MQIACH_MCA_TYPE", WORD, _w(PROCESS="MQMCAT_PROCESS",
+                                              THREAD="MQMCAT_THREAD")),
+    _a("MCAUSER", "MQCACH_MCA_USER_ID", width=64),
+    _a("MRDATA", "MQCACH_MR_EXIT_USER_DATA", width=32),
+    _a("MREXIT", "MQCACH_MR_EXIT_NAME", width=128),
+    _a("MRRTY", "MQIACH_MR_COUNT", INT),
+    _a("MRTMR", "MQIACH_MR_INTERVAL", INT),
+    _a("SCYEXIT", "MQCACH_SEC_EXIT_NAME", width=128),
+    _a("SCYDATA", "MQCACH_SEC_EXIT_USER_DATA", width=32),
+    _a("MSGEXIT", "MQCACH_MSG_EXIT_NAME", LIST, width=128),
+    _a("MSGDATA", "MQCACH_MSG_EXIT_USER_DATA", LIST, width=32),
+    _a("SENDEXIT", "MQCACH_SEND_EXIT_NAME", LIST, width=128),
+    _a("SENDDATA", "MQCACH_SEND_EXIT_USER_DATA", LIST, width=32),
+    _a("RCVEXIT", "MQCACH_RCV_EXIT_NAME", LIST, width=128),
+    _a("RCVDATA", "MQCACH_RCV_EXIT_USER_DATA", LIST, width=32),
+    _a("MONCHL", "MQIA_MONITORING_CHANNEL", WORD, _MON_OBJECT),
+    _a("STATCHL", "MQIA_STATISTICS_CHANNEL", WORD, _MON_OBJECT),
+    _a("CLUSTER", "MQCA_CLUSTER_NAME"),
+    _a("CLUSNL", "MQCA_CLUSTER_NAMELIST"),
+    _a("NETPRTY", "MQIACH_NETWORK_PRIORITY", INT),
+    _a("CLWLPRTY", "MQIACH_CLWL_CHANNEL_PRIORITY", INT),
+    _a("CLWLRANK", "MQIACH_CLWL_CHANNEL_RANK", INT),
+    _a("CLWLWGHT", "MQIACH_CLWL_CHANNEL_WEIGHT", INT),
+    _a("SSLCIPH", "MQCACH_SSL_CIPHER_SPEC", width=32),
+    _a("SSLPEER", "MQCACH_SSL_PEER_NAME", width=1024),
+    _a("SSLCAUTH", "MQIACH_SSL_CLIENT_AUTH", WORD, _w(REQUIRED="MQSCA_REQUIRED",
+                                                      OPTIONAL="MQSCA_OPTIONAL")),
+    _a("CERTLABL", "MQCA_CERT_LABEL", width=64),
+    _a("MAXINST", "MQIACH_MAX_INSTANCES", INT),
+    _a("MAXINSTC", "MQIACH_MAX_INSTS_PER_CLIENT", INT),
+    _a("SHARECNV", "MQIACH_SHARING_CONVERSATIONS", INT),
+    _a("PROPCTL", "MQIA_PROPERTY_CONTROL", WORD, _w(
+        COMPAT="MQPROP_COMPATIBILITY", NONE="MQPROP_NONE", ALL="MQPROP_ALL")),
+    _a("USEDLQ", "MQIA_USE_DEAD_LETTER_Q", WORD, _w(NO="MQUSEDLQ_NO", YES="MQUSEDLQ_YES")),
+    _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
+    _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
+)
+
+#: Queue manager attributes (ALTER QMGR).
+QMGR = _table(
+    _a("DESCR", "MQCA_Q_MGR_DESC", width=64),
+    _a("DEADQ", "MQCA_DEAD_LETTER_Q_NAME"),
+    _a("DEFXMITQ", "MQCA_DEF_XMIT_Q_NAME"),
+    _a("REPOS", "MQCA_REPOSITORY_NAME"),
+    _a("REPOSNL", "MQCA_REPOSITORY_NAMELIST"),
+    _a("CCSID", "MQIA_CODED_CHAR_SET_ID", INT),
+    _a("MAXMSGL", "MQIA_MAX_MSG_LENGTH", INT),
+    _a("MAXHANDS", "MQIA_MAX_HANDLES", INT),
+    _a("MAXUMSGS", "MQIA_MAX_UNCOMMITTED_MSGS", INT),
+    _a("TRIGINT", "MQIA_TRIGGER_INTERVAL", INT),
+    _a("ACTIVREC", "MQIA_ACTIVITY_RECORDING", WORD, _RECORDING),
+    _a("ROUTEREC", "MQIA_TRACE_ROUTE_RECORDING", WORD, _RECORDING),
+    _a("ACTVTRC", "MQIA_ACTIVITY_TRACE", WORD, _w(OFF="MQMON_OFF", ON="MQMON_ON")),
+    _a("MONQ", "MQIA_MONITORING_Q", WORD, _MON_QMGR),
+    _a("MONCHL", "MQIA_MONITORING_CHANNEL", WORD, _MON_QMGR),
+    _a("MONACLS", "MQIA_MONITORING_AUTO_CLUSSDR", WORD, _MON_OBJECT),
+    _a("STATQ", "MQIA_STATISTICS_Q", WORD, _STAT_QMGR),
+    _a("STATMQI", "MQIA_STATISTICS_MQI", WORD, _w(OFF="MQMON_OFF", ON="MQMON_ON")),
+    _a("STATCHL", "MQIA_STATISTICS_CHANNEL", WORD, _MON_QMGR),
+    _a("STATINT", "MQIA_STATISTICS_INTERVAL", INT),
+    _a("ACCTQ", "MQIA_ACCOUNTING_Q", WORD, _STAT_QMGR),
+    _a("ACCTMQI", "MQIA_ACCOUNTING_MQI", WORD, _w(OFF="MQMON_OFF", ON="MQMON_ON")),
+    _a("ACCTINT", "MQIA_ACCOUNTING_INTERVAL", INT),
+    _a("PERFMEV", "MQIA_PERFORMANCE_EVENT", WORD, _EVENT),
+    _a("CONFIGEV", "MQIA_CONFIGURATION_EVENT", WORD, _EVENT),
+    _a("INHIBTEV", "MQIA_INHIBIT_EVENT", WORD, _EVENT),
+    _a("LOCALEV", "MQIA_LOCAL_EVENT", WORD, _EVENT),
+    _a("REMOTEEV", "MQIA_REMOTE_EVENT", WORD, _EVENT),
+    _a("STRSTPEV", "MQIA_START_STOP_EVENT", WORD, _EVENT),
+    _a("AUTHOREV", "MQIA_AUTHORITY_EVENT", WORD, _EVENT),
+    _a("CHLEV", "MQIA_CHANNEL_EVENT", WORD, _w(ENABLED="MQEVR_ENABLED",
+                                               DISABLED="MQEVR_DISABLED",
+                                               EXCEPTION="MQEVR_EXCEPTION")),
+    _a("CMDEV", "MQIA_COMMAND_EVENT", WORD, _w(ENABLED="MQEVR_ENABLED",
+                                               DISABLED="MQEVR_DISABLED",
+                                               NODISPLAY="MQEVR_NO_DISPLAY")),
+    _a("SSLEV", "MQIA_SSL_EVENT", WORD, _EVENT),
+    _a("CHAD", "MQIA_CHANNEL_AUTO_DEF", WORD, _w(ENABLED="MQCHAD_ENABLED",
+                                                 DISABLED="MQCHAD_DISABLED")),
+    _a("CHADEV", "MQIA_CHANNEL_AUTO_DEF_EVENT", WORD, _EVENT),
+    _a("CLWLUSEQ", "MQIA_CLWL_USEQ", WORD, _w(LOCAL="MQCLWL_USEQ_LOCAL",
+                                              ANY="MQCLWL_USEQ_ANY")),
+    _a("CLWLLEN", "MQIA_CLWL_MRU_CHANNELS", INT),
+    _a("CHLAUTH", "MQIA_CHLAUTH_RECORDS", WORD, _w(ENABLED="MQCHLA_ENABLED",
+                                                   DISABLED="MQCHLA_DISABLED")),
+    _a("PSMODE", "MQIA_PUBSUB_MODE", WORD, _w(COMPAT="MQPSM_COMPAT",
+                                              DISABLED="MQPSM_DISABLED",
+                                              ENABLED="MQPSM_ENABLED")),
+    _a("CONNAUTH", "MQCA_CONN_AUTH"),
+    _a("SSLKEYR", "MQCA_SSL_KEY_REPOSITORY", width=256),
+    _a("CERTLABL", "MQCA_CERT_LABEL", width=64),
+    _a("CUSTOM", "MQCA_CUSTOM", width=128),
+    _a("CMDLEVEL", "MQIA_COMMAND_LEVEL", INT, readonly=True),
+    _a("PLATFORM", "MQIA_PLATFORM", WORD, _w(UNIX="MQPL_UNIX", WINDOWSNT="MQPL_WINDOWS_NT",
+                                             MVS="MQPL_ZOS", OS400="MQPL_OS400",
+                                             NSK="MQPL_NSK", APPLIANCE="MQPL_APPLIANCE"),
+       readonly=True),
+    _a("QMID", "MQCA_Q_MGR_IDENTIFIER", readonly=True),
+    _a("CRDATE", "MQCA_CREATION_DATE", width=12, readonly=True),
+    _a("CRTIME", "MQCA_CREATION_TIME", width=8, readonly=True),
+    _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
+    _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
+)
+
+#: The attribute table of each object kind (queue kinds share one).
+TABLES: dict[str, dict[str, Attribute]] = {
+    "QLOCAL": QUEUE, "QMODEL": QUEUE, "QALIAS": QUEUE, "QREMOTE": QUEUE, "CHANNEL": CHANNEL,
+    "QMGR": QMGR,
+}
+_BY_PARAM: dict[str, dict[int, Attribute]] = {
+    kind: {a.param: a for a in table.values()} for kind, table in TABLES.items()}
+
+
+def table_for(kind: str) -> dict[str, Attribute]:
+    """The attribute table of an object kind (QLOCAL ..., CHANNEL, QMGR); {} for others."""
+    return TABLES.get(kind, {})
+
+
+def to_parameters(kind: str, attrs: Mapping[str, str]) -> tuple[list[Parameter], list[str]]:
+    """The PCF parameters of an object's MQSC attributes, and the keywords PCF has no
+    parameter for here (or whose value is not one MQ takes) -- left out."""
+    table = table_for(kind)
+    out: list[Parameter] = []
+    left: list[str] = []
+    done: set[int] = set()
+    for keyword in reversed(list(attrs)):  # the last of a flag pair wins
+        a = table.get(keyword)
+        value = attrs[keyword]
+        p = None if a is None or a.param in done else _parameter(a, keyword, value)
+        if p is None:
+            if a is None or a.param not in done:
+                left.append(keyword)
+            continue
+        done.add(a.param)
+        out.append(p)
+    out.reverse()
+    left.reverse()
+    return out, left
+
+
+def _parameter(a: Attribute, keyword: str, value: str) -> Parameter | None:
+    if a.kind == STR:
+        return String(a.param, value, width=a.width)
+    if a.kind == LIST:
+        return StringList(a.param, value.split(",") if value else [], width=a.width)
+    if a.kind == INT:
+        try:
+            return Integer(a.param, int(value))
+        except ValueError:
+            return None
+    if a.kind == FLAG:
+        return Integer(a.param, a.words[keyword])
+    number = a.words.get(value.upper())
+    return None if number is None else Integer(a.param, number)
+
+
+def from_parameters(kind: str, parameters: Iterable[Parameter], *,
+                    readonly: bool = True) -> dict[str, str]:
+    """MQSC attributes from PCF parameters (unknown ones left out; `readonly` False leaves
+    out CRDATE, CMDLEVEL ... too)."""
+    by_param = _BY_PARAM.get(kind, {})
+    out: dict[str, str] = {}
+    for p in parameters:
+        a = by_param.get(p.parameter)
+        if a is None or (a.readonly and not readonly):
+            continue
+        if a.kind == LIST and isinstance(p, StringList):
+            out[a.keyword] = ",".join(_text(v) for v in p.value if _text(v))
+        elif a.kind == STR and isinstance(p, String):
+            out[a.keyword] = _text(p.value)
+        elif isinstance(p, Integer):
+            if a.kind == INT:
+                out[a.keyword] = str(p.value)
+            elif a.kind == FLAG:
+                word = next((w for w, n in a.words.items() if n == p.value), None)
+                if word is not None:
+                    out[word] = ""
+            else:
+                word = next((w for w, n in a.words.items() if n == p.value), None)
+                out[a.keyword] = word if word is not None else str(p.value)
+    return out
+
+
+def _text(value: str | bytes) -> str:
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return value.rstrip(" \x00")
