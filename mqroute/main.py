@@ -14,7 +14,7 @@ from mqroute.paths import check_paths, option_names
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
-            "follow", "report", "metrics", "smf")
+            "follow", "report", "metrics", "smf", "sim")
 
 
 def build_parser() -> argparse.ArgumentParser:

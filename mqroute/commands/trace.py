@@ -11,11 +11,9 @@ import io
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from importlib import resources
 
 from mqroute.inputs import add_strict
 from mqroute.options import (
-    DEMO,
     add_connection,
     add_mqsc,
     add_msg_id,
@@ -41,7 +39,6 @@ from traceroute.mq.transport import Transport, TransportError
 from traceroute.records.tracemsg import DEFAULT_MODEL_QUEUE, TraceOptions
 from traceroute.routes.ordering import Route
 from traceroute.routes.verdict import Verdict
-from traceroute.sim.mqsc import MQSCError
 
 #: Exit statuses: what the trace found, for scripts.
 EXIT_OK, EXIT_ERROR, EXIT_INCOMPLETE, EXIT_STUCK, EXIT_DEAD_LETTER, EXIT_DISCARDED = \
@@ -144,25 +141,7 @@ def simulated(args: argparse.Namespace) -> list[str]:
 
 
 def _connector(args: argparse.Namespace):
-    """A function: queue manager name -> Transport (simulated or real)."""
-    estate = simulated(args)
-    if estate:
-        from traceroute.mq.transport import SimTransport
-        from traceroute.sim.mqsc import parse_mqsc
-        from traceroute.sim.simulator import Simulator
-
-        if estate == [DEMO]:
-            text = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc")
-            network = parse_mqsc(text.read_text(), source="demo (qm1_qm2.mqsc)")
-        else:
-            from mqroute.inputs import load_mqsc
-
-            network = load_mqsc(estate, strict=args.strict)
-        if not network.qmgrs:
-            raise MQSCError("no queue manager is defined (no commands, no '* Queue manager "
-                            "name:' header)", source=", ".join(estate))
-        sim = Simulator(network, seed=args.seed, latency=args.latency)
-        return lambda name: SimTransport(sim, name or _first(network))
+    """A function: queue manager name -> Transport to a real queue manager."""
     from dataclasses import replace
 
     from traceroute.mq.client import MQTransport
@@ -173,10 +152,6 @@ def _connector(args: argparse.Namespace):
         return MQTransport.connect(replace(base, qmgr=name))
 
     return connect
-
-
-def _first(network) -> str:
-    return next(iter(network.qmgrs))
 
 
 def correl_id_of(text: str) -> bytes:
@@ -228,10 +203,7 @@ def exit_status(routes: list[Route]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """`mqroute trace`."""
-    level, display = parse_verbosity(args.v or ["summary"])
-    argv = getattr(args, "argv", [])
-    quiet = args.json or level == "none"
-    say = (lambda text: None) if quiet else (lambda text: print(printable(text)))
+    parse_verbosity(args.v or ["summary"])  # a usage error before anything else
     try:
         options = None if args.msg_id else trace_options(args)
     except ValueError as e:
@@ -254,17 +226,31 @@ def run(args: argparse.Namespace) -> int:
             _error(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
                   "simulated network has no connections to configure)")
             return EXIT_ERROR
+        from mqroute.estates import simulation
+        from traceroute.mq.transport import SimTransport
+
+        with simulation(simulated(args), seed=args.seed, latency=args.latency,
+                        strict=args.strict) as live:
+            folder = live.estate is not None  # a quiet estate has nothing more to come
+
+            def connect(name: str) -> Transport:
+                return SimTransport(live.sim, name or live.first, quiet_ends_wait=folder)
+
+            return _trace(args, options, connect)
     try:
         connect = _connector(args)
     except ConnectionOptionError as e:
         _error(f"mqroute: trace: {e}")
         return EXIT_ERROR
-    except MQSCError as e:
-        _error(f"mqroute: {e.located}")
-        return EXIT_ERROR
-    except OSError as e:
-        _error(f"mqroute: {e.filename or simulated(args)[0]}: {e.strerror or e}")
-        return EXIT_ERROR
+    return _trace(args, options, connect)
+
+
+def _trace(args: argparse.Namespace, options: TraceOptions | None, connect) -> int:
+    """Send, collect, display: the trace itself, on a connected estate."""
+    level, display = parse_verbosity(args.v or ["summary"])
+    argv = getattr(args, "argv", [])
+    say = (lambda text: None) if args.json or level == "none" \
+        else (lambda text: print(printable(text)))
     try:
         archive = Archive(args.save) if args.save and not args.no_display else None
     except ArchiveError as e:

@@ -85,10 +85,14 @@ class Transport(Protocol):
 
 @dataclass
 class SimTransport:
-    """A connection to one queue manager of a Simulator; waiting advances virtual time."""
+    """A connection to one queue manager of a Simulator; waiting advances virtual time
+    (with `quiet_ends_wait`, a wait ends as soon as nothing is in flight: an estate folder,
+    whose clock is the wall clock, is not moved on by waiting for what cannot come)."""
 
     sim: Simulator
     qmgr_name: str
+    quiet_ends_wait: bool = False  # nothing in flight: nothing more can come (an estate)
+    _idle: float = 0.0
     _uncommitted: list[tuple[str, MQMD, bytes]] = field(default_factory=list)
     _browsed: dict[str, set[bytes]] = field(default_factory=dict)
     _temporary: list[str] = field(default_factory=list)
@@ -98,8 +102,9 @@ class SimTransport:
             raise TransportError("MQCONN", mqc.MQRC_Q_MGR_NAME_ERROR, self.qmgr_name)
 
     def clock(self) -> float:
-        """The simulation's virtual time."""
-        return self.sim.now
+        """The simulation's virtual time (and, with quiet_ends_wait, the waits that ended
+        at once because nothing was in flight)."""
+        return self.sim.now + self._idle
 
     def open_output(self, queue: str, *, target_qmgr: str = "", topic: str = "",
                     bind_not_fixed: bool = False) -> object:
@@ -149,6 +154,9 @@ class SimTransport:
                     self._uncommitted.append((queue, *found))
                 return found
             upcoming = self.sim.next_event_time()
+            if upcoming is None and self.quiet_ends_wait:
+                self._idle += max(0.0, deadline - self.sim.now)  # waited, in vain
+                return None
             if upcoming is None or upcoming > deadline:
                 if self.sim.now >= deadline:
                     return None

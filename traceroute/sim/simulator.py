@@ -448,6 +448,10 @@ class Simulator:
         """The messages on a queue, oldest first, left in place."""
         return [(s.md, s.data) for s in self.queues.get((qmgr, queue), ())]
 
+    def expired(self, s: Stored) -> bool:
+        """True when the message's expiry has passed (it goes at the next get)."""
+        return self._expired(s)
+
     def _expired(self, s: Stored) -> bool:
         return s.md.expiry > 0 and self.now - s.put_at > s.md.expiry / 10
 

@@ -244,6 +244,9 @@ def channel_status_parameters(c: ChannelStatus, tz: tzinfo = UTC) -> list[Parame
         Integer(mqc.MQIA_MONITORING_CHANNEL, reverse(MONITORING).get(c.monchl, 0)),
         IntegerList(mqc.MQIACH_XMITQ_TIME_INDICATOR, _indicator(c.xqtime)),
         IntegerList(mqc.MQIACH_NETWORK_TIME_INDICATOR, _indicator(c.nettime)),
+        IntegerList(mqc.MQIACH_EXIT_TIME_INDICATOR, _indicator(c.exittime)),
+        IntegerList(mqc.MQIACH_BATCH_SIZE_INDICATOR, _indicator(c.xbatchsz)),
+        IntegerList(mqc.MQIACH_COMPRESSION_TIME, _indicator(c.comptime)),
         _s(mqc.MQCACH_LAST_MSG_DATE, msg_date, 12), _s(mqc.MQCACH_LAST_MSG_TIME, msg_time, 8),
         _s(mqc.MQCACH_CHANNEL_START_DATE, start_date, 12),
         _s(mqc.MQCACH_CHANNEL_START_TIME, start_time, 8),
@@ -275,7 +278,9 @@ def channel_status_from(message: Message, qmgr: str, tz: tzinfo = UTC) -> Channe
         r.indicator(mqc.MQIACH_XMITQ_TIME_INDICATOR),
         r.indicator(mqc.MQIACH_NETWORK_TIME_INDICATOR),
         r.moment(mqc.MQCACH_LAST_MSG_DATE, mqc.MQCACH_LAST_MSG_TIME, tz),
-        r.moment(mqc.MQCACH_CHANNEL_START_DATE, mqc.MQCACH_CHANNEL_START_TIME, tz))
+        r.moment(mqc.MQCACH_CHANNEL_START_DATE, mqc.MQCACH_CHANNEL_START_TIME, tz),
+        r.indicator(mqc.MQIACH_EXIT_TIME_INDICATOR), r.indicator(mqc.MQIACH_BATCH_SIZE_INDICATOR),
+        r.indicator(mqc.MQIACH_COMPRESSION_TIME))
 
 
 # --- reset statistics, cluster queue managers -------------------------------------------

@@ -108,6 +108,9 @@ class ChannelStatus:
     nettime: Indicator | None = None
     last_msg: datetime | None = None
     started: datetime | None = None
+    exittime: Indicator | None = None        # microseconds in exits per message
+    xbatchsz: Indicator | None = None        # messages per batch
+    comptime: Indicator | None = None        # microseconds compressing per message
 
     @property
     def has_status(self) -> bool:

@@ -13,7 +13,10 @@ from traceroute.sim.simulator import Simulator
 
 def attach(sim: Simulator) -> CommandServer:
     """A Monitor and a CommandServer for every queue manager of `sim` (the server's
-    `.monitor` is the Monitor)."""
+    `.monitor` is the Monitor); the ones it has when it has them already."""
+    for watcher in sim.watchers:
+        if isinstance(watcher, CommandServer):
+            return watcher
     return CommandServer(sim, Monitor(sim))
 
 

@@ -163,12 +163,13 @@ class ChannelRecord:
     saved_seq: int | None = None
     xqtime: Indicator = field(default_factory=Indicator)
     nettime: Indicator = field(default_factory=Indicator)
+    xbatchsz: Indicator = field(default_factory=Indicator)
     chances: int = 0                # messages that could be measured (for sampling)
     batch_chances: int = 0          # batches that could be measured
 
     def forget_monitoring(self) -> None:
         """Monitoring switched off: XQTIME and NETTIME start again when it is on."""
-        self.xqtime, self.nettime = Indicator(), Indicator()
+        self.xqtime, self.nettime, self.xbatchsz = Indicator(), Indicator(), Indicator()
         self.chances = self.batch_chances = 0
 
     def end(self) -> None:
@@ -274,6 +275,7 @@ class Monitor(Watcher):
                 rec.chances += 1
             if rec.batch_chances % every == 0:
                 rec.nettime.add(2 * self.sim.latency * 1e6)
+                rec.xbatchsz.add(n)
             rec.batch_chances += 1
         other = self.sim.network.qmgrs.get(partner)
         theirs = other.channels.get(channel.name) if other is not None else None
@@ -417,16 +419,20 @@ class Monitor(Watcher):
         rec = rec or ChannelRecord(chltype)
         level = channel_level(qm, name)
         sending = chltype in SENDERS
-        on = level != mqc.MQMON_OFF and status == "RUNNING"
+        on = level != mqc.MQMON_OFF and status == "RUNNING" and sending
         substate = ("MQGET" if sending else "RECEIVE") if status == "RUNNING" else None
+        measured = on and rec.nettime.value() is not None
         return ChannelStatus(
             qmgr, name, chltype, status, "CURRENT", substate, conname, xmitq,
             rec.partner, rec.msgs, rec.batches, 0, rec.seq, rec.saved_seq or 0,
             monchl=LEVEL_WORDS[level],
-            xqtime=rec.xqtime.value() if on and sending else None,
-            nettime=rec.nettime.value() if on and sending else None,
+            xqtime=rec.xqtime.value() if on else None,
+            nettime=rec.nettime.value() if on else None,
             last_msg=self.moment(qmgr, rec.last_msg),
-            started=self.moment(qmgr, rec.started))
+            started=self.moment(qmgr, rec.started),
+            exittime=(0, 0) if measured else None,  # no channel exits are simulated
+            xbatchsz=rec.xbatchsz.value() if on else None,
+            comptime=(0, 0) if measured else None)  # nor compression
 
     def channels_with_status(self, qmgr: str) -> list[str]:
         """Names of the channels of `qmgr` that have a current status now, sorted."""

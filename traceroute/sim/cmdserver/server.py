@@ -347,6 +347,17 @@ class CommandServer(Watcher):
         return [q for name, q in sorted(qm.queues.items()) if matches(pattern, name)
                 and (qtype == mqc.MQQT_ALL or _QTYPES.get(q.kind) == qtype)]
 
+    def _local_queues(self, qm: QueueManager, pattern: str) -> list[MQObject]:
+        """The local queues a status command names (MQRCCF_Q_WRONG_TYPE for a named queue
+        of another type, MQRC_UNKNOWN_OBJECT_NAME when there is none)."""
+        named = qm.queues.get(pattern)
+        if not pattern.endswith("*") and named is not None and named.kind != "QLOCAL":
+            raise _Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        queues = self._queues(qm, pattern, mqc.MQQT_LOCAL)
+        if not queues:
+            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        return queues
+
     def _inquire_queue(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = _Request(message, (mqc.MQCA_Q_NAME,),
                      (mqc.MQIACF_Q_ATTRS, mqc.MQIA_Q_TYPE, mqc.MQIACF_CLUSTER_INFO,
@@ -378,12 +389,7 @@ class CommandServer(Watcher):
         if kind not in (mqc.MQIACF_Q_STATUS, mqc.MQIACF_Q_HANDLE):
             raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
                         Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_Q_STATUS_TYPE))
-        named = qm.queues.get(pattern)
-        if not pattern.endswith("*") and named is not None and named.kind != "QLOCAL":
-            raise _Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
-        queues = self._queues(qm, pattern, mqc.MQQT_LOCAL)
-        if not queues:
-            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        queues = self._local_queues(qm, pattern)
         wanted = r.selected(mqc.MQIACF_Q_STATUS_ATTRS)
         always = (mqc.MQCA_Q_NAME, mqc.MQIACF_Q_STATUS_TYPE)
         out = []
@@ -496,12 +502,7 @@ class CommandServer(Watcher):
         pattern = r.text(mqc.MQCA_Q_NAME)
         if (qm.attrs.get("PERFMEV") or "DISABLED").upper() != "ENABLED":
             raise _Fail(mqc.MQRCCF_EVENTS_DISABLED)
-        named = qm.queues.get(pattern)
-        if not pattern.endswith("*") and named is not None and named.kind != "QLOCAL":
-            raise _Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
-        queues = self._queues(qm, pattern, mqc.MQQT_LOCAL)
-        if not queues:
-            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
+        queues = self._local_queues(qm, pattern)
         return [reset_stats_parameters(self.monitor.reset(qm.name, q.name)) for q in queues]
 
     def _channel_named(self, qm: QueueManager, message: Message,

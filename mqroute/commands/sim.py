@@ -1,0 +1,197 @@
+"""`mqroute sim`: a simulated estate that lives between commands.
+
+    mqroute sim init DIR FILE.mqsc...       (or --network demo) make the estate folder
+    mqroute sim runmqsc DIR QMGR < cmds     MQSC commands, as runmqsc runs them
+    mqroute sim put DIR -m QMGR -q QUEUE    put messages, as amqsput does
+    mqroute sim get DIR -m QMGR -q QUEUE    get (or --browse) messages, as amqsget does
+
+These commands change the estate: that is their purpose. Every other mqroute command given
+`--network DIR` only reads it, apart from what it does on purpose (a trace puts its
+trace-route message, as dspmqrte does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mqroute.errors import EXIT_FATAL, EXIT_OK, FatalError, UsageError
+from mqroute.estates import network_of, simulation
+from mqroute.options import add_network
+from traceroute.status.commands import reason_text
+
+ACTIONS = ("init", "runmqsc", "put", "get")
+#: The largest message `sim put --size` makes (MQ's largest, 100 MB).
+MAX_SIZE = 100 * 1024 * 1024
+MAX_COUNT = 1_000_000
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register `mqroute sim`."""
+    p = sub.add_parser(
+        "sim", help="a simulated estate that lives between commands: init, runmqsc, put, get",
+        description="init DIR FILE.mqsc... (or --network demo) makes an estate folder; "
+                    "runmqsc DIR QMGR runs MQSC commands from standard input as runmqsc does "
+                    "(exit 0 when every one succeeded, else 2); put DIR -m QMGR -q QUEUE and "
+                    "get DIR -m QMGR -q QUEUE act as amqsput and amqsget. Any command's "
+                    "--network DIR then works on the estate.")
+    p.add_argument("action", choices=ACTIONS, help="what to do")
+    p.add_argument("dir", metavar="DIR", help="the estate folder")
+    p.add_argument("rest", nargs="*", metavar="ARG",
+                   help="init: MQSC files defining the queue managers; runmqsc: the queue "
+                        "manager")
+    add_network(p, help="init: demo (IBM's QM1/QM2 example) or MQSC files, instead of the "
+                        "files after DIR")
+    p.add_argument("-m", dest="qmgr", metavar="QMGR", help="put/get: the queue manager")
+    p.add_argument("-q", dest="queue", metavar="QUEUE", help="put/get: the queue")
+    p.add_argument("--count", type=int, metavar="N",
+                   help="put: how many messages (default 1); get: at most N (default all)")
+    p.add_argument("--size", type=int, metavar="BYTES",
+                   help="put: each message's length (text padded with '.')")
+    p.add_argument("--persistent", action="store_true", help="put: persistent messages")
+    p.add_argument("--expiry", type=float, metavar="SECONDS",
+                   help="put: expiry in seconds (MQMD Expiry in tenths)")
+    p.add_argument("--browse", action="store_true", help="get: browse, leave them there")
+    p.add_argument("--seed", type=int, default=0, help="init: the simulation's seed")
+    p.add_argument("--latency", type=float, default=0.05,
+                   help="init: simulated seconds a message takes per channel hop")
+    p.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    action = args.action
+    extra = {"put": ("persistent", "expiry", "size"), "get": ("browse",)}
+    for other, flags in extra.items():
+        given = [f"--{f}" for f in flags if getattr(args, f) not in (None, False)]
+        if given and action != other:
+            raise UsageError(f"sim {action}: {', '.join(given)} belongs to sim {other}")
+    if action in ("put", "get"):
+        if args.rest:
+            raise UsageError(f"sim {action}: unexpected {' '.join(args.rest)} (give -m QMGR "
+                             "-q QUEUE)")
+        if not args.qmgr or not args.queue:
+            raise UsageError(f"sim {action} needs -m QMGR and -q QUEUE")
+    elif args.qmgr or args.queue or args.count is not None:
+        raise UsageError(f"sim {action}: -m, -q and --count belong to sim put and sim get")
+    if args.count is not None and not 1 <= args.count <= MAX_COUNT:
+        raise UsageError(f"--count {args.count}: 1 to {MAX_COUNT}")
+    if args.size is not None and not 0 <= args.size <= MAX_SIZE:
+        raise UsageError(f"--size {args.size}: 0 to {MAX_SIZE} bytes")
+    if args.expiry is not None and not 0 < args.expiry <= 214748364:
+        raise UsageError(f"--expiry {args.expiry:g}: seconds above 0 (MQ's limit is "
+                         "214748364.7)")
+    if action != "init" and args.network:
+        raise UsageError(f"sim {action}: --network belongs to sim init (DIR is the estate)")
+    if not args.latency >= 0:
+        raise UsageError(f"--latency {args.latency:g}: 0 or more")
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute sim ACTION DIR ...`."""
+    _check(args)
+    return {"init": _init, "runmqsc": _runmqsc, "put": _put, "get": _get}[args.action](args)
+
+
+def _init(args: argparse.Namespace) -> int:
+    from traceroute.sim.estate import Estate, EstateError
+
+    specs = [*args.network, *args.rest]
+    if args.network and args.rest:
+        raise UsageError("sim init: give MQSC files after DIR or --network, not both")
+    if not specs:
+        raise UsageError("sim init DIR needs MQSC files (or --network demo)")
+    network = network_of(specs)
+    try:
+        Estate.create(args.dir, network, seed=args.seed, latency=args.latency)
+    except EstateError as e:
+        raise FatalError(str(e)) from None
+    names = ", ".join(network.qmgrs)
+    print(f"estate {args.dir}: {len(network.qmgrs)} queue managers ({names})")
+    return EXIT_OK
+
+
+def _runmqsc(args: argparse.Namespace) -> int:
+    from traceroute.sim.estate.runmqsc import run_mqsc
+
+    if len(args.rest) != 1:
+        raise UsageError("sim runmqsc DIR QMGR (the MQSC commands come from standard input)")
+    data = sys.stdin.buffer.read(64 * 1024 * 1024 + 1)
+    if len(data) > 64 * 1024 * 1024:
+        raise FatalError("<stdin>: over 64 MiB of MQSC: split it")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FatalError(f"<stdin>:offset {e.start}: not UTF-8") from None
+    with simulation([args.dir]) as live:
+        assert live.estate is not None
+        result = run_mqsc(live.estate, _qmgr(live, args.rest[0]), text)
+    for line in result.lines:
+        print(line)
+    return EXIT_OK if result.ok else EXIT_FATAL
+
+
+def _qmgr(live, name: str) -> str:
+    if name not in live.sim.network.qmgrs:
+        known = ", ".join(live.sim.network.qmgrs)
+        raise FatalError(f"AMQ8118E: IBM MQ queue manager {name} does not exist (the estate "
+                         f"has {known}): {reason_text(2058)}")
+    return name
+
+
+def _estate(args: argparse.Namespace):
+    from mqroute.estates import is_folder
+
+    if not is_folder([args.dir]):
+        raise FatalError(f"{args.dir}: not an estate folder (make one with mqroute sim init)")
+    return simulation([args.dir])
+
+
+def _put(args: argparse.Namespace) -> int:
+    from traceroute.sim.estate.apps import put_messages
+
+    count = args.count or 1
+    with _estate(args) as live:
+        qmgr = _qmgr(live, args.qmgr)
+        print(f"target queue is {args.queue}")
+        outcome = put_messages(live.sim, qmgr, args.queue, count=count, size=args.size,
+                               persistent=args.persistent, expiry=args.expiry)
+    for msg_id in outcome.msg_ids:
+        print(f"put MsgId {msg_id.hex().upper()}")
+    if not outcome.ok:
+        print(f"mqroute: sim put: {outcome.call} of {args.queue} on {args.qmgr} failed: "
+              f"{reason_text(outcome.reason)}; {len(outcome.msg_ids)} of {count} put",
+              file=sys.stderr)
+        return EXIT_FATAL
+    r = outcome.resolution
+    where = ""
+    if r is not None and r.xmitq:
+        where = (f" (for {r.remote_q} on {r.remote_qmgr}, through transmission queue "
+                 f"{r.xmitq})")
+    print(f"{len(outcome.msg_ids)} message(s) put to {args.queue} on {qmgr}{where}")
+    return EXIT_OK
+
+
+def _shown(data: bytes, limit: int = 200) -> str:
+    """Message data as amqsget prints it: text, with anything unprintable escaped."""
+    text = data[:limit].decode("latin-1")
+    out = "".join(c if c.isprintable() and c.isascii() else f"\\x{ord(c):02x}" for c in text)
+    return out + (f"... ({len(data)} bytes)" if len(data) > limit else "")
+
+
+def _get(args: argparse.Namespace) -> int:
+    from traceroute.sim.estate.apps import get_messages
+
+    with _estate(args) as live:
+        qmgr = _qmgr(live, args.qmgr)
+        print(f"source queue is {args.queue}")
+        outcome = get_messages(live.sim, qmgr, args.queue, count=args.count,
+                               browse=args.browse)
+    if not outcome.ok:
+        print(f"mqroute: sim get: MQOPEN of {args.queue} on {args.qmgr} failed: "
+              f"{reason_text(outcome.reason)}", file=sys.stderr)
+        return EXIT_FATAL
+    for md, data in outcome.messages:
+        print(f"message <{_shown(data)}> MsgId {md.msg_id.hex().upper()}")
+    verb = "browsed" if args.browse else "got"
+    print(f"no more messages ({len(outcome.messages)} {verb})")
+    return EXIT_OK

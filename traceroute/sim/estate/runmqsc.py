@@ -1,0 +1,318 @@
+"""runmqsc for a simulated queue manager: MQSC commands in, runmqsc's answers out.
+
+Each command stands alone, as with runmqsc: it is echoed with its number, answered (an
+AMQ message, the display), and a command that fails does not stop the ones after it. The
+end says how many were read, how many had a syntax error and whether every valid one was
+processed; `RunResult.ok` is True only when every command succeeded.
+
+DEFINE/ALTER/DELETE go to the MQSC layer (`traceroute.sim.mqsc`); DELETE QLOCAL of a queue
+that holds messages needs PURGE (AMQ8143E otherwise), and CLEAR QLOCAL empties one. START
+CHANNEL, STOP CHANNEL, RESET QSTATS and DISPLAY QUEUE/QLOCAL/QREMOTE/QALIAS/QMODEL,
+CHANNEL, QMGR, QSTATUS, CHSTATUS, CLUSQMGR are PCF commands to the queue manager's command
+server (`traceroute.sim.cmdserver`), shown as runmqsc shows them (ALL, MONITOR, named
+attributes, TYPE(HANDLE), SAVED, WHERE(...)). Other commands are recognised and refused
+("not simulated"): nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pcf import mqc
+from pcf.model import Message
+from traceroute.sim.estate.estate import Estate
+from traceroute.sim.mqsc.apply import _Applier
+from traceroute.sim.mqsc.syntax import Command, MQSCError, _command, _scan, _Statement
+from traceroute.status import commands as pcf_commands
+from traceroute.status import display, responses
+from traceroute.status.commands import failure_of, reason_text
+from traceroute.status.where import where_filter
+from traceroute.status.words import CHANNEL_TYPE, reverse
+
+_QUEUE_KINDS = {"QUEUE": mqc.MQQT_ALL, "QLOCAL": mqc.MQQT_LOCAL, "QREMOTE": mqc.MQQT_REMOTE,
+                "QALIAS": mqc.MQQT_ALIAS, "QMODEL": mqc.MQQT_MODEL}
+_CREATED = {"QUEUE": ("AMQ8006I", "AMQ8008I", "AMQ8007I", "queue"),
+            "CHANNEL": ("AMQ8014I", "AMQ8016I", "AMQ8015I", "channel")}
+_AMQ = re.compile(r"AMQ\d{4}[EIW]")
+
+
+@dataclass
+class RunResult:
+    """What runmqsc printed and counted."""
+
+    lines: list[str] = field(default_factory=list)
+    read: int = 0
+    syntax_errors: int = 0
+    failed: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when every command was read and processed."""
+        return not self.syntax_errors and not self.failed
+
+    def summary(self) -> list[str]:
+        """runmqsc's closing lines."""
+        out = [f"{self.read} MQSC commands read."]
+        out.append("No commands have a syntax error." if not self.syntax_errors else
+                   "One command has a syntax error." if self.syntax_errors == 1 else
+                   f"{self.syntax_errors} commands have a syntax error.")
+        out.append("All valid MQSC commands were processed." if not self.failed else
+                   "One valid MQSC command could not be processed." if self.failed == 1 else
+                   f"{self.failed} valid MQSC commands could not be processed.")
+        return out
+
+
+class _Failed(Exception):
+    """A command that did not succeed: the lines saying why."""
+
+    def __init__(self, *lines: str) -> None:
+        super().__init__(lines[0] if lines else "")
+        self.lines = list(lines)
+
+
+def _statements(text: str, source: str):
+    """(echo text, Command | None, MQSCError | None) for each command of the text."""
+    try:
+        items = list(_scan(text, source))
+    except MQSCError as e:  # the text ends inside a command
+        yield "", None, e
+        return
+    for item in items:
+        if not isinstance(item, _Statement):
+            continue  # a '* Queue manager name:' comment: runmqsc works on one
+        try:
+            yield item.text.strip(), _command(item), None
+        except MQSCError as e:
+            yield item.text.strip(), None, e
+
+
+def run_mqsc(estate: Estate, qmgr: str, text: str, *, source: str = "<stdin>") -> RunResult:
+    """Run MQSC commands on queue manager `qmgr` of the estate, as runmqsc does."""
+    estate.qmgr(qmgr)
+    result = RunResult([f"Starting MQSC for queue manager {qmgr}.", "", ""])
+    runner = _Runner(estate, qmgr)
+    for echo, command, error in _statements(text, source):
+        if command is not None and command.verb in ("END", "EXIT", "QUIT"):
+            break
+        result.read += 1
+        result.lines.append(f"{result.read:6d} : {echo}")
+        if error is not None:
+            result.syntax_errors += 1
+            result.lines += [f"AMQ8405I: Syntax error detected: {error.located}", ""]
+            continue
+        if command is None:
+            result.read -= 1
+            result.lines.pop()
+            continue
+        try:
+            result.lines += runner.run(command)
+        except _Failed as e:
+            result.failed += 1
+            result.lines += e.lines
+        except MQSCError as e:
+            result.failed += 1
+            code = _AMQ.search(e.reason)
+            result.lines.append(f"{code.group() if code else 'AMQ8405I'}: {e.reason}")
+        result.lines.append("")
+    result.lines += result.summary()
+    return result
+
+
+class _Runner:
+    """Runs one queue manager's commands."""
+
+    def __init__(self, estate: Estate, qmgr: str) -> None:
+        self.estate = estate
+        self.qmgr = qmgr
+        self.server = estate.server
+
+    def run(self, command: Command) -> list[str]:
+        verb, kind = command.verb, command.kind
+        if verb in ("DEFINE", "ALTER", "DELETE"):
+            return self.change(command)
+        if verb in ("START", "STOP") and kind == "CHANNEL":
+            return self.channel(command)
+        if verb == "RESET" and kind == "QSTATS":
+            return self.reset(command)
+        if verb == "CLEAR" and kind in ("QLOCAL", "QUEUE"):
+            return self.clear(command)
+        if verb == "DISPLAY":
+            return self.display(command)
+        raise _Failed(f"mqroute: {verb} {kind} is not simulated here: nothing changed")
+
+    # --- definitions ----------------------------------------------------------------------
+
+    def change(self, command: Command) -> list[str]:
+        kind, name = command.kind, command.name or ""
+        sim = self.estate.sim
+        if command.verb == "DELETE" and kind == "QLOCAL" and sim.depth(self.qmgr, name) \
+                and "PURGE" not in command.attrs:
+            raise _Failed("AMQ8143E: IBM MQ queue not empty.")
+        _Applier(sim.network, self.qmgr).apply(command)
+        if command.verb == "DELETE":
+            if kind == "QLOCAL":
+                sim.queues.pop((self.qmgr, name), None)
+            self.estate.monitor.forget(self.qmgr, kind, name)
+        self.estate.monitor.refresh()
+        if kind == "QMGR":
+            return ["AMQ8005I: IBM MQ queue manager changed."]
+        family = "QUEUE" if kind in _QUEUE_KINDS else kind
+        codes = _CREATED.get(family)
+        index = ("DEFINE", "ALTER", "DELETE").index(command.verb)
+        if codes is None:
+            done = ("created", "changed", "deleted")[index]
+            return [f"IBM MQ {kind.lower()} {done}."]
+        done = ("created", "changed", "deleted")[index]
+        return [f"{codes[index]}: IBM MQ {codes[3]} {done}."]
+
+    def clear(self, command: Command) -> list[str]:
+        q = self.estate.qmgr(self.qmgr).queues.get(command.name or "")
+        if q is None:
+            raise _Failed(f"AMQ8147E: IBM MQ object {command.name} not found.")
+        if q.kind != "QLOCAL":
+            raise _Failed("AMQ8148E: IBM MQ object is not a local queue.")
+        self.estate.sim.queues.pop((self.qmgr, q.name), None)
+        return ["AMQ8022I: IBM MQ queue cleared."]
+
+    # --- PCF through the command server ------------------------------------------------------
+
+    def _execute(self, request: Message, what: str, *, none_ok: bool = False) -> list[Message]:
+        responses_ = self.server.execute(self.qmgr, request)
+        failed = failure_of(responses_[-1], what)
+        if failed is not None and none_ok and failed.reason == mqc.MQRCCF_NONE_FOUND:
+            return []  # a WHERE that nothing passes: nothing to show
+        if failed is not None:
+            raise _Failed(_failure_line(failed.reason, what))
+        return responses_
+
+    def channel(self, command: Command) -> list[str]:
+        name = command.name or ""
+        if command.verb == "START":
+            self._execute(pcf_commands.start_channel(name), name)
+            return ["AMQ8018I: Start IBM MQ channel accepted."]
+        inactive = command.attrs.get("STATUS", "STOPPED").upper() == "INACTIVE"
+        self._execute(pcf_commands.stop_channel(name, inactive=inactive), name)
+        return ["AMQ8019I: Stop IBM MQ channel accepted."]
+
+    def reset(self, command: Command) -> list[str]:
+        out = []
+        for m in self._execute(pcf_commands.reset_queue_stats(command.name or ""),
+                               command.name or ""):
+            out += display.columns(display.reset_items(responses.reset_stats_from(m,
+                                                                                  self.qmgr)))
+        return out
+
+    def display(self, command: Command) -> list[str]:
+        kind, attrs = command.kind, command.attrs
+        name = command.name or ("*" if kind != "QMGR" else "")
+        where = None
+        if "WHERE" in attrs:
+            try:
+                where = where_filter(kind, attrs["WHERE"])
+            except ValueError as e:
+                raise _Failed(f"AMQ8405I: Syntax error detected: {e}") from None
+        shown = {k for k in attrs if k not in ("WHERE", "TYPE", "ALL", "MONITOR", "CURRENT",
+                                               "SAVED", "CHLTYPE", "CMDSCOPE")}
+        # no attributes named: everything for one object (and for the queue manager), names
+        # and types only for a generic name, as runmqsc does
+        everything = "ALL" in attrs or (not shown and not name.endswith("*"))
+        if kind in _QUEUE_KINDS:
+            return self._display_queues(name, kind, where, None if everything else shown)
+        if kind == "CHANNEL":
+            chltype = reverse(CHANNEL_TYPE).get(attrs.get("CHLTYPE", "").upper())
+            found = self._execute(pcf_commands.inquire_channel(name, chltype, where=where), name,
+                                  none_ok=True)
+            lines = []
+            for m in found:
+                d = responses.definition_from(m, self.qmgr, "CHANNEL")
+                lines += ["AMQ8414I: Display Channel details.",
+                          *display.columns(display.definition_items(
+                              d, None if everything else shown))]
+            return lines
+        if kind == "QMGR":
+            m = self._execute(pcf_commands.inquire_qmgr(), self.qmgr)[0]
+            d = responses.definition_from(m, self.qmgr, "QMGR")
+            return ["AMQ8408I: Display Queue Manager details.",
+                    *display.columns(display.definition_items(d, None if everything
+                                                              else shown))]
+        if kind == "QSTATUS":
+            return self._display_qstatus(name, attrs, where, shown)
+        if kind == "CHSTATUS":
+            return self._display_chstatus(name, attrs, where, shown)
+        if kind == "CLUSQMGR":
+            lines = []
+            for m in self._execute(pcf_commands.inquire_cluster_qmgr(name), name):
+                lines += ["AMQ8441I: Display Cluster Queue Manager details.",
+                          *display.columns(display.cluster_qmgr_items(
+                              responses.cluster_qmgr_from(m, self.qmgr)))]
+            return lines
+        raise _Failed(f"mqroute: DISPLAY {kind} is not simulated here")
+
+    def _display_queues(self, name: str, kind: str, where, shown) -> list[str]:
+        request = pcf_commands.inquire_queue(name, _QUEUE_KINDS[kind], where=where)
+        lines = []
+        for m in self._execute(request, name, none_ok=True):
+            d = responses.definition_from(m, self.qmgr, "QUEUE")
+            lines += ["AMQ8409I: Display Queue details.",
+                      *display.columns(display.definition_items(d, shown))]
+        return lines
+
+    def _display_qstatus(self, name: str, attrs: dict[str, str], where, shown) -> list[str]:
+        handles = attrs.get("TYPE", "QUEUE").upper() == "HANDLE"
+        request = pcf_commands.inquire_queue_status(name, handles=handles, where=where)
+        lines = []
+        for m in self._execute(request, name, none_ok=True):
+            lines.append("AMQ8450I: Display queue status details.")
+            if handles:
+                lines += display.columns(display.handle_items(
+                    responses.handle_status_from(m, self.qmgr)))
+                continue
+            wanted: set[str] | None = set(shown)
+            if "MONITOR" in attrs:
+                wanted = {*shown, *display.QSTATUS_MONITOR}
+            if not wanted:
+                wanted = {"CURDEPTH"}
+            if "ALL" in attrs:
+                wanted = None
+            lines += display.columns(display.queue_status_items(
+                responses.queue_status_from(m, self.qmgr), wanted))
+        return lines
+
+    def _display_chstatus(self, name: str, attrs: dict[str, str], where, shown) -> list[str]:
+        saved = "SAVED" in attrs
+        request = pcf_commands.inquire_channel_status(name, saved=saved, where=where)
+        try:
+            found = self._execute(request, name, none_ok=True)
+        except _Failed:
+            return ["AMQ8420I: Channel Status not found."]
+        wanted: list[str] | None = sorted(shown)
+        if "MONITOR" in attrs:
+            wanted = [*wanted, *display.CHSTATUS_MONITOR]
+        if "ALL" in attrs:
+            wanted = None
+        lines = []
+        for m in found:
+            lines += ["AMQ8417I: Display Channel Status details.",
+                      *display.columns(display.channel_status_items(
+                          responses.channel_status_from(m, self.qmgr), wanted))]
+        return lines
+
+
+def _failure_line(reason: int, what: str) -> str:
+    texts = {
+        mqc.MQRC_UNKNOWN_OBJECT_NAME: f"AMQ8147E: IBM MQ object {what} not found.",
+        mqc.MQRCCF_CHANNEL_NOT_FOUND: f"AMQ8147E: IBM MQ object {what} not found.",
+        mqc.MQRCCF_CHL_STATUS_NOT_FOUND: "AMQ8420I: Channel Status not found.",
+        mqc.MQRCCF_CHANNEL_IN_USE: f"AMQ9514E: Channel '{what}' is in use.",
+        mqc.MQRCCF_CHANNEL_NOT_ACTIVE: f"AMQ9533E: Channel '{what}' is not currently active.",
+        mqc.MQRCCF_Q_WRONG_TYPE: f"AMQ8148E: IBM MQ object {what} is not a local queue.",
+    }
+    plain = {
+        mqc.MQRCCF_NONE_FOUND: "no object matches the condition",
+        mqc.MQRCCF_EVENTS_DISABLED: "performance events are disabled (ALTER QMGR "
+                                    "PERFMEV(ENABLED) first)",
+    }
+    if reason in texts:
+        return texts[reason]
+    return f"{plain.get(reason, 'the command failed')}: {reason_text(reason)}"
