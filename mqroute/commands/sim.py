@@ -17,6 +17,7 @@ import sys
 
 from mqroute.errors import EXIT_FATAL, EXIT_OK, FatalError, UsageError
 from mqroute.estates import network_of, simulation
+from mqroute.inputs import add_strict
 from mqroute.options import add_network
 from traceroute.status.commands import reason_text
 
@@ -42,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "manager")
     add_network(p, help="init: demo (IBM's QM1/QM2 example) or MQSC files, instead of the "
                         "files after DIR")
+    add_strict(p)
     p.add_argument("-m", dest="qmgr", metavar="QMGR", help="put/get: the queue manager")
     p.add_argument("-q", dest="queue", metavar="QUEUE", help="put/get: the queue")
     p.add_argument("--count", type=int, metavar="N",
@@ -100,7 +102,7 @@ def _init(args: argparse.Namespace) -> int:
         raise UsageError("sim init: give MQSC files after DIR or --network, not both")
     if not specs:
         raise UsageError("sim init DIR needs MQSC files (or --network demo)")
-    network = network_of(specs)
+    network = network_of(specs, strict=args.strict)
     try:
         Estate.create(args.dir, network, seed=args.seed, latency=args.latency)
     except EstateError as e:

@@ -54,7 +54,7 @@ def test_runmqsc_answers_each_command_and_exits_2_when_one_fails(estate):
         "STOP CHANNEL(QM1.TO.QM2)\n"
         "DISPLAY CHSTATUS(QM1.TO.QM2)\n"))
     assert status == 0, out
-    assert "     1 : DEFINE QLOCAL(APP.Q) DESCR('orders')\nAMQ8006I: IBM MQ queue created." in out
+    assert "     1 : DEFINE QLOCAL(APP.Q) DESCR(orders)\nAMQ8006I: IBM MQ queue created." in out
     assert "AMQ8019I: Stop IBM MQ channel accepted." in out
     assert "STATUS(STOPPED)" in out and "CHANNEL(QM1.TO.QM2)" in out
     assert out.rstrip().endswith("3 MQSC commands read.\nNo commands have a syntax error.\n"

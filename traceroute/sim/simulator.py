@@ -88,11 +88,10 @@ from traceroute.sim.resolve import Resolution, receiving_end, resolve, sending_c
 
 ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
 TRACE_ROUTE_QUEUE = "SYSTEM.ADMIN.TRACE.ROUTE.QUEUE"
-#: The system queues every queue manager has: name -> (kind, attributes).
 COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+#: The system queues every queue manager has: name -> (kind, attributes).
 SYSTEM_QUEUES = {
     ACTIVITY_QUEUE: ("QLOCAL", {}), TRACE_ROUTE_QUEUE: ("QLOCAL", {}),
-    COMMAND_QUEUE: ("QLOCAL", {}),
     "SYSTEM.DEFAULT.MODEL.QUEUE": ("QMODEL", {}),
     "SYSTEM.CLUSTER.TRANSMIT.QUEUE": ("QLOCAL", {"USAGE": "XMITQ"}),
 }

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pcf import mqc
-from pcf.model import Integer, Parameter, String, StringList
+from pcf.model import Integer, IntegerList, Parameter, String, StringList
 from traceroute.status.words import CHANNEL_TYPE, MONITORING, reverse
 
-STR, INT, WORD, FLAG, LIST = "str", "int", "word", "flag", "list"
+STR, INT, WORD, FLAG, LIST, WORDS = "str", "int", "word", "flag", "list", "words"
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,9 @@ QUEUE = _table(
     _a("RQMNAME", "MQCA_REMOTE_Q_MGR_NAME"),
     _a("XMITQ", "MQCA_XMIT_Q_NAME"),
     _a("CUSTOM", "MQCA_CUSTOM", width=128),
+    _a("STREAMQ", "MQCA_STREAM_QUEUE_NAME"),
+    _a("STRMQOS", "MQIA_STREAM_QUEUE_QOS", WORD, _w(BESTEF="MQST_BEST_EFFORT",
+                                                    MUSTDUP="MQST_MUST_DUP")),
     _a("CRDATE", "MQCA_CREATION_DATE", width=12, readonly=True),
     _a("CRTIME", "MQCA_CREATION_TIME", width=8, readonly=True),
     _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
@@ -177,7 +180,11 @@ CHANNEL = _table(
     _a("LONGRTY", "MQIACH_LONG_RETRY", INT),
     _a("LONGTMR", "MQIACH_LONG_TIMER", INT),
     _a("HBINT", "MQIACH_HB_INTERVAL", INT),
-    _a("KAINT", "MQIACH_KEEP_ALIVE_INTERVAL", INT),
+    _a("KAINT", "MQIACH_KEEP_ALIVE_INTERVAL", INT, _w(AUTO="MQKAI_AUTO")),
+    _a("SPLPROT", "MQIACH_SPL_PROTECTION", WORD, _w(PASSTHRU="MQSPL_PASSTHRU",
+                                                    REMOVE="MQSPL_REMOVE",
+                                                    ASPOLICY="MQSPL_AS_POLICY")),
+    _a("USERID", "MQCACH_USER_ID", width=12),
     _a("SEQWRAP", "MQIACH_SEQUENCE_NUMBER_WRAP", INT),
     _a("MAXMSGL", "MQIACH_MAX_MSG_LENGTH", INT),
     _a("NPMSPEED", "MQIACH_NPM_SPEED", WORD, _w(NORMAL="MQNPMS_NORMAL", FAST="MQNPMS_FAST")),
@@ -201,6 +208,11 @@ CHANNEL = _table(
     _a("SENDDATA", "MQCACH_SEND_EXIT_USER_DATA", LIST, width=32),
     _a("RCVEXIT", "MQCACH_RCV_EXIT_NAME", LIST, width=128),
     _a("RCVDATA", "MQCACH_RCV_EXIT_USER_DATA", LIST, width=32),
+    _a("COMPHDR", "MQIACH_HDR_COMPRESSION", WORDS, _w(NONE="MQCOMPRESS_NONE",
+                                                      SYSTEM="MQCOMPRESS_SYSTEM")),
+    _a("COMPMSG", "MQIACH_MSG_COMPRESSION", WORDS, _w(
+        NONE="MQCOMPRESS_NONE", RLE="MQCOMPRESS_RLE", ZLIBFAST="MQCOMPRESS_ZLIBFAST",
+        ZLIBHIGH="MQCOMPRESS_ZLIBHIGH", ANY="MQCOMPRESS_ANY")),
     _a("MONCHL", "MQIA_MONITORING_CHANNEL", WORD, _MON_OBJECT),
     _a("STATCHL", "MQIA_STATISTICS_CHANNEL", WORD, _MON_OBJECT),
     _a("CLUSTER", "MQCA_CLUSTER_NAME"),
@@ -274,6 +286,44 @@ QMGR = _table(
     _a("PSMODE", "MQIA_PUBSUB_MODE", WORD, _w(COMPAT="MQPSM_COMPAT",
                                               DISABLED="MQPSM_DISABLED",
                                               ENABLED="MQPSM_ENABLED")),
+    _a("ACCTCONO", "MQIA_ACCOUNTING_CONN_OVERRIDE", WORD, _w(ENABLED="MQMON_ENABLED",
+                                                             DISABLED="MQMON_DISABLED")),
+    _a("ACTVCONO", "MQIA_ACTIVITY_CONN_OVERRIDE", WORD, _w(ENABLED="MQMON_ENABLED",
+                                                           DISABLED="MQMON_DISABLED")),
+    _a("BRIDGEEV", "MQIA_BRIDGE_EVENT", WORD, _EVENT),
+    _a("LOGGEREV", "MQIA_LOGGER_EVENT", WORD, _EVENT),
+    _a("CHADEXIT", "MQCA_CHANNEL_AUTO_DEF_EXIT", width=128),
+    _a("CLWLEXIT", "MQCA_CLUSTER_WORKLOAD_EXIT", width=128),
+    _a("CLWLDATA", "MQCA_CLUSTER_WORKLOAD_DATA", width=32),
+    _a("CLWLMRUC", "MQIA_CLWL_MRU_CHANNELS", INT),
+    _a("DEFCLXQ", "MQIA_DEF_CLUSTER_XMIT_Q_TYPE", WORD, _w(SCTQ="MQCLXQ_SCTQ",
+                                                           CHANNEL="MQCLXQ_CHANNEL")),
+    _a("MAXPROPL", "MQIA_MAX_PROPERTIES_LENGTH", INT,
+       _w(NOLIMIT="MQPROP_UNRESTRICTED_LENGTH")),
+    _a("PARENT", "MQCA_PARENT"),
+    _a("PSCLUS", "MQIA_PUBSUB_CLUSTER", WORD, _w(ENABLED="MQPSCLUS_ENABLED",
+                                                 DISABLED="MQPSCLUS_DISABLED")),
+    _a("PSNPMSG", "MQIA_PUBSUB_NP_MSG", WORD, _w(DISCARD="MQUNDELIVERED_DISCARD",
+                                                 KEEP="MQUNDELIVERED_KEEP")),
+    _a("PSNPRES", "MQIA_PUBSUB_NP_RESP", WORD, _w(NORMAL="MQUNDELIVERED_NORMAL",
+                                                  SAFE="MQUNDELIVERED_SAFE",
+                                                  DISCARD="MQUNDELIVERED_DISCARD",
+                                                  KEEP="MQUNDELIVERED_KEEP")),
+    _a("PSRTYCNT", "MQIA_PUBSUB_MAXMSG_RETRY_COUNT", INT),
+    _a("PSSYNCPT", "MQIA_PUBSUB_SYNC_PT", WORD, _w(YES="MQSYNCPOINT_YES",
+                                                   IFPER="MQSYNCPOINT_IFPER")),
+    _a("REVDNS", "MQIA_REVERSE_DNS_LOOKUP", WORD, _w(ENABLED="MQRDNS_ENABLED",
+                                                     DISABLED="MQRDNS_DISABLED")),
+    _a("SCHINIT", "MQIA_CHINIT_CONTROL", WORD, _w(QMGR="MQSVC_CONTROL_Q_MGR",
+                                                  MANUAL="MQSVC_CONTROL_MANUAL")),
+    _a("SCMDSERV", "MQIA_CMD_SERVER_CONTROL", WORD, _w(QMGR="MQSVC_CONTROL_Q_MGR",
+                                                       MANUAL="MQSVC_CONTROL_MANUAL")),
+    _a("STATACLS", "MQIA_STATISTICS_AUTO_CLUSSDR", WORD, _MON_OBJECT),
+    _a("TREELIFE", "MQIA_TREE_LIFE_TIME", INT),
+    _a("IPADDRV", "MQIA_IP_ADDRESS_VERSION", WORD, _w(IPV4="MQIPADDR_IPV4",
+                                                      IPV6="MQIPADDR_IPV6")),
+    _a("SSLFIPS", "MQIA_SSL_FIPS_REQUIRED", WORD, _w(NO="MQSSL_FIPS_NO", YES="MQSSL_FIPS_YES")),
+    _a("SSLRKEYC", "MQIA_SSL_RESET_COUNT", INT),
     _a("CONNAUTH", "MQCA_CONN_AUTH"),
     _a("SSLKEYR", "MQCA_SSL_KEY_REPOSITORY", width=256),
     _a("CERTLABL", "MQCA_CERT_LABEL", width=64),
@@ -332,12 +382,19 @@ def _parameter(a: Attribute, keyword: str, value: str) -> Parameter | None:
     if a.kind == LIST:
         return StringList(a.param, value.split(",") if value else [], width=a.width)
     if a.kind == INT:
+        if value.upper() in a.words:
+            return Integer(a.param, a.words[value.upper()])
         try:
             return Integer(a.param, int(value))
         except ValueError:
             return None
     if a.kind == FLAG:
         return Integer(a.param, a.words[keyword])
+    if a.kind == WORDS:
+        items = [w.strip().upper() for w in value.split(",") if w.strip()]
+        if not all(w in a.words for w in items):
+            return None
+        return IntegerList(a.param, [a.words[w] for w in items])
     number = a.words.get(value.upper())
     return None if number is None else Integer(a.param, number)
 
@@ -352,13 +409,17 @@ def from_parameters(kind: str, parameters: Iterable[Parameter], *,
         a = by_param.get(p.parameter)
         if a is None or (a.readonly and not readonly):
             continue
-        if a.kind == LIST and isinstance(p, StringList):
+        if a.kind == WORDS and isinstance(p, IntegerList):
+            names = {n: w for w, n in a.words.items()}
+            out[a.keyword] = ",".join(names.get(v, str(v)) for v in p.value)
+        elif a.kind == LIST and isinstance(p, StringList):
             out[a.keyword] = ",".join(_text(v) for v in p.value if _text(v))
         elif a.kind == STR and isinstance(p, String):
             out[a.keyword] = _text(p.value)
         elif isinstance(p, Integer):
             if a.kind == INT:
-                out[a.keyword] = str(p.value)
+                word = next((w for w, n in a.words.items() if n == p.value), None)
+                out[a.keyword] = word or str(p.value)
             elif a.kind == FLAG:
                 word = next((w for w, n in a.words.items() if n == p.value), None)
                 if word is not None:

@@ -53,7 +53,8 @@ from pcf.model import (
 )
 from pcf.mqmd import MQMD
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
-from traceroute.sim.network import MQObject, QueueManager
+from traceroute.sim.crtmqm import QMGR_DEFAULTS
+from traceroute.sim.network import MQObject, QueueManager, all_objects
 from traceroute.sim.resolve import clusters_of
 from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher
 from traceroute.status.attributes import CHANNEL, QUEUE
@@ -339,12 +340,12 @@ class CommandServer(Watcher):
 
     def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = _Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
-        attrs = {**qm.attrs, "CMDLEVEL": str(qm.command_level)}
+        attrs = {**QMGR_DEFAULTS, **qm.attrs, "CMDLEVEL": str(qm.command_level)}
         params, _ = definition_parameters(Definition(qm.name, "QMGR", qm.name, attrs))
         return [_select(params, r.selected(mqc.MQIACF_Q_MGR_ATTRS), (mqc.MQCA_Q_MGR_NAME,))]
 
     def _queues(self, qm: QueueManager, pattern: str, qtype: int) -> list[MQObject]:
-        return [q for name, q in sorted(qm.queues.items()) if matches(pattern, name)
+        return [q for q in all_objects(qm) if q.kind in _QTYPES and matches(pattern, q.name)
                 and (qtype == mqc.MQQT_ALL or _QTYPES.get(q.kind) == qtype)]
 
     def _local_queues(self, qm: QueueManager, pattern: str) -> list[MQObject]:
@@ -366,7 +367,12 @@ class CommandServer(Watcher):
         out = []
         for q in self._queues(qm, pattern, r.number(mqc.MQIA_Q_TYPE, mqc.MQQT_ALL)):
             params, _ = definition_parameters(Definition(qm.name, q.kind, q.name,
-                                                         dict(q.attrs)))
+                                                         q.effective()))
+            if q.kind == "QLOCAL":
+                status = self.monitor.queue_status(qm.name, q.name)
+                params += [Integer(mqc.MQIA_CURRENT_Q_DEPTH, status.curdepth),
+                           Integer(mqc.MQIA_OPEN_INPUT_COUNT, status.ipprocs),
+                           Integer(mqc.MQIA_OPEN_OUTPUT_COUNT, status.opprocs)]
             out.append(_select(params, wanted, (mqc.MQCA_Q_NAME, mqc.MQIA_Q_TYPE)))
         return self._found(out, r.where, _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
                                                String(mqc.MQCA_Q_NAME, pattern, width=48)))
@@ -405,7 +411,7 @@ class CommandServer(Watcher):
         return self._found(out, r.where, _Fail(mqc.MQRCCF_NONE_FOUND))
 
     def _channels(self, qm: QueueManager, pattern: str, chltype: int | None) -> list[MQObject]:
-        return [ch for name, ch in sorted(qm.channels.items()) if matches(pattern, name)
+        return [ch for ch in all_objects(qm) if ch.kind == "CHANNEL" and matches(pattern, ch.name)
                 and (chltype in (None, mqc.MQCHT_ALL)
                      or CHANNEL_TYPE.get(chltype) == ch.get("CHLTYPE"))]
 
@@ -419,7 +425,7 @@ class CommandServer(Watcher):
         out = []
         for ch in self._channels(qm, pattern, chltype):
             params, _ = definition_parameters(Definition(qm.name, "CHANNEL", ch.name,
-                                                         dict(ch.attrs)))
+                                                         ch.effective()))
             out.append(_select(params, wanted,
                                (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE)))
         return self._found(out, r.where, _Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND, String(

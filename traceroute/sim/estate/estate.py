@@ -9,8 +9,9 @@ opening sets it to now (or to the last saved clock if that is later: the simulat
 a little ahead, a hop at a time), so a message put an hour ago is an hour old. On opening,
 channels that were retrying try again (as their retry timer would have made them), and
 the estate settles; on leaving the `with` block without an exception it settles again (runs
-until nothing is in flight, at most `MAX_EVENTS` events) and saves, all files or none
-(`traceroute.sim.estate.folder`). An exception leaves the folder as it was.
+what is due in the next `HORIZON` seconds: messages in flight, message retries; at most
+`MAX_EVENTS` events) and saves, all files or none (`traceroute.sim.estate.folder`). An
+exception leaves the folder as it was.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from traceroute.sim.simulator import Simulator
 
 #: The most events one settling runs (a routing loop would otherwise never end).
 MAX_EVENTS = 1_000_000
+#: How far ahead of now one settling runs the simulation (seconds): hops, message retries.
+HORIZON = 30.0
 
 
 class EstateError(Exception):
@@ -95,7 +98,7 @@ class Estate:
     # --- making and opening ----------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: str | Path, network: Network, *, seed: int = 0,
+    def create(cls, path: str | Path, network: Network, *, seed: int | None = None,
                latency: float = 0.05, now: datetime | None = None) -> None:
         """Make an estate folder at `path` (absent or an empty folder) from a network."""
         target = Path(path)
@@ -200,12 +203,17 @@ class Estate:
             self.sim.retry(name)
 
     def settle(self, max_events: int = MAX_EVENTS) -> None:
-        """Run until nothing is in flight; EstateError if that takes over `max_events`."""
-        self.sim.run(max_events=max_events)
-        if self.sim.next_event_time() is not None:
-            raise EstateError(f"{self.path}: the simulation did not settle after {max_events} "
-                              "events (messages looping between queue managers?); nothing "
-                              "was saved")
+        """Run what is due within `HORIZON` seconds (messages in flight, message retries);
+        a channel's retry timer beyond it is not waited for: the next command that opens
+        the estate retries (`retry`). EstateError when that takes over `max_events`."""
+        sim, done = self.sim, 0
+        limit = sim.now + HORIZON
+        while (due := sim.next_event_time()) is not None and due <= limit:
+            done += sim.run(until=due, max_events=max_events - done)
+            if done >= max_events:
+                raise EstateError(f"{self.path}: the simulation did not settle after "
+                                  f"{max_events} events (messages looping between queue "
+                                  "managers?); nothing was saved")
 
     def texts(self) -> dict[str, str]:
         """Every file of the folder as the estate is now: relative path -> text."""

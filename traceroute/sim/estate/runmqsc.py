@@ -5,25 +5,24 @@ AMQ message, the display), and a command that fails does not stop the ones after
 end says how many were read, how many had a syntax error and whether every valid one was
 processed; `RunResult.ok` is True only when every command succeeded.
 
-DEFINE/ALTER/DELETE go to the MQSC layer (`traceroute.sim.mqsc`); DELETE QLOCAL of a queue
-that holds messages needs PURGE (AMQ8143E otherwise), and CLEAR QLOCAL empties one. START
+DEFINE/ALTER/DELETE and the other commands of definitions go to the MQSC layer
+(`traceroute.sim.mqsc.Session`, with MQ's AMQ messages); DELETE QLOCAL of a queue that holds
+messages needs PURGE (AMQ8143E otherwise), and CLEAR QLOCAL empties one. START
 CHANNEL, STOP CHANNEL, RESET QSTATS and DISPLAY QUEUE/QLOCAL/QREMOTE/QALIAS/QMODEL,
 CHANNEL, QMGR, QSTATUS, CHSTATUS, CLUSQMGR are PCF commands to the queue manager's command
 server (`traceroute.sim.cmdserver`), shown as runmqsc shows them (ALL, MONITOR, named
-attributes, TYPE(HANDLE), SAVED, WHERE(...)). Other commands are recognised and refused
-("not simulated"): nothing changes.
+attributes, TYPE(HANDLE), SAVED, WHERE(...)).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from pcf import mqc
 from pcf.model import Message
 from traceroute.sim.estate.estate import Estate
-from traceroute.sim.mqsc.apply import _Applier
-from traceroute.sim.mqsc.syntax import Command, MQSCError, _command, _scan, _Statement
+from traceroute.sim.mqsc import Session
+from traceroute.sim.mqsc.syntax import Command, MQSCError, _Header, _items
 from traceroute.status import commands as pcf_commands
 from traceroute.status import display, responses
 from traceroute.status.commands import failure_of, reason_text
@@ -32,9 +31,6 @@ from traceroute.status.words import CHANNEL_TYPE, reverse
 
 _QUEUE_KINDS = {"QUEUE": mqc.MQQT_ALL, "QLOCAL": mqc.MQQT_LOCAL, "QREMOTE": mqc.MQQT_REMOTE,
                 "QALIAS": mqc.MQQT_ALIAS, "QMODEL": mqc.MQQT_MODEL}
-_CREATED = {"QUEUE": ("AMQ8006I", "AMQ8008I", "AMQ8007I", "queue"),
-            "CHANNEL": ("AMQ8014I", "AMQ8016I", "AMQ8015I", "channel")}
-_AMQ = re.compile(r"AMQ\d{4}[EIW]")
 
 
 @dataclass
@@ -52,15 +48,11 @@ class RunResult:
         return not self.syntax_errors and not self.failed
 
     def summary(self) -> list[str]:
-        """runmqsc's closing lines."""
-        out = [f"{self.read} MQSC commands read."]
-        out.append("No commands have a syntax error." if not self.syntax_errors else
-                   "One command has a syntax error." if self.syntax_errors == 1 else
-                   f"{self.syntax_errors} commands have a syntax error.")
-        out.append("All valid MQSC commands were processed." if not self.failed else
-                   "One valid MQSC command could not be processed." if self.failed == 1 else
-                   f"{self.failed} valid MQSC commands could not be processed.")
-        return out
+        """runmqsc's closing lines (the MQSC layer's wording)."""
+        counted = Session()
+        counted.read, counted.syntax_errors, counted.failed = (self.read, self.syntax_errors,
+                                                               self.failed)
+        return counted.summary()
 
 
 class _Failed(Exception):
@@ -71,49 +63,33 @@ class _Failed(Exception):
         self.lines = list(lines)
 
 
-def _statements(text: str, source: str):
-    """(echo text, Command | None, MQSCError | None) for each command of the text."""
-    try:
-        items = list(_scan(text, source))
-    except MQSCError as e:  # the text ends inside a command
-        yield "", None, e
-        return
-    for item in items:
-        if not isinstance(item, _Statement):
-            continue  # a '* Queue manager name:' comment: runmqsc works on one
-        try:
-            yield item.text.strip(), _command(item), None
-        except MQSCError as e:
-            yield item.text.strip(), None, e
-
-
 def run_mqsc(estate: Estate, qmgr: str, text: str, *, source: str = "<stdin>") -> RunResult:
     """Run MQSC commands on queue manager `qmgr` of the estate, as runmqsc does."""
     estate.qmgr(qmgr)
     result = RunResult([f"Starting MQSC for queue manager {qmgr}.", "", ""])
     runner = _Runner(estate, qmgr)
-    for echo, command, error in _statements(text, source):
-        if command is not None and command.verb in ("END", "EXIT", "QUIT"):
+    lines = text.split("\n")
+    for item in _items(text.removeprefix("\ufeff"), source):
+        if isinstance(item, _Header):
+            continue  # a '* Queue manager name:' comment: runmqsc works on one
+        if isinstance(item, Command) and item.verb in ("END", "EXIT", "QUIT"):
             break
         result.read += 1
-        result.lines.append(f"{result.read:6d} : {echo}")
-        if error is not None:
-            result.syntax_errors += 1
-            result.lines += [f"AMQ8405I: Syntax error detected: {error.located}", ""]
+        if isinstance(item, MQSCError):
+            echo = lines[item.line - 1].strip() if 0 < item.line <= len(lines) else ""
+            result.lines += [f"{result.read:6d} : {echo}", f"{item.amq}",
+                             f"({item.located})", ""]
+            if item.syntax:
+                result.syntax_errors += 1
+            else:
+                result.failed += 1
             continue
-        if command is None:
-            result.read -= 1
-            result.lines.pop()
-            continue
+        result.lines.append(f"{result.read:6d} : {item.text}")
         try:
-            result.lines += runner.run(command)
+            result.lines += runner.run(item)
         except _Failed as e:
             result.failed += 1
             result.lines += e.lines
-        except MQSCError as e:
-            result.failed += 1
-            code = _AMQ.search(e.reason)
-            result.lines.append(f"{code.group() if code else 'AMQ8405I'}: {e.reason}")
         result.lines.append("")
     result.lines += result.summary()
     return result
@@ -126,11 +102,10 @@ class _Runner:
         self.estate = estate
         self.qmgr = qmgr
         self.server = estate.server
+        self.session = Session(estate.sim.network, qmgr, reading=False)
 
     def run(self, command: Command) -> list[str]:
         verb, kind = command.verb, command.kind
-        if verb in ("DEFINE", "ALTER", "DELETE"):
-            return self.change(command)
         if verb in ("START", "STOP") and kind == "CHANNEL":
             return self.channel(command)
         if verb == "RESET" and kind == "QSTATS":
@@ -139,32 +114,27 @@ class _Runner:
             return self.clear(command)
         if verb == "DISPLAY":
             return self.display(command)
-        raise _Failed(f"mqroute: {verb} {kind} is not simulated here: nothing changed")
+        return self.change(command)
 
     # --- definitions ----------------------------------------------------------------------
 
     def change(self, command: Command) -> list[str]:
+        """DEFINE, ALTER, DELETE and the other commands of definitions: the MQSC layer."""
         kind, name = command.kind, command.name or ""
         sim = self.estate.sim
-        if command.verb == "DELETE" and kind == "QLOCAL" and sim.depth(self.qmgr, name) \
-                and "PURGE" not in command.attrs:
+        if command.verb == "DELETE" and kind in ("QLOCAL", "QUEUE") \
+                and sim.depth(self.qmgr, name) and "PURGE" not in command.attrs:
             raise _Failed("AMQ8143E: IBM MQ queue not empty.")
-        _Applier(sim.network, self.qmgr).apply(command)
-        if command.verb == "DELETE":
-            if kind == "QLOCAL":
+        outcome = self.session.execute(command)
+        if not outcome.ok:
+            reason = outcome.error.reason if outcome.error is not None else ""
+            raise _Failed(outcome.message, *([f"({reason})"] if reason else []))
+        if command.verb == "DELETE" and name:
+            if kind == "QLOCAL" and name not in sim.network.qmgrs[self.qmgr].queues:
                 sim.queues.pop((self.qmgr, name), None)
             self.estate.monitor.forget(self.qmgr, kind, name)
         self.estate.monitor.refresh()
-        if kind == "QMGR":
-            return ["AMQ8005I: IBM MQ queue manager changed."]
-        family = "QUEUE" if kind in _QUEUE_KINDS else kind
-        codes = _CREATED.get(family)
-        index = ("DEFINE", "ALTER", "DELETE").index(command.verb)
-        if codes is None:
-            done = ("created", "changed", "deleted")[index]
-            return [f"IBM MQ {kind.lower()} {done}."]
-        done = ("created", "changed", "deleted")[index]
-        return [f"{codes[index]}: IBM MQ {codes[3]} {done}."]
+        return [outcome.message] if outcome.message else []
 
     def clear(self, command: Command) -> list[str]:
         q = self.estate.qmgr(self.qmgr).queues.get(command.name or "")

@@ -19,6 +19,7 @@ line, so two states of an estate diff line by line.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import deque
 from dataclasses import dataclass, field, fields, replace
@@ -84,7 +85,7 @@ class Meta:
     queue_managers: list[str]
     epoch: datetime                    # naive UTC: simulation time 0
     clock: float = 0.0                 # the simulation's time when last saved
-    seed: int = 0
+    seed: int | None = None
     latency: float = 0.05
     identity: dict = field(default_factory=dict)
 
@@ -111,7 +112,8 @@ class Meta:
         try:
             epoch = datetime.strptime(data["epoch"], _ISO)
             qmgrs = [str(q) for q in data["queue_managers"]]
-            meta = cls(qmgrs, epoch, 0.0, int(data.get("seed", 0)),
+            seed = data.get("seed")
+            meta = cls(qmgrs, epoch, 0.0, None if seed is None else int(seed),
                        float(data.get("latency", 0.05)), dict(data.get("identity") or {}))
         except (KeyError, TypeError, ValueError) as e:
             raise StateError(f"{where}: {e}") from None
@@ -122,11 +124,13 @@ class Meta:
 # --- definitions --------------------------------------------------------------------------
 
 def definitions_text(qm: QueueManager) -> str:
-    """A queue manager's definitions as MQSC (no STOP CHANNEL: that is channel state; no
-    temporary dynamic queues: they end with their connection)."""
-    kept = QueueManager(qm.name, dict(qm.attrs),
-                        {k: q for k, q in qm.queues.items() if q.get("DEFTYPE") != "TEMPDYN"},
-                        dict(qm.channels), dict(qm.others))
+    """A queue manager's definitions as MQSC, dmpmqcfg's layout (the crtmqm objects it
+    altered or deleted included; no STOP CHANNEL: that is channel state; no temporary
+    dynamic queues: they end with their connection)."""
+    kept = copy.deepcopy(qm)
+    kept.stopped = set()
+    for name in [n for n, q in kept.queues.items() if q.get("DEFTYPE") == "TEMPDYN"]:
+        dict.__delitem__(kept.queues, name)
     return to_mqsc(Network({qm.name: kept}))
 
 
