@@ -12,6 +12,9 @@ from graph.draw.palette import verdict_colour
 from graph.report import tables
 from pcf.text import printable
 
+#: Audit findings listed in the page (the rest counted).
+FINDINGS_SHOWN = 1000
+
 SECTIONS = (("summary", "Verdicts"), ("lost", "Lost messages"), ("estate", "Estate"),
             ("timeline", "Timeline"), ("channels", "Channels"), ("audit", "Audit"),
             ("events", "Events"), ("routes", "Routes"), ("rejects", "Unreadable input"))
@@ -134,17 +137,28 @@ def _svg(svg: str, prefix: str) -> str:
     return f'<div class="picture" data-picture="{prefix}">{svg}</div>'
 
 
-def _summary(est: tables.Estate) -> str:
-    lost = sum(n for v, n in est.verdicts if v not in tables.DELIVERED)
+def _more(est: tables.Estate, name: str, what: str, where: str, unit: str = "messages"
+          ) -> str:
+    """A note saying how many rows of a list are not shown and where they all are."""
+    rest, weight = est.more.get(name, (0, 0))
+    if not rest:
+        return ""
+    also = f" ({weight:,} {unit})" if weight else ""
+    return (f'<p class="note">{rest:,} more {escape(what)}{also} not shown here: every one is '
+            f"in the Parquet table <code>{escape(where)}</code>.</p>")
+
+
+def _summary(est: tables.Estate, out: Path) -> str:
     rows = [[(_chip(v), v), n, f"{100 * n / est.routes:.1f}%" if est.routes else ""]
             for v, n in est.verdicts]
     return (f'<p><span class="count">{est.routes:,}</span> messages traced · '
-            f'<span class="count">{lost:,}</span> lost · '
+            f'<span class="count">{est.lost:,}</span> lost · '
             f'<span class="count">{est.rejected:,}</span> unreadable inputs</p>'
-            + _table("verdicts", ["verdict", "messages", "share"], rows))
+            + _table("verdicts", ["verdict", "messages", "share"], rows)
+            + _more(est, "verdicts", "verdicts", str(out / "routes")))
 
 
-def _lost(est: tables.Estate) -> str:
+def _lost(est: tables.Estate, out: Path) -> str:
     if not est.lost_groups:
         return '<p class="note">No message was lost.</p>'
     rows = [[(_chip(g["cause"]), g["cause"]), g["queue_manager"], g["queue"], g["channel"],
@@ -152,25 +166,24 @@ def _lost(est: tables.Estate) -> str:
              (f'<a href="#{anchor(g["example"])}">{escape(str(g["example"])[:16])}…</a>',
               g["example"])]
             for g in est.lost_groups]
-    causes: dict[str, int] = {}
-    for g in est.lost_groups:
-        causes[g["cause"]] = causes.get(g["cause"], 0) + g["messages"]
-    chips = " ".join(f"{_chip(c)} {n:,}" for c, n in sorted(causes.items(),
-                                                            key=lambda kv: -kv[1]))
+    chips = " ".join(f"{_chip(c)} {n:,}" for c, n in est.causes)
     return (f"<p>By cause: {chips}. A cause is the verdict, or <b>loop</b> when the "
             "message's channel sends left some queue manager twice.</p>"
+            + _more(est, "causes", "causes", str(out / "routes"))
             + _table("lost messages", ["cause", "last queue manager", "last queue",
                                        "channel", "next queue manager", "messages", "first",
-                                       "last", "example"], rows))
+                                       "last", "example"], rows)
+            + _more(est, "lost_groups", "groups of lost messages", str(out / "routes")))
 
 
-def _channels(est: tables.Estate, findings: list | None) -> str:
+def _channels(est: tables.Estate, findings: list | None, folder: Path) -> str:
     busiest = [[c["channel"], c["from"], c["to"], c["messages"], c["first_time"],
-                c["last_time"]] for c in est.channels[:300]]
+                c["last_time"]] for c in est.channels]
     out = ["<h3>Busiest channels</h3>",
            _table("busiest channels", ["channel", "from", "to", "messages", "first send",
                                        "last send"], busiest) if busiest
            else '<p class="note">No channel sends were observed.</p>',
+           _more(est, "channels", "channels", str(folder / "hops"), "sends"),
            "<h3>Dead channels</h3>"]
     stuck = [[s["queue_manager"], s["xmitq"], s["channel"], s["next_queue_manager"],
               s["messages"]] for s in est.stuck_channels]
@@ -179,10 +192,11 @@ def _channels(est: tables.Estate, findings: list | None) -> str:
     out.append(_table("stuck channels", ["queue manager", "transmission queue", "channel",
                                          "next queue manager", "messages"], stuck)
                if stuck else '<p class="note">None.</p>')
+    out.append(_more(est, "stuck_channels", "stuck channels", str(folder / "routes")))
     if findings is not None:
         dead = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail] for f in findings
                 if f.kind in ("unused_channel", "stopped_channel", "sender_without_receiver",
-                              "receiver_without_sender")]
+                              "receiver_without_sender")][:FINDINGS_SHOWN]
         out.append("<p>Configured channels that carried nothing or cannot run "
                    "(from the audit):</p>")
         out.append(_table("dead channels", ["finding", "queue manager", "channel", "detail"],
@@ -196,8 +210,13 @@ def _audit(findings: list | None) -> str:
                 "--mqsc *.mqsc</code> to hold the dmpmqcfg MQSC against these routes.</p>")
     if not findings:
         return "<p>The configuration and the observed routes agree: no findings.</p>"
-    rows = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail] for f in findings]
-    return _table("audit findings", ["finding", "queue manager", "objects", "detail"], rows)
+    rows = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail]
+            for f in findings[:FINDINGS_SHOWN]]
+    more = (f'<p class="note">{len(findings) - len(rows):,} more findings not shown here: '
+            "<code>mqroute audit --mqsc ... --observed DIR</code> prints them all.</p>"
+            if len(findings) > len(rows) else "")
+    return _table("audit findings", ["finding", "queue manager", "objects", "detail"],
+                  rows) + more
 
 
 def _events(out: Path) -> str:
@@ -267,7 +286,7 @@ def _routes(out: Path, est: tables.Estate, count: int,
     from traceroute.display import render_route
 
     picked = [g["example"] for g in est.lost_groups][: max(0, count - 1)]
-    delivered = _one_delivered(out)
+    delivered = tables.one_delivered(out)
     if delivered and len(picked) < count:
         picked.append(delivered)
     parts = [f"<p>{len(picked)} route(s): one example of each group of lost messages, "
@@ -305,24 +324,14 @@ def _picture(draw: Callable[[], str], prefix: str, what: str,
         return f'<p class="note">{escape(what)} could not be drawn: {escape(e)}.</p>'
 
 
-def _one_delivered(out: Path) -> str | None:
-    import pyarrow.compute as pc
-
-    t = tables._table(out, "routes", ["correl_id", "verdict", "hops"],
-                      filter=pc.field("verdict") == "delivered")
-    if t is None or t.num_rows == 0:
-        return None
-    best = max(t.slice(0, 5000).to_pylist(), key=lambda r: (r["hops"] or 0, r["correl_id"]))
-    return best["correl_id"]
-
-
-def _rejects(est: tables.Estate) -> str:
+def _rejects(est: tables.Estate, out: Path) -> str:
     if not est.rejected:
         return "<p>Every input message was read.</p>"
     rows = [[r.get("source"), r.get("position"), r.get("msg_id"), r.get("error")]
             for r in est.rejects]
     return (f"<p>{est.rejected:,} message(s) could not be read (first {len(rows)}):</p>"
-            + _table("rejects", ["source", "byte offset", "msg id", "error"], rows))
+            + _table("rejects", ["source", "byte offset", "msg id", "error"], rows)
+            + _more(est, "rejects", "unreadable messages", str(out / "rejects"), ""))
 
 
 def build_report(out: str | Path, *, network=None, title: str | None = None,
@@ -350,7 +359,7 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     _, event_rows, _ = tables.events(out, limit=2000)
     title = title or f"mqroute report: {out.name}"
     body = {
-        "summary": _summary(est), "lost": _lost(est),
+        "summary": _summary(est, out), "lost": _lost(est, out),
         "estate": _picture(lambda: estate_svg(
             est.sends, est.losses, clusters, max_nodes=max_nodes,
             title="Queue managers by traffic; where messages were lost", unused=unused,
@@ -358,9 +367,9 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
         if est.sends or est.losses
         else '<p class="note">No channel sends observed.</p>',
         "timeline": _timeline(out, est, event_rows),
-        "channels": _channels(est, findings), "audit": _audit(findings),
+        "channels": _channels(est, findings, out), "audit": _audit(findings),
         "events": _events(out), "routes": _routes(out, est, routes, problem),
-        "rejects": _rejects(est)}
+        "rejects": _rejects(est, out)}
     nav = "".join(f'<a href="#{k}">{escape(t)}</a>' for k, t in SECTIONS)
     sections = "".join(f'<section id="{k}"><h2>{escape(t)}</h2>{body[k]}</section>'
                        for k, t in SECTIONS)

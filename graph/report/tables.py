@@ -1,17 +1,43 @@
 """What the report shows, aggregated from `mqroute analyze`'s Parquet tables with pyarrow.
 
-Every function reads only the columns it needs and returns small Python values (grouped
-counts, at most `limit` rows), so a report of millions of routes stays in bounded memory.
-A table that is absent (an `events/` table only some runs write) gives empty results.
+Every aggregate is computed in Arrow (group-bys, sorts, counts) and only its first rows
+reach Python: at most `limit` lost-message groups, channels, stuck channels, rejects and
+events for the page, and at most PLACES_DRAWN places and SENDS_DRAWN channel pairs for the
+estate picture, the rest counted (`Estate.more`) and pointed at in the Parquet tables. So
+the page's size and the Python objects are bounded whatever the number of routes or of
+their groups; Arrow holds the columns read (a few tens of bytes per row).
+
+Tables are read as data someone else wrote: a column of another type is cast to the
+pipeline's type or refused (TableError, naming the table and column), a column that is
+missing reads as nulls (a required one is refused), a table that is absent (an `events/`
+table only some runs write) gives empty results.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 DELIVERED = ("delivered", "discarded_at_target")
+#: Places (queue manager, cause) and channel pairs the estate picture is given at most.
+PLACES_DRAWN = 2000
+SENDS_DRAWN = 5000
+#: Verdicts shown one by one (a tampered table may have any number).
+VERDICTS_SHOWN = 50
+
+
+class TableError(ValueError):
+    """A table of the folder is not what `mqroute analyze` writes (named in the message)."""
+
+
+def _types() -> dict[str, dict[str, str]]:
+    from graph.pipeline.events import EVENT_COLUMNS
+    from graph.pipeline.rows import HOP_COLUMNS, OPERATION_COLUMNS, REJECT_COLUMNS, ROUTE_COLUMNS
+
+    return {"routes": dict(ROUTE_COLUMNS), "hops": dict(HOP_COLUMNS),
+            "operations": dict(OPERATION_COLUMNS), "rejects": dict(REJECT_COLUMNS),
+            "events": dict(EVENT_COLUMNS)}
 
 
 def _dataset(out: Path, name: str):
@@ -20,20 +46,62 @@ def _dataset(out: Path, name: str):
     path = Path(out) / name
     if not path.exists():
         return None
-    return ds.dataset(path, format="parquet", partitioning="hive")
+    try:
+        return ds.dataset(path, format="parquet", partitioning="hive")
+    except (OSError, ValueError) as e:
+        raise TableError(f"{path}: not readable as Parquet ({_first_line(e)})") from None
 
 
-def _table(out: Path, name: str, columns: list[str], filter=None):
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _table(out: Path, name: str, columns: list[str], filter=None, *,
+           required: tuple[str, ...] = ()):
+    """The columns of a table, each of the pipeline's type (cast, or TableError); missing
+    ones as nulls (TableError for `required` ones); None when the table is absent. `filter`
+    (an Arrow expression) is applied after the casts."""
+    import pyarrow as pa
+
     d = _dataset(out, name)
     if d is None:
         return None
+    path = Path(out) / name
+    want = _types().get(name, {})
+    kinds = {"string": pa.string(), "long": pa.int64(), "int": pa.int32(),
+             "boolean": pa.bool_(), "binary": pa.binary()}
+    missing = [c for c in required if c not in d.schema.names]
+    if missing:
+        raise TableError(f"{path}: no column {', '.join(missing)} (is this the --out folder "
+                         "of mqroute analyze?)")
     have = [c for c in columns if c in d.schema.names]
-    return d.to_table(columns=have, filter=filter)
+    try:
+        t = d.to_table(columns=have)
+    except (OSError, ValueError) as e:
+        raise TableError(f"{path}: not readable ({_first_line(e)})") from None
+    arrays = {}
+    for c in columns:
+        kind = kinds.get(want.get(c, ""))
+        if c not in have:
+            arrays[c] = pa.nulls(t.num_rows, kind or pa.string())
+            continue
+        col = t[c]
+        if kind is not None and col.type != kind:
+            try:
+                col = col.cast(kind)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
+                raise TableError(f"{path}: column {c} holds {col.type}, not "
+                                 f"{want[c]}: not readable as mqroute analyze wrote it") from None
+        arrays[c] = col
+    t = pa.table(arrays) if arrays else t
+    return t.filter(filter) if filter is not None and t.num_rows else t
 
 
 @dataclass
 class Estate:
-    """The aggregates of one analyze output folder."""
+    """The aggregates of one analyze output folder (each list bounded; `more` counts what
+    was left out, by list)."""
 
     verdicts: list[tuple[str, int]] = field(default_factory=list)
     routes: int = 0
@@ -46,20 +114,67 @@ class Estate:
     rejects: list[dict] = field(default_factory=list)
     rejected: int = 0
     lost_points: list[tuple[str, str, str, str]] = field(default_factory=list)
+    lost: int = 0
+    causes: list[tuple[str, int]] = field(default_factory=list)
+    #: list name -> (items not shown, messages in them)
+    more: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def _codes(column):
+    """A column as integer codes (numpy), equal values equal codes (null its own code)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column).combine_chunks() if column.num_chunks != 1 \
+        else pc.dictionary_encode(column.chunk(0))
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.combine_chunks()
+    return pc.fill_null(encoded.indices, len(encoded.dictionary)).to_numpy(
+        zero_copy_only=False).astype("int64")
+
+
+def _runs(keys: list, then: tuple = ()):
+    """Group rows by equal keys (numpy code arrays, the first the most significant): the
+    order that sorts them (within a group by `then`, else stably) and where each group
+    starts in it."""
+    import numpy as np
+
+    order = np.lexsort(tuple(reversed([*keys, *then])))
+    n = len(order)
+    starts = np.ones(n, dtype=bool)
+    if n:
+        starts[0] = True
+        same = np.ones(n - 1, dtype=bool)
+        for k in keys:
+            sk = k[order]
+            same &= sk[1:] == sk[:-1]
+        starts[1:] = ~same
+    return order, np.flatnonzero(starts)
+
+
+def _loop_ids(out: Path):
+    """The correl_ids of routes whose channel sends leave some queue manager twice (two
+    sends of one route and branch from one queue manager), as an Arrow array."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    hops = _table(out, "hops", ["correl_id", "kind", "src_queue_manager", "branch"])
+    if hops is None or hops.num_rows == 0:
+        return pa.array([], pa.string())
+    hops = hops.filter(pc.equal(hops["kind"], "send"))
+    if hops.num_rows == 0:
+        return pa.array([], pa.string())
+    keys = [_codes(hops[c]) for c in ("correl_id", "branch", "src_queue_manager")]
+    order, starts = _runs(keys)
+    counts = np.diff(np.append(starts, len(order)))
+    twice = order[starts[counts > 1]]
+    return pc.unique(hops["correl_id"].take(pa.array(twice, pa.int64())))
 
 
 def looping_routes(out: Path) -> set[str]:
     """Routes whose channel sends leave some queue manager twice: they went round a loop."""
-    import pyarrow.compute as pc
-
-    hops = _table(out, "hops", ["correl_id", "kind", "src_queue_manager", "branch"],
-                  filter=pc.field("kind") == "send")
-    if hops is None or hops.num_rows == 0:
-        return set()
-    g = hops.group_by(["correl_id", "branch"]).aggregate(
-        [("src_queue_manager", "count"), ("src_queue_manager", "count_distinct")])
-    over = pc.greater(g["src_queue_manager_count"], g["src_queue_manager_count_distinct"])
-    return set(g.filter(over)["correl_id"].to_pylist())
+    return set(_loop_ids(Path(out)).to_pylist())
 
 
 def cause_of(verdict: str, correl_id: str, loops: set[str]) -> str:
@@ -67,85 +182,192 @@ def cause_of(verdict: str, correl_id: str, loops: set[str]) -> str:
     return "loop" if correl_id in loops else verdict
 
 
+def _top(table, sort: list[tuple[str, str]], limit: int, count: str | None = None):
+    """(the first `limit` rows of `table` sorted, as dicts; (rows left, their `count` sum))."""
+    import pyarrow.compute as pc
+
+    if table.num_rows == 0:
+        return [], (0, 0)
+    ordered = table.sort_by(sort)
+    head = ordered.slice(0, limit).to_pylist()
+    rest = ordered.num_rows - len(head)
+    weight = 0
+    if rest and count:
+        weight = pc.sum(ordered.slice(limit)[count]).as_py() or 0
+    return head, (rest, weight)
+
+
 def read_estate(out: str | Path, *, limit: int = 200) -> Estate:
-    """Verdict counts, lost messages by cause and place, channel traffic, rejects."""
+    """Verdict counts, lost messages by cause and place, channel traffic, rejects: each
+    list at most `limit` long (the estate picture's at most PLACES_DRAWN/SENDS_DRAWN)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     out = Path(out)
     est = Estate()
     cols = ["correl_id", "verdict", "last_queue_manager", "last_queue", "last_channel",
-            "next_queue_manager", "first_time", "last_time", "feedback", "activities"]
-    routes = _table(out, "routes", cols)
+            "next_queue_manager", "first_time", "last_time", "activities"]
+    routes = _table(out, "routes", cols, required=("correl_id", "verdict"))
     if routes is None:
         raise FileNotFoundError(f"{out}: no routes/ table (is this mqroute analyze's --out?)")
     est.routes = routes.num_rows
-    est.verdicts = sorted(Counter(routes["verdict"].to_pylist()).items(),
-                          key=lambda kv: (-kv[1], kv[0]))
-    est.loops = looping_routes(out)
-    lost = routes.filter(pc.invert(pc.is_in(routes["verdict"],
-                                            value_set=_array(list(DELIVERED)))))
-    groups: dict[tuple, dict] = {}
-    for r in lost.to_pylist():
-        cause = cause_of(r["verdict"], r["correl_id"], est.loops)
-        key = (cause, r["last_queue_manager"], r["last_queue"], r["last_channel"],
-               r["next_queue_manager"])
-        g = groups.setdefault(key, {
-            "cause": cause, "queue_manager": r["last_queue_manager"] or "",
-            "queue": r["last_queue"] or "", "channel": r["last_channel"] or "",
-            "next_queue_manager": r["next_queue_manager"] or "", "messages": 0,
-            "first_time": r["first_time"] or "", "last_time": r["last_time"] or "",
-            "example": r["correl_id"], "example_activities": r["activities"] or 0})
-        if (r["activities"] or 0) < g["example_activities"]:
-            g["example"], g["example_activities"] = r["correl_id"], r["activities"] or 0
-        g["messages"] += 1
-        if len(est.lost_points) < 20 * limit:
-            est.lost_points.append((f"{key[1]}/{key[2]}" if key[2] else key[1] or "?",
-                                    r["last_time"] or "", cause, r["correl_id"]))
-        g["first_time"] = min(g["first_time"], r["first_time"] or g["first_time"])
-        g["last_time"] = max(g["last_time"], r["last_time"] or "")
-    est.lost_groups = sorted(groups.values(), key=lambda g: (-g["messages"], g["cause"]))
-    by_place: Counter = Counter()
-    for g in est.lost_groups:
-        by_place[(g["queue_manager"], g["cause"])] += g["messages"]
-    est.losses = [(qm, c, n) for (qm, c), n in by_place.items()]
-    hops = _table(out, "hops", ["kind", "src_queue_manager", "dst_queue_manager", "channel",
-                                "time"], filter=pc.field("kind") == "send")
-    if hops is not None and hops.num_rows:
-        g = hops.group_by(["src_queue_manager", "dst_queue_manager", "channel"]).aggregate(
-            [("kind", "count"), ("time", "min"), ("time", "max")])
-        rows = g.to_pylist()
-        est.sends = [(r["src_queue_manager"] or "?", r["dst_queue_manager"] or "?",
-                      r["channel"] or "?", r["kind_count"]) for r in rows]
-        est.channels = sorted(
-            ({"channel": r["channel"] or "?", "from": r["src_queue_manager"] or "?",
-              "to": r["dst_queue_manager"] or "?", "messages": r["kind_count"],
-              "first_time": r["time_min"] or "", "last_time": r["time_max"] or ""}
-             for r in rows), key=lambda c: (-c["messages"], c["channel"]))
-    stuck: dict[tuple, dict] = {}
-    for g in est.lost_groups:
-        if g["cause"] == "waiting_on_xmitq" or g["channel"]:
-            key = (g["queue_manager"], g["queue"], g["channel"], g["next_queue_manager"])
-            s = stuck.setdefault(key, {"queue_manager": g["queue_manager"],
-                                       "xmitq": g["queue"], "channel": g["channel"],
-                                       "next_queue_manager": g["next_queue_manager"],
-                                       "messages": 0})
-            s["messages"] += g["messages"]
-    est.stuck_channels = sorted(stuck.values(), key=lambda s: -s["messages"])
+    verdict = pc.fill_null(routes["verdict"], "")
+    counts = pa.table({"verdict": verdict}).group_by("verdict").aggregate(
+        [("verdict", "count")])
+    shown, est.more["verdicts"] = _top(counts, [("verdict_count", "descending"),
+                                                ("verdict", "ascending")],
+                                       VERDICTS_SHOWN, "verdict_count")
+    est.verdicts = [(r["verdict"], r["verdict_count"]) for r in shown]
+    loops = _loop_ids(out)
+    est.loops = set(loops.slice(0, 100_000).to_pylist())
+    lost = routes.filter(pc.invert(pc.is_in(verdict, value_set=pa.array(list(DELIVERED)))))
+    del routes
+    text = {c: pc.fill_null(lost[c], "") for c in (
+        "last_queue_manager", "last_queue", "last_channel", "next_queue_manager",
+        "first_time", "last_time")}
+    cause = pc.if_else(pc.is_in(lost["correl_id"], value_set=loops), "loop",
+                       pc.fill_null(lost["verdict"], ""))
+    lost = pa.table({"cause": cause, **text, "correl_id": lost["correl_id"],
+                     "activities": pc.fill_null(lost["activities"].cast(pa.int64()), 0)})
+    est.lost = lost.num_rows
+    _lost_groups(lost, est, limit)
+    for r in lost.slice(0, 20 * limit).to_pylist():
+        place = f"{r['last_queue_manager']}/{r['last_queue']}" if r["last_queue"] \
+            else r["last_queue_manager"] or "?"
+        est.lost_points.append((place, r["last_time"], r["cause"], r["correl_id"]))
+    del lost
+    _read_sends(out, est, limit)
     rejects = _table(out, "rejects", ["source", "position", "msg_id", "error"])
     if rejects is not None:
         est.rejected = rejects.num_rows
         est.rejects = rejects.slice(0, limit).to_pylist()
+        est.more["rejects"] = (max(0, est.rejected - limit), 0)
     return est
 
 
-def _array(values: list):
+#: The lost-message group's place: its cause and where it stopped.
+GROUP_KEYS = ("cause", "last_queue_manager", "last_queue", "last_channel",
+              "next_queue_manager")
+
+
+def _sums(keys: list, weights):
+    """Sum `weights` per distinct tuple of `keys` (numpy code arrays): (a representative row
+    index of each distinct tuple, its sum), biggest sums first."""
+    import numpy as np
+
+    order, starts = _runs(keys)
+    sums = np.add.reduceat(weights[order], starts) if len(order) else weights[:0]
+    biggest = np.argsort(-sums, kind="stable")
+    return order[starts][biggest], sums[biggest]
+
+
+def _lost_groups(lost, est: Estate, limit: int) -> None:
+    """The groups of lost messages (same cause, last queue manager, queue, channel, next
+    queue manager), the places (queue manager, cause) and the stuck channels, from one
+    sort of the lost routes' codes: numpy, whatever the number of groups; only the first
+    `limit` of each (PLACES_DRAWN places) reach Python, the rest counted in `est.more`."""
+    import numpy as np
     import pyarrow as pa
+    import pyarrow.compute as pc
 
-    return pa.array(values, pa.string())
+    n = lost.num_rows
+    if not n:
+        return
+    codes = {k: _codes(lost[k]) for k in GROUP_KEYS}
+    ones = np.ones(n, dtype="int64")
+    rows, sums = _sums([codes["cause"]], ones)
+    est.causes = [(lost["cause"][int(r)].as_py(), int(s)) for r, s in
+                  zip(rows[:VERDICTS_SHOWN], sums[:VERDICTS_SHOWN], strict=True)]
+    est.more["causes"] = (max(0, len(rows) - VERDICTS_SHOWN), int(sums[VERDICTS_SHOWN:].sum()))
+    # the example of a group: its message with the fewest activities, then the lowest id
+    by_id = pc.rank(lost["correl_id"], sort_keys="ascending", tiebreaker="first"
+                    ).to_numpy(zero_copy_only=False)
+    acts = lost["activities"].to_numpy(zero_copy_only=False)
+    keys = [codes[k] for k in GROUP_KEYS]
+    order, starts = _runs(keys, then=(acts, by_id))
+    group_of = np.zeros(n, dtype="int64")
+    group_of[starts] = 1
+    group_of = np.cumsum(group_of) - 1            # group number of each sorted row
+    sizes = np.bincount(group_of)
+    first_rank = pc.rank(lost["first_time"], sort_keys="ascending", tiebreaker="first"
+                         ).to_numpy(zero_copy_only=False)[order]
+    last_rank = pc.rank(lost["last_time"], sort_keys="descending", tiebreaker="first"
+                        ).to_numpy(zero_copy_only=False)[order]
+    first_at = order[starts + _argmin_reduce(first_rank, starts)]
+    last_at = order[starts + _argmin_reduce(last_rank, starts)]
+    cause_text = np.array(lost["cause"].take(pa.array(order[starts])).to_pylist(),
+                          dtype=object)
+    ranking = np.lexsort((cause_text.astype(str), -sizes))
+    top = ranking[:limit]
+    rest = ranking[limit:]
+    est.more["lost_groups"] = (len(rest), int(sizes[rest].sum()))
+    pick = lambda at: lost.take(pa.array(at, pa.int64())).to_pylist()  # noqa: E731
+    heads, firsts, lasts = pick(order[starts[top]]), pick(first_at[top]), pick(last_at[top])
+    est.lost_groups = [{
+        "cause": h["cause"], "queue_manager": h["last_queue_manager"],
+        "queue": h["last_queue"], "channel": h["last_channel"],
+        "next_queue_manager": h["next_queue_manager"], "messages": int(sizes[g]),
+        "first_time": f["first_time"], "last_time": la["last_time"],
+        "example": h["correl_id"], "example_activities": h["activities"]}
+        for g, h, f, la in zip(top, heads, firsts, lasts, strict=True)]
+    rows, sums = _sums([codes["last_queue_manager"], codes["cause"]], ones)
+    est.more["losses"] = (max(0, len(rows) - PLACES_DRAWN), int(sums[PLACES_DRAWN:].sum()))
+    est.losses = [(r["last_queue_manager"], r["cause"], int(s)) for r, s in zip(
+        pick(rows[:PLACES_DRAWN]), sums[:PLACES_DRAWN], strict=True)]
+    stuck = pc.or_(pc.equal(lost["cause"], "waiting_on_xmitq"),
+                   pc.not_equal(lost["last_channel"], "")).to_numpy(zero_copy_only=False)
+    where = np.flatnonzero(stuck)
+    rows, sums = _sums([codes[k][where] for k in GROUP_KEYS[1:]], ones[where])
+    rows = where[rows]
+    est.more["stuck_channels"] = (max(0, len(rows) - limit), int(sums[limit:].sum()))
+    est.stuck_channels = [{"queue_manager": r["last_queue_manager"], "xmitq": r["last_queue"],
+                           "channel": r["last_channel"],
+                           "next_queue_manager": r["next_queue_manager"], "messages": int(s)}
+                          for r, s in zip(pick(rows[:limit]), sums[:limit], strict=True)]
 
 
-#: The most operation rows one route page is rebuilt from (a route of more is cut there).
-MAX_ROUTE_OPERATIONS = 20_000
+def _argmin_reduce(values, starts):
+    """Per run of `values` (runs starting at `starts`), the offset of its smallest value."""
+    import numpy as np
+
+    n = len(values)
+    ends = np.append(starts[1:], n)
+    mins = np.minimum.reduceat(values, starts)
+    group_of = np.repeat(np.arange(len(starts)), ends - starts)
+    hit = values == mins[group_of]
+    first_hit = np.full(len(starts), n, dtype="int64")
+    np.minimum.at(first_hit, group_of[hit], np.flatnonzero(hit))
+    return first_hit - starts
+
+
+def _read_sends(out: Path, est: Estate, limit: int) -> None:
+    """Channel traffic from the hops table: the page's busiest channels and the picture's
+    channel pairs, each bounded."""
+    import pyarrow.compute as pc
+
+    hops = _table(out, "hops", ["kind", "src_queue_manager", "dst_queue_manager", "channel",
+                                "time"])
+    if hops is None or not hops.num_rows:
+        return
+    hops = hops.filter(pc.equal(hops["kind"], "send"))
+    if not hops.num_rows:
+        return
+    for c in ("src_queue_manager", "dst_queue_manager", "channel"):
+        hops = hops.set_column(hops.schema.get_field_index(c), c,
+                               pc.fill_null(hops[c], "?"))
+    g = hops.group_by(["src_queue_manager", "dst_queue_manager", "channel"]).aggregate(
+        [("kind", "count"), ("time", "min"), ("time", "max")])
+    drawn, est.more["sends"] = _top(g, [("kind_count", "descending")], SENDS_DRAWN,
+                                    "kind_count")
+    est.sends = [(r["src_queue_manager"], r["dst_queue_manager"], r["channel"],
+                  r["kind_count"]) for r in drawn]
+    est.channels = [{"channel": r["channel"], "from": r["src_queue_manager"],
+                     "to": r["dst_queue_manager"], "messages": r["kind_count"],
+                     "first_time": r["time_min"] or "", "last_time": r["time_max"] or ""}
+                    for r in drawn[:limit]]
+    rest, weight = est.more["sends"]
+    est.more["channels"] = (rest + len(drawn) - len(est.channels),
+                            weight + sum(r["kind_count"] for r in drawn[limit:]))
 
 
 def route_details(out: str | Path, correl_ids: list[str], failed: list | None = None):
@@ -157,16 +379,15 @@ def route_details(out: str | Path, correl_ids: list[str], failed: list | None = 
 
     from graph.pipeline.rows import routes_from_operation_rows
 
-    ops = _table(out, "operations", _OPERATION_COLUMNS,
-                 filter=pc.field("correl_id").isin(correl_ids))
-    if ops is None:
+    ops = _table(out, "operations", _OPERATION_COLUMNS)
+    if ops is None or not ops.num_rows:
         return []
+    ops = ops.filter(pc.is_in(ops["correl_id"], value_set=_array(correl_ids)))
     by_id: dict[str, list[dict]] = defaultdict(list)
     for batch in ops.to_batches():
         for r in batch.to_pylist():
             rows = by_id[r["correl_id"]]
             if len(rows) < MAX_ROUTE_OPERATIONS:
-                r.setdefault("date", None)
                 rows.append(r)
     out_routes = []
     for correl_id in correl_ids:
@@ -180,6 +401,16 @@ def route_details(out: str | Path, correl_ids: list[str], failed: list | None = 
     return out_routes
 
 
+#: The most operation rows one route page is rebuilt from (a route of more is cut there).
+MAX_ROUTE_OPERATIONS = 20_000
+
+
+def _array(values: list):
+    import pyarrow as pa
+
+    return pa.array(values, pa.string())
+
+
 _OPERATION_COLUMNS = [
     "correl_id", "record_kind", "report_msg_id", "source", "position", "activity_index",
     "recorded", "unrecorded", "discontinuity", "appl_name", "appl_type", "description",
@@ -188,41 +419,61 @@ _OPERATION_COLUMNS = [
     "channel_type", "xmit_queue", "feedback", "msg_id", "embedded_msg_id", "has_embedded_md",
     "final_recorded", "final_unrecorded", "final_discontinuity", "date"]
 
+#: The most (time, depth change) steps one timeline lane is given (coarser beyond).
+MAX_LANE_STEPS = 2000
+
 
 def queue_activity(out: str | Path, lanes: int = 12, prefer: tuple[str, ...] = ()
                    ) -> dict[str, list[tuple[str, int]]]:
     """Per queue (``QM/QUEUE``): (timestamp, net puts less gets in that second) in time
     order; the queues in `prefer` first, then those whose observed depth peaks highest.
-    Aggregated in Arrow per queue and second, so the rows that reach Python are bounded by
-    queues x distinct seconds, not by operations."""
+    Aggregated in Arrow per queue and second; only the candidate lanes reach Python, each
+    at most MAX_LANE_STEPS steps (by the minute, then the hour, when it has more)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     ops = _table(out, "operations", ["operation", "queue_manager", "resolved_queue", "queue",
-                                     "date", "time"],
-                 filter=pc.field("operation").isin(["Put", "Get", "Put Reply", "Put Report"]))
+                                     "date", "time"])
     if ops is None or ops.num_rows == 0:
+        return {}
+    ops = ops.filter(pc.is_in(ops["operation"], value_set=_array(
+        ["Put", "Get", "Put Reply", "Put Report"])))
+    if ops.num_rows == 0:
         return {}
     queue = pc.coalesce(ops["resolved_queue"], ops["queue"])
     lane = pc.binary_join_element_wise(pc.fill_null(ops["queue_manager"], "?"), queue, "/")
-    date = ops["date"] if "date" in ops.column_names else pa.nulls(ops.num_rows, pa.string())
     stamp = pc.utf8_trim_whitespace(pc.binary_join_element_wise(
-        pc.fill_null(pc.cast(date, pa.string()), ""), ops["time"], " "))
+        pc.fill_null(ops["date"], ""), pc.fill_null(ops["time"], ""), " "))
     sign = pc.if_else(pc.equal(ops["operation"], "Get"), -1, 1)
     t = pa.table({"lane": lane, "stamp": stamp, "sign": sign}).filter(
-        pc.and_(pc.is_valid(lane), pc.is_valid(stamp)))
-    g = t.group_by(["lane", "stamp"]).aggregate([("sign", "sum"), ("sign", "count")])
-    moves: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    counts: Counter = Counter()
-    for r in g.to_pylist():
-        moves[r["lane"]].append((r["stamp"], r["sign_sum"]))
-        counts[r["lane"]] += r["sign_count"]
-    chosen = [q for q in dict.fromkeys(prefer) if q in moves][:lanes]
+        pc.and_(pc.is_valid(lane), pc.not_equal(stamp, "")))
+    busy = t.group_by("lane").aggregate([("sign", "count")])
+    wanted = [q for q in dict.fromkeys(prefer)][: lanes]
+    top, _ = _top(busy, [("sign_count", "descending"), ("lane", "ascending")], 5 * lanes)
+    candidates = list(dict.fromkeys([*wanted, *(r["lane"] for r in top)]))
+    t = t.filter(pc.is_in(t["lane"], value_set=_array(candidates)))
+    moves: dict[str, list[tuple[str, int]]] = {}
+    counts: dict[str, int] = {}
+    for name in candidates:
+        one = t.filter(pc.equal(t["lane"], name))
+        if not one.num_rows:
+            continue
+        counts[name] = one.num_rows
+        for width in (None, 16, 13, 10):   # the second, the minute, the hour, the day
+            key = one["stamp"] if width is None else pc.utf8_slice_codeunits(
+                one["stamp"], 0, width)
+            g = pa.table({"stamp": key, "sign": one["sign"]}).group_by("stamp").aggregate(
+                [("sign", "sum")])
+            if g.num_rows <= MAX_LANE_STEPS or width == 10:
+                break
+        moves[name] = [(r["stamp"], r["sign_sum"]) for r in
+                       g.sort_by("stamp").slice(0, MAX_LANE_STEPS).to_pylist()]
+    chosen = [q for q in wanted if q in moves]
     chosen += [q for q in _interesting(moves, counts, lanes) if q not in chosen]
     return {lane: sorted(moves[lane]) for lane in chosen[:lanes]}
 
 
-def _interesting(moves: dict, counts: Counter, lanes: int) -> list[str]:
+def _interesting(moves: dict, counts: dict, lanes: int) -> list[str]:
     """The lanes whose observed depth peaks highest, then the busiest."""
     peak = {}
     for lane, m in moves.items():
@@ -231,7 +482,7 @@ def _interesting(moves: dict, counts: Counter, lanes: int) -> list[str]:
             depth += d
             top = max(top, depth)
         peak[lane] = top
-    return sorted(moves, key=lambda q: (-peak[q], -counts[q], q))[:lanes]
+    return sorted(moves, key=lambda q: (-peak[q], -counts.get(q, 0), q))[:lanes]
 
 
 EVENT_SHOWN = ("time", "category", "reason_name", "event_type_name", "queue_manager",
@@ -245,22 +496,28 @@ def events(out: str | Path, limit: int = 500) -> tuple[list[str], list[dict], in
     if d is None:
         return [], [], 0
     names = [c for c in EVENT_SHOWN if c in d.schema.names] or \
-        [c for c in d.schema.names if c != "data"]
-    table = d.to_table(columns=names)
+        [c for c in d.schema.names if c != "data"][:20]
+    table = _table(Path(out), "events", names)
     if "time" in names:
         table = table.sort_by([("time", "ascending")])
     return names, table.slice(0, limit).to_pylist(), table.num_rows
 
 
-def event_counts(out: str | Path) -> list[tuple[str, str, int]]:
-    """(category, reason name, count) of the `events/` table, most frequent first."""
+def event_counts(out: str | Path, limit: int = 200) -> list[tuple[str, str, int]]:
+    """(category, reason name, count) of the `events/` table, most frequent first (the
+    first `limit`)."""
     d = _dataset(Path(out), "events")
     if d is None or "reason_name" not in d.schema.names:
         return []
-    cols = [c for c in ("category", "reason_name") if c in d.schema.names]
-    t = d.to_table(columns=cols).group_by(cols).aggregate([(cols[-1], "count")])
-    return sorted(((r.get("category") or "", r["reason_name"] or "", r[f"{cols[-1]}_count"])
-                   for r in t.to_pylist()), key=lambda x: (-x[2], x[0], x[1]))
+    t = _table(Path(out), "events", ["category", "reason_name"])
+    import pyarrow.compute as pc
+
+    t = t.set_column(0, "category", pc.fill_null(t["category"], ""))
+    t = t.set_column(1, "reason_name", pc.fill_null(t["reason_name"], ""))
+    g = t.group_by(["category", "reason_name"]).aggregate([("reason_name", "count")])
+    top, _ = _top(g, [("reason_name_count", "descending"), ("category", "ascending"),
+                      ("reason_name", "ascending")], limit)
+    return [(r["category"], r["reason_name"], r["reason_name_count"]) for r in top]
 
 
 def route_events(out: str | Path, limit: int = 500) -> list[dict]:
@@ -268,4 +525,23 @@ def route_events(out: str | Path, limit: int = 500) -> list[dict]:
     d = _dataset(Path(out), "route_events")
     if d is None:
         return []
-    return d.head(limit).to_pylist()
+    try:
+        return d.head(limit).to_pylist()
+    except (OSError, ValueError) as e:
+        raise TableError(f"{Path(out) / 'route_events'}: not readable "
+                         f"({_first_line(e)})") from None
+
+
+def one_delivered(out: str | Path) -> str | None:
+    """A delivered message to show a route page of (the one of most hops among the first
+    5,000 delivered)."""
+    import pyarrow.compute as pc
+
+    t = _table(Path(out), "routes", ["correl_id", "verdict", "hops"])
+    if t is None or t.num_rows == 0:
+        return None
+    t = t.filter(pc.equal(t["verdict"], "delivered"))
+    if t.num_rows == 0:
+        return None
+    best = max(t.slice(0, 5000).to_pylist(), key=lambda r: (r["hops"] or 0, r["correl_id"] or ""))
+    return best["correl_id"]

@@ -37,6 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the report; 0 when written, 2 when the folder or configuration cannot be read."""
     try:
+        import numpy  # noqa: F401
         import pyarrow  # noqa: F401
         import pygraphviz  # noqa: F401
     except ImportError as e:
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from graph.report import build_report
+    from graph.report.tables import TableError
     from mqroute.inputs import load_mqsc
     from mqroute.output import WriteError, write_file
 
@@ -57,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
                             routes=args.routes, max_nodes=args.max_nodes,
                             problem=lambda text: print(
                                 printable(f"mqroute: {args.output}: {text}"), file=sys.stderr))
+    except TableError as e:                # names the table and column
+        raise FatalError(str(e)) from None
     except (OSError, ValueError) as e:     # pyarrow's ArrowInvalid is a ValueError
         raise FatalError(f"{args.dir}: {e}".splitlines()[0]) from None
     try:

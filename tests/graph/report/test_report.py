@@ -142,8 +142,9 @@ def test_report_command_errors_are_one_line(tmp_path, capsys):
     bad.write_text("DEFINE QLOCAL(\n")
     (tmp_path / "out" / "routes").mkdir(parents=True)
     assert main(["report", str(tmp_path / "out"), "--mqsc", str(bad)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "bad.mqsc" in err[0]
+    err = capsys.readouterr().err.strip().splitlines()   # runmqsc's lines, then the folder's
+    assert all(line.startswith("mqroute: ") for line in err) and "bad.mqsc" in err[0]
+    assert "routes: no column" in err[-1] and "internal error" not in "".join(err)
 
 
 # --- in a real browser -------------------------------------------------------------------
