@@ -32,11 +32,13 @@ class Listing:
     raws: list[storage.Entry] = field(default_factory=list)
     parquets: list[storage.Entry] = field(default_factory=list)
     problems: list[tuple[str, str]] = field(default_factory=list)  # (URI, error)
+    #: z/OS SMF data sets (graph.pipeline.smf), each with whether it has RDWs
+    smf: list[tuple[storage.Entry, bool]] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         """True when no file at all was found."""
-        return not (self.dumps or self.raws or self.parquets)
+        return not (self.dumps or self.raws or self.parquets or self.smf)
 
 
 def _looks_binary(head: bytes) -> bool:
@@ -45,11 +47,18 @@ def _looks_binary(head: bytes) -> bool:
     return looks_binary(head)
 
 
+def _smf_kind(head: bytes) -> str | None:
+    from traceroute.readers.smf import smf_kind
+
+    return smf_kind(head)
+
+
 def list_inputs(inputs: Sequence[str]) -> Listing:
     """List every input (file or folder, path or URI) on the driver and sort its files.
 
-    A folder may hold dumps, raw files and Parquet files side by side (a Spark-written
-    Parquet folder is read as its part files). Hidden and `_` names are skipped.
+    A folder may hold dumps, raw files, Parquet files and z/OS SMF data sets side by side
+    (recognised by their first bytes; a Spark-written Parquet folder is read as its part
+    files). Hidden and `_` names are skipped.
     """
     listing = Listing()
     seen: set[str] = set()
@@ -70,6 +79,10 @@ def list_inputs(inputs: Sequence[str]) -> Listing:
                 head = storage.read_head(entry.uri, SNIFF_BYTES)
             except storage.StorageError as e:
                 listing.problems.append((entry.uri, str(e)))
+                continue
+            smf = _smf_kind(head)
+            if smf is not None:
+                listing.smf.append((entry, smf == "rdw"))
                 continue
             (listing.raws if _looks_binary(head) else listing.dumps).append(entry)
     return listing
@@ -222,6 +235,8 @@ def read_inputs(spark, inputs: Sequence[str], *, split_bytes: int = DEFAULT_SPLI
         frames += [read_parquet(spark, files) for files in groups]
     if problems:
         frames.append(error_rows(spark, problems))
+    if not frames:  # SMF data sets only: they are read by graph.pipeline.smf
+        return spark.createDataFrame([], ddl(RAW_COLUMNS))
     df = frames[0]
     for other in frames[1:]:
         df = df.unionByName(other)

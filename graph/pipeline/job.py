@@ -41,8 +41,10 @@ from graph.pipeline.inputs import (
 )
 from graph.pipeline.journeys import write_tables as write_journey_tables
 from graph.pipeline.reports import build_routes_with_failures, route_counts
+from graph.pipeline.rows import REJECT_COLUMNS
 from graph.pipeline.schema import ddl, write_partitioned
 from graph.pipeline.ship import ship
+from graph.pipeline.smf import write_tables as write_smf_tables
 from graph.pipeline.stats import STATS_COLUMNS
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
@@ -62,6 +64,7 @@ class Summary:
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (URI, error)
     stats: dict[str, int] = field(default_factory=dict)  # accounting/statistics rows by table
     journeys: dict[str, int] = field(default_factory=dict)  # activity-trace journeys by verdict
+    smf: dict[str, int] = field(default_factory=dict)  # z/OS SMF rows by structure (smf/)
 
     def table(self) -> str:
         """A small text table for the end of a run."""
@@ -120,8 +123,14 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         stats_rows.unpersist()
         event_rows.unpersist()
         classified.unpersist()
+        smf = write_smf_tables(spark, listing.smf, stage, split_bytes, progress)  # smf/
+        if smf.problems:  # bad spots in SMF data sets: rejects too
+            spark.createDataFrame([(src, pos, None, error) for src, pos, error in smf.problems],
+                                  ddl(REJECT_COLUMNS)).write.mode("append").parquet(
+                f"{stage}/rejects")
+            rejected += len(smf.problems)
     return Summary(messages, ops_n, rejected, n_routes, verdicts, out, list(listing.problems),
-                   stats, journeys)
+                   stats, journeys, dict(sorted(smf.rows.items())))
 
 
 def _unless_empty(frame, rows: int, columns):
@@ -138,8 +147,9 @@ def add_arguments(p: argparse.ArgumentParser, *, input_type: Callable[[str], str
     """The analyze job's options (shared by `mqroute analyze` and spark-submit); the
     types mark the inputs and the output folder (`mqroute.paths` checks them)."""
     p.add_argument("inputs", nargs="+", metavar="INPUT", type=input_type,
-                   help="dmpmqmsg dumps, raw message files, Parquet, or folders of them; "
-                        "paths or URIs (s3://, gs://, abfs://, hdfs://, file://)")
+                   help="dmpmqmsg dumps, raw message files, Parquet, z/OS SMF data sets, or "
+                        "folders of them; paths or URIs (s3://, gs://, abfs://, hdfs://, "
+                        "file://)")
     p.add_argument("--out", required=True, metavar="DIR", type=output_type,
                    help="folder (path or URI) for the tables; replaced only when all are "
                         "written")
@@ -183,7 +193,9 @@ def run_args(args: argparse.Namespace) -> int:
     print(f"tables written to {summary.out}: operations, rejects, routes, hops, "
           + ", ".join(f"{t} ({n} rows)" for t, n in summary.stats.items())
           + f", calls, journeys ({sum(summary.journeys.values())} rows: "
-          + ", ".join(f"{n} {v}" for v, n in sorted(summary.journeys.items())) + ")")
+          + ", ".join(f"{n} {v}" for v, n in sorted(summary.journeys.items())) + ")"
+          + ("; smf/: " + ", ".join(f"{t.lower()} ({n} rows)" for t, n in summary.smf.items())
+             if summary.smf else ""))
     if summary.rejected:
         _name_rejects(spark, summary, say)
     return 1 if summary.rejected or summary.unreadable else 0

@@ -105,6 +105,8 @@ class LocalResult:
         self._hops = _Table(HOP_COLUMNS)
         self.rejects: list[dict] = []
         self.messages = 0
+        #: z/OS SMF tables (graph.pipeline.smf): structure -> pyarrow Table
+        self.smf: dict[str, object] = {}
 
     @property
     def routes(self) -> list[dict]:
@@ -182,6 +184,12 @@ def _records(inputs: Sequence[str], result: LocalResult
             _reject(result, entry.uri, 0, error)
             continue
         yield from _parse(result, None, data, entry.uri, 0)
+    if listing.smf:  # the smf/ tables, by the same ranges and decoder as on Spark
+        from graph.pipeline.smf import local_tables
+
+        result.smf, smf = local_tables(listing.smf, DEFAULT_SPLIT_BYTES)
+        for source, position, error in smf.problems:
+            _reject(result, source, position, error)
     if listing.parquets:
         groups, bad = parquet_groups(listing.parquets)
         for uri, error in bad:

@@ -238,6 +238,23 @@ def open_input(uri: str) -> BinaryIO:
         raise StorageError(uri, reason(e)) from e
 
 
+def open_output(uri: str) -> BinaryIO:
+    """A binary writer of one new file (its folders made as needed); close it when done.
+    For files a task writes into a staging folder, which the commit swaps in whole."""
+    if is_local(uri):
+        path = local_path(uri)
+        try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            return open(path, "wb")
+        except OSError as e:
+            raise StorageError(uri, reason(e)) from e
+    fs, path = _arrow(uri)
+    try:
+        return fs.open_output_stream(path)
+    except OSError as e:
+        raise StorageError(uri, reason(e)) from e
+
+
 def read_head(uri: str, size: int) -> bytes:
     """The first `size` bytes of a file."""
     with open_input(uri) as f:

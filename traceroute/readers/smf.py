@@ -89,6 +89,22 @@ def read_smf(paths: Iterable[str | Path], problem: Problem, *, rdw: bool = True,
             problem(source, e.strerror or str(e))
 
 
+def smf_kind(head: bytes) -> str | None:
+    """"rdw" when the bytes start like an SMF data set with RDWs, "bare" like one transferred
+    without them (an SMF header: flag, type 2, 3, 115 or 116, time, packed date), else None."""
+    if looks_smf(head):
+        return "rdw"
+    if len(head) >= 10 and head[1] in (2, 3, 115, 116) and _packed_date(head[6:10]):
+        return "bare"
+    return None
+
+
+def _packed_date(date: bytes) -> bool:
+    digits = date.hex()
+    return date[0] <= 1 and digits[7] == "f" and digits[2:7].isdigit() \
+        and 1 <= int(digits[4:7]) <= 366
+
+
 def looks_smf(head: bytes) -> bool:
     """True when the bytes start like an SMF data set with RDWs: a record descriptor word
     (length at least 18, complete or first segment), then an SMF header whose date is packed
@@ -96,7 +112,5 @@ def looks_smf(head: bytes) -> bool:
     if len(head) < 14 or head[2] not in (0, 1) or head[3] != 0:
         return False
     length = int.from_bytes(head[:2], "big")
-    date = head[10:14]
-    digits = date.hex()
-    return (length >= 18 and date[0] <= 1 and digits[7] == "f" and digits[2:7].isdigit())
+    return length >= 18 and _packed_date(head[10:14])
 
