@@ -359,7 +359,9 @@ def audit_dataframe(spark, network: Network, hops):
 #                                XMITQ_WAIT_US on average before their channel took them
 #
 # Channel statistics count as observed sends where no route shows the channel, so
-# unused_channel / unexplained_route also work for an estate that only collects statistics.
+# unused_channel / unexplained_route also work for an estate that only collects statistics;
+# so does z/OS channel accounting (SMF 116 subtype 10, QCST), and z/OS queue accounting (WQ)
+# counts as queue activity (graph.zos).
 
 #: A transmission queue whose messages waited this long on average (µs) is reported.
 XMITQ_WAIT_US = 1_000_000
@@ -460,9 +462,11 @@ def observed_with_statistics(out_dir: str | Path
     import pyarrow.dataset as ds
 
     out = Path(out_dir)
-    if not any((out / table).is_dir() for table in ("hops", "channel_stats", "queue_stats")):
+    if not any((out / table).is_dir() for table in ("hops", "channel_stats", "queue_stats",
+                                                    "smf")):
         raise FileNotFoundError(errno.ENOENT, "not an output folder of mqroute analyze (it "
-                                "has no hops, channel_stats or queue_stats table)", str(out))
+                                "has no hops, channel_stats, queue_stats or smf table)",
+                                str(out))
     routes = observed_sends(out) if (out / "hops").exists() else []
     stat_sends: list[ObservedSend] = []
     if (out / "channel_stats").exists():
@@ -487,4 +491,29 @@ def observed_with_statistics(out_dir: str | Path
                 r["interval_end"] or "", (r["put_count"] or 0) + (r["put1_count"] or 0),
                 r["get_count"] or 0, r["q_min_depth"] or 0, r["q_max_depth"] or 0,
                 avg // n if n else 0))
+    from graph import zos  # z/OS: channel accounting (QCST) and queue accounting (WQ)
+
+    stat_sends += sends_from_channel_accounting(zos.channel_traffic(out))
+    queues += queues_from_queue_accounting(zos.queue_rows(out))
     return merge_sends(routes, stat_sends), queues
+
+
+#: z/OS channel types (as SMF channel accounting names them) that send to another queue
+#: manager.
+ACCOUNTING_SENDING = ("Sender", "Server", "ClusSdr")
+
+
+def sends_from_channel_accounting(traffic: Iterable[dict]) -> list[ObservedSend]:
+    """Observed sends from z/OS channel accounting totals (graph.zos.channel_traffic):
+    sending channels that moved messages."""
+    return [ObservedSend(t["qmgr"], t["remote"], t["channel"], t["messages"])
+            for t in traffic if t["type"] in ACCOUNTING_SENDING and t["messages"] > 0]
+
+
+def queues_from_queue_accounting(rows: Iterable[dict]) -> list[ObservedQueue]:
+    """z/OS queue accounting totals (graph.zos.queue_rows) as per-queue observations: one
+    per queue, its first open to its last close; its deepest depth seen (the lowest is not
+    recorded: 0)."""
+    return [ObservedQueue(t["qmgr"], t["queue"], t["first"] or "", t["last"] or "",
+                          t["puts"], t["gets"], 0, t["max_depth"], t["avg_time_on_queue_us"])
+            for t in rows if t["queue"]]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from graph.draw.palette import verdict_colour
 from graph.report import tables
+from graph.zos import channel_traffic, has_smf, summary
 from pcf.text import printable
 
 #: Audit findings listed in the page (the rest counted).
@@ -18,6 +19,8 @@ FINDINGS_SHOWN = 1000
 SECTIONS = (("summary", "Verdicts"), ("lost", "Lost messages"), ("estate", "Estate"),
             ("timeline", "Timeline"), ("channels", "Channels"), ("audit", "Audit"),
             ("events", "Events"), ("routes", "Routes"), ("rejects", "Unreadable input"))
+#: The section shown (before Routes) when the folder has SMF tables (graph.zos).
+ZOS_SECTION = ("zos", "z/OS")
 
 CSS = """
 body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0;color:#212121;background:#fafafa}
@@ -324,6 +327,73 @@ def _picture(draw: Callable[[], str], prefix: str, what: str,
         return f'<p class="note">{escape(what)} could not be drawn: {escape(e)}.</p>'
 
 
+def _seconds(us: int) -> str:
+    return f"{us / 1e6:,.3f}"
+
+
+def _zos(z) -> str:
+    """The z/OS section: from the smf/ tables (SMF statistics and accounting)."""
+    out = [f"<p>SMF records of queue managers {escape(', '.join(z.queue_managers))}: "
+           + ", ".join(f"{escape(t.lower())} {n:,}" for t, n in sorted(z.rows.items()))
+           + " rows (see <code>mqroute smf</code>).</p>"]
+    out.append("<h3>Findings</h3>")
+    if z.findings:
+        rows = [[f.rule.id, f.qmgr, f.interval_start.strftime("%Y-%m-%d %H:%M:%S")
+                 if f.interval_start else "", f.object,
+                 ", ".join(f"{k} {v}" for k, v in f.detail.items()),
+                 f"{f.rule.cause} {f.rule.action}"] for f in z.findings[:500]]
+        out.append(_table("zos findings", ["rule", "queue manager", "interval", "object",
+                                           "numbers", "cause and action"], rows))
+    else:
+        out.append('<p class="note">No SMF figure crossed a threshold of IBM\'s '
+                   "interpretation rules.</p>")
+    if z.tasks:
+        out.append("<h3>CPU per task (message manager accounting)</h3>")
+        rows = [[t["qmgr"], t["task"], t["type"], t["user"], t["records"],
+                 (_seconds(t["cpu_us"]), t["cpu_us"]), t["puts"], t["gets"]] for t in z.tasks]
+        out.append(_table("zos tasks", ["queue manager", "task", "type", "user", "records",
+                                        "CPU seconds", "puts", "gets"], rows))
+    if z.queues:
+        out.append("<h3>CPU per queue (queue accounting)</h3>")
+        rows = [[q["qmgr"], q["queue"], q["tasks"], q["opens"], q["puts"], q["gets"],
+                 (_seconds(q["cpu_us"]), q["cpu_us"]), q["max_depth"],
+                 (_seconds(q["avg_time_on_queue_us"]), q["avg_time_on_queue_us"])]
+                for q in z.queues]
+        out.append(_table("zos queues", ["queue manager", "queue", "task records", "opens",
+                                         "puts", "gets", "CPU seconds", "deepest",
+                                         "average wait s"], rows))
+    if z.channels:
+        out.append("<h3>Channels (channel accounting)</h3>")
+        rows = [[c["qmgr"], c["channel"], c["type"], c["remote"], c["instances"],
+                 c["messages"], c["persistent"], c["bytes"], c["batches"], c["full_batches"],
+                 c["first"] or "", c["last"] or ""] for c in z.channels]
+        out.append(_table("zos channels", ["queue manager", "channel", "type", "partner",
+                                           "instances", "messages", "persistent", "bytes",
+                                           "batches", "full batches", "first", "last"], rows))
+    if z.buffer_pools:
+        out.append("<h3>Buffer pools</h3>")
+        rows = [[b["qmgr"], b["pool"], b["intervals"], b["buffers"],
+                 "" if b["lowest_stealable_pct"] is None else f"{b['lowest_stealable_pct']}%",
+                 b["gets"], b["dasd_reads"], b["pages_written"], b["sync_writes"],
+                 b["deferred_write_threshold"], b["sync_write_threshold"], b["no_buffers"]]
+                for b in z.buffer_pools]
+        out.append(_table("zos buffer pools", [
+            "queue manager", "pool", "intervals", "buffers", "lowest stealable", "page gets",
+            "DASD reads", "pages written", "synchronous writes", "85% threshold",
+            "95% threshold", "no buffers"], rows))
+    if z.log:
+        out.append("<h3>Log</h3>")
+        rows = [[g["qmgr"], g["intervals"], g["writes"], g["reads_buffer"], g["reads_active"],
+                 g["reads_archive"], g["buffer_waits"], g["checkpoints"],
+                 (f"{g['checkpoints_per_hour']:.1f}", g["checkpoints_per_hour"])]
+                for g in z.log]
+        out.append(_table("zos log", ["queue manager", "intervals", "writes",
+                                      "reads from buffer", "from active log",
+                                      "from archive log", "buffer waits", "checkpoints",
+                                      "checkpoints an hour"], rows))
+    return "".join(out)
+
+
 def _rejects(est: tables.Estate, out: Path) -> str:
     if not est.rejected:
         return "<p>Every input message was read.</p>"
@@ -347,10 +417,19 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     clusters = None
     unused: list[tuple[str, str, str]] = []
     flagged: dict[str, str] = {}
+    zos = None
+    if has_smf(out):
+        zos = summary(out)
+        _add_channel_accounting(est, out)
     if network is not None:
         from graph.audit import audit, configured_channels, observed_sends
 
-        findings = audit(network, observed_sends(out))
+        sends = observed_sends(out) if (out / "hops").is_dir() else []
+        if zos is not None:  # z/OS channel accounting: observed traffic, as on the picture
+            from graph.audit import merge_sends, sends_from_channel_accounting
+
+            sends = merge_sends(sends, sends_from_channel_accounting(channel_traffic(out)))
+        findings = audit(network, sends)
         idle = {(f.queue_manager, o) for f in findings if f.kind == "unused_channel"
                 for o in f.objects}
         unused = [c for c in configured_channels(network) if (c[0], c[2]) in idle]
@@ -370,15 +449,35 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
         "channels": _channels(est, findings, out), "audit": _audit(findings),
         "events": _events(out), "routes": _routes(out, est, routes, problem),
         "rejects": _rejects(est, out)}
-    nav = "".join(f'<a href="#{k}">{escape(t)}</a>' for k, t in SECTIONS)
+    shown = SECTIONS
+    if zos is not None:
+        body["zos"] = _zos(zos)
+        shown = (*SECTIONS[:-2], ZOS_SECTION, *SECTIONS[-2:])
+    nav = "".join(f'<a href="#{k}">{escape(t)}</a>' for k, t in shown)
     sections = "".join(f'<section id="{k}"><h2>{escape(t)}</h2>{body[k]}</section>'
-                       for k, t in SECTIONS)
+                       for k, t in shown)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title><style>{CSS}</style>"
             f"<script>{JS_ERRORS}</script></head><body>"
             f"<header><h1>{escape(title)}</h1><p>{est.routes:,} routes from "
             f"{escape(str(out))}</p></header><nav>{nav}</nav><main>{sections}</main>"
             f"<script>{JS}</script></body></html>\n")
+
+
+def _add_channel_accounting(est: tables.Estate, out: Path) -> None:
+    """z/OS channel accounting as observed traffic: sending channels no route shows join the
+    estate picture's sends and the busiest channels."""
+    from graph.audit import ACCOUNTING_SENDING
+
+    seen = {(src, channel) for src, _dst, channel, _n in est.sends}
+    for t in channel_traffic(out):
+        if t["type"] in ACCOUNTING_SENDING and t["messages"] > 0 \
+                and (t["qmgr"], t["channel"]) not in seen:
+            est.sends.append((t["qmgr"], t["remote"] or "?", t["channel"], t["messages"]))
+            est.channels.append({"channel": t["channel"], "from": t["qmgr"],
+                                 "to": t["remote"] or "?", "messages": t["messages"],
+                                 "first_time": t["first"] or "", "last_time": t["last"] or ""})
+    est.channels.sort(key=lambda c: (-c["messages"], c["channel"]))
 
 
 def cluster_map(network) -> dict[str, str]:

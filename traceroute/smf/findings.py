@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from traceroute.smf.clock import smf_date, smf_day, smf_time, stck_datetime
 from traceroute.smf.decode import Header, Row
-from traceroute.smf.layout import layout
+from traceroute.smf.layout import ENUMS, layout
 from traceroute.smf.text import clean
 
 
@@ -227,9 +227,53 @@ _DB2_PAIRS = tuple((f"{t}ElapsedUs", f"{s}ElapsedUs") for t, s in (
 
 
 def named(row: Row) -> dict[str, object]:
-    """A row's scalar values by column name (times of day as STCK; lists left out)."""
-    return {f.name: v for f, v in zip(layout(row.structure).fields, row.values, strict=True)
-            if not f.array}
+    """A row's scalar values by column name, as the tables hold them: text without padding,
+    times of day as datetimes (None when unset); lists left out."""
+    out: dict[str, object] = {}
+    for f, v in zip(layout(row.structure).fields, row.values, strict=True):
+        if f.array:
+            continue
+        if f.kind == "time":
+            v = stck_datetime(v) if v else None
+        elif isinstance(v, bytes) and f.kind in ("ebcdic", "ebcdicif"):
+            v = clean(v)
+        out[f.name] = v
+    return out
+
+
+@dataclass(frozen=True)
+class Where:
+    """What a finding says about where a structure came from: queue manager, LPAR, the
+    statistics interval (start, seconds) and when SMF wrote the record."""
+
+    qmgr: str
+    lpar: str
+    interval_start: _dt.datetime | None
+    interval_seconds: int
+    written: _dt.datetime | None
+
+    @classmethod
+    def of(cls, h: Header) -> Where:
+        """From a record's header."""
+        return cls(clean(h.qmgr), clean(h.lpar),
+                   stck_datetime(h.interval_start) if h.interval_start else None,
+                   h.interval_duration or 0, when_written(h))
+
+    @classmethod
+    def of_table_row(cls, r: dict) -> Where:
+        """From a row of an smf/ table (its common columns)."""
+        start = written = None
+        if r.get("intervalStartDate") and r.get("intervalStartTime"):
+            start = _dt.datetime.combine(r["intervalStartDate"], r["intervalStartTime"])
+        if r.get("date") and r.get("time") is not None:
+            written = _dt.datetime.combine(r["date"], r["time"])
+        return cls(r.get("qmgr") or "", r.get("lpar") or "", start,
+                   r.get("intervalDuration") or 0, written)
+
+    @property
+    def when(self) -> _dt.datetime | None:
+        """The interval's start; for accounting, when SMF wrote the record."""
+        return self.interval_start or self.written
 
 
 def when_written(h: Header) -> _dt.datetime | None:
@@ -237,12 +281,6 @@ def when_written(h: Header) -> _dt.datetime | None:
     parsed = smf_date(h.date)
     day = smf_day(*parsed) if parsed else None
     return _dt.datetime.combine(day, smf_time(h.time)) if day else None
-
-
-def _interval(h: Header) -> _dt.datetime | None:
-    if h.interval_start:
-        return stck_datetime(h.interval_start)
-    return when_written(h)
 
 
 def _pct(part: float, whole: float) -> float:
@@ -257,7 +295,7 @@ def _n(value: object) -> int:
 class _Chinit:
     """One channel initiator interval: its tasks' figures."""
 
-    header: Header
+    where: Where
     duration: int
     dispatchers: dict[int, dict] = field(default_factory=dict)
     adapters: dict[int, dict] = field(default_factory=dict)
@@ -275,8 +313,8 @@ class Interpreter:
         self.found: list[Finding] = []
         self._chinit: dict[tuple, _Chinit] = {}
         self._zero_cpu: dict[tuple, int] = defaultdict(int)
-        self._tasks: dict[tuple[bytes, bytes], tuple[int, int]] = {}
-        self._checks: dict[str, Callable[[Row, dict], None]] = {
+        self._tasks: dict[tuple[str, str], tuple[int, int]] = {}
+        self._checks: dict[str, Callable[[Where, dict], None]] = {
             "QJST": self._qjst, "QPST": self._qpst, "Q5ST": self._q5st, "QEST": self._qest,
             "QSST": self._qsst, "QCCT": self._qcct, "QCTDSP": self._task,
             "QCTADP": self._task, "QCTDNS": self._dns, "QCTSSL": self._ssl,
@@ -292,65 +330,71 @@ class Interpreter:
         """Apply the rules to one row."""
         check = self._checks.get(row.structure)
         if check is not None:
-            check(row, named(row))
+            check(Where.of(row.header), named(row))
+
+    def see_values(self, structure: str, where: Where, values: dict) -> None:
+        """Apply the rules to one structure's values as the smf/ tables hold them."""
+        check = self._checks.get(structure)
+        if check is not None:
+            check(where, values)
 
     def finish(self) -> list[Finding]:
         """Every finding, those of whole intervals included, in the order found."""
         for group in self._chinit.values():
             self._chinit_interval(group)
         self._chinit.clear()
-        for (lpar, qmgr, minute, kind), count in sorted(self._zero_cpu.items()):
+        for (lpar, qmgr, minute, kind), count in sorted(self._zero_cpu.items(),
+                                                        key=lambda kv: str(kv[0])):
             adapters, dispatchers = self._tasks.get((lpar, qmgr), (None, None))
-            limit = 9 if kind == 1 else (adapters + dispatchers + 6
-                                         if adapters is not None else None)
+            limit = 9 if kind == "CICS" else (adapters + dispatchers + 6
+                                              if adapters is not None else None)
             if limit is not None and count > limit:
                 self.found.append(Finding(
-                    RULES["acct-zero-cpu-records"], clean(qmgr), clean(lpar), minute,
-                    "CICS adapter" if kind == 1 else "channel initiator",
+                    RULES["acct-zero-cpu-records"], qmgr, lpar, minute,
+                    "CICS adapter" if kind == "CICS" else "channel initiator",
                     {"zero_cpu_records": count, "expected_at_most": limit}
-                    | ({"adapters": adapters, "dispatchers": dispatchers} if kind == 6
+                    | ({"adapters": adapters, "dispatchers": dispatchers} if kind == "CHIN"
                        else {})))
         self._zero_cpu.clear()
         return self.found
 
-    def _add(self, rule: str, row: Row, obj: str, detail: dict) -> None:
-        h = row.header
-        self.found.append(Finding(RULES[rule], clean(h.qmgr), clean(h.lpar), _interval(h),
-                                  obj, detail))
+    def _add(self, rule: str, where: Where, obj: str, detail: dict) -> None:
+        self.found.append(Finding(RULES[rule], where.qmgr, where.lpar, where.when, obj,
+                                  detail))
 
     # statistics: log, buffer pools, Db2, CF, storage
 
-    def _qjst(self, row: Row, v: dict) -> None:
+    def _qjst(self, where: Where, v: dict) -> None:
         reads = _n(v.get("logReadOutputBuffer")) + _n(v.get("logReadActiveLog")) \
             + _n(v.get("logReadArchiveLog"))
         writes = _n(v.get("wrtRequestNowait")) + _n(v.get("wrtRequestForce"))
         if _n(v.get("unavailableBufferCount")) > 0:
-            self._add("log-buffer-waits", row, "log", {"QJSTWTB": v["unavailableBufferCount"]})
+            self._add("log-buffer-waits", where, "log", {"QJSTWTB": v["unavailableBufferCount"]})
         delayed = _n(v.get("tapeContentionDelays"))
         if reads and delayed * 100 > reads:
-            self._add("log-reads-delayed", row, "log",
+            self._add("log-reads-delayed", where, "log",
                       {"QJSTTVC": delayed, "Nlogread": reads, "percent": _pct(delayed, reads)})
         archive = _n(v.get("logReadArchiveLog"))
         if archive > 0:
-            self._add("log-reads-from-archive", row, "log",
+            self._add("log-reads-from-archive", where, "log",
                       {"QJSTRARH": archive, "Nlogread": reads,
                        "percent": _pct(archive, reads), "Nlogwrite": writes,
                        "Nlogread_per_Nlogwrite": round(reads / writes, 4) if writes else 0.0})
-        duration = row.header.interval_duration or 0
+        duration = where.interval_seconds
         checkpoints = _n(v.get("checkpoints"))
         if duration > 0 and checkpoints * 3600 > 10 * duration:
-            self._add("log-checkpoints-frequent", row, "log",
+            self._add("log-checkpoints-frequent", where, "log",
                       {"QJSTLLCP": checkpoints, "interval_seconds": duration,
                        "per_hour": round(checkpoints * 3600 / duration, 2)})
         requests = _n(v.get("compRequests"))
         failed = _n(v.get("compFail"))
         raw, packed = _n(v.get("compUncompressedBytes")), _n(v.get("compCompressedBytes"))
         if requests and (failed > 0 or packed >= raw):
-            self._add("log-compression-ineffective", row, "log",
+            self._add("log-compression-ineffective", where, "log",
                       {"QJSTCmpReq": requests, "QJSTCmpFail": failed, "QJSTCmpUncmp": raw,
                        "QJSTCmpComp": packed})
 
-    def _qpst(self, row: Row, v: dict) -> None:
+    def _qpst(self, where: Where, v: dict) -> None:
         pool = v.get("bufferpool")
         obj = f"buffer pool {pool}"
         for rule, column, name in (("bp-no-buffers", "suspendNoBuffers", "QPSTSOS"),
@@ -358,64 +402,63 @@ class Interpreter:
                                     "QPSTDMC"),
                                    ("bp-synchronous-writes", "syncWrites", "QPSTIMW")):
             if _n(v.get(column)) > 0:
-                self._add(rule, row, obj, {name: v[column]})
+                self._add(rule, where, obj, {name: v[column]})
         buffers = _n(v.get("bufferCount"))
         reads, written = _n(v.get("dasdRead")), _n(v.get("pagesWritten"))
         if pool in self.short_lived:
             if _n(v.get("deferWriteTholdReached")) > 0:
-                self._add("bp-deferred-write-threshold", row, obj,
+                self._add("bp-deferred-write-threshold", where, obj,
                           {"QPSTDWT": v["deferWriteTholdReached"]})
             lowest = _n(v.get("lowestStealable"))
             if buffers and lowest * 100 <= 15 * buffers:
-                self._add("bp-stealable-low", row, obj,
+                self._add("bp-stealable-low", where, obj,
                           {"QPSTCBSL": lowest, "QPSTNBUF": buffers,
                            "percent": _pct(lowest, buffers)})
             if reads > 0:
-                self._add("bp-dasd-reads", row, obj, {"QPSTRIO": reads})
+                self._add("bp-dasd-reads", where, obj, {"QPSTRIO": reads})
             if _n(v.get("bufferSteals")) > 0:
-                self._add("bp-new-pages", row, obj,
+                self._add("bp-new-pages", where, obj,
                           {"QPSTSTL": v["bufferSteals"],
                            "QPSTGETP_plus_QPSTGETN": _n(v.get("getpOldRequests"))
                            + _n(v.get("getpNewRequests"))})
         elif reads > 2 * written and reads > 0:
-            self._add("bp-pages-reread", row, obj, {"QPSTRIO": reads, "QPSTTPW": written})
+            self._add("bp-pages-reread", where, obj, {"QPSTRIO": reads, "QPSTTPW": written})
 
-    def _q5st(self, row: Row, v: dict) -> None:
+    def _q5st(self, where: Where, v: dict) -> None:
         thread = sum(_n(v.get(t)) for t, _ in _DB2_PAIRS)
         sql = sum(_n(v.get(s)) for _, s in _DB2_PAIRS)
         depth = _n(v.get("maxRequestQueueDepth"))
         if depth > 1 and thread > 0 and thread > 2 * sql:
-            self._add("db2-thread-waits", row, "Db2",
+            self._add("db2-thread-waits", where, "Db2",
                       {"DHIGMAX": depth, "thread_time_us": thread, "sql_time_us": sql})
         abends = _n(v.get("db2TaskAbends"))
         if abends > 0:
-            self._add("db2-server-abends", row, "Db2",
+            self._add("db2-server-abends", where, "Db2",
                       {"ABNDCNT": abends, "REQUCNT": _n(v.get("requestRequeues"))})
 
-    def _qest(self, row: Row, v: dict) -> None:
+    def _qest(self, where: Where, v: dict) -> None:
         full = _n(v.get("structureFull"))
         if full > 0:
-            name = clean(v["structureName"]) if v.get("structureName") else "?"
-            self._add("cf-structure-full", row, f"CF structure {name}", {"QESTSFUL": full})
+            name = v.get("structureName") or "?"
+            self._add("cf-structure-full", where, f"CF structure {name}", {"QESTSFUL": full})
 
-    def _qsst(self, row: Row, v: dict) -> None:
+    def _qsst(self, where: Where, v: dict) -> None:
         short, abends = _n(v.get("sosSet")), _n(v.get("sosAbend"))
         if short or abends:
-            self._add("storage-short", row, "storage",
+            self._add("storage-short", where, "storage",
                       {"QSSTCRIT": short, "QSSTABND": abends,
                        "QSSTCONT": _n(v.get("sosContractions"))})
 
     # channel initiator
 
-    def _group(self, row: Row) -> _Chinit:
-        h = row.header
-        key = (h.lpar, h.qmgr, h.interval_start)
+    def _group(self, where: Where) -> _Chinit:
+        key = (where.lpar, where.qmgr, where.interval_start)
         group = self._chinit.get(key)
         if group is None:
-            group = self._chinit[key] = _Chinit(h, h.interval_duration or 0)
+            group = self._chinit[key] = _Chinit(where, where.interval_seconds)
         return group
 
-    def _qcct(self, row: Row, v: dict) -> None:
+    def _qcct(self, where: Where, v: dict) -> None:
         for rule, peak, limit, names in (
                 ("chinit-current-channels-near-max", "currentChlHighWater", "currentChlMax",
                  ("peak_current", "MAXCHL")),
@@ -423,80 +466,77 @@ class Interpreter:
                  ("peak_active", "ACTCHL"))):
             used, most = _n(v.get(peak)), _n(v.get(limit))
             if most and used * 100 >= 80 * most:
-                self._add(rule, row, "channel initiator",
+                self._add(rule, where, "channel initiator",
                           {names[0]: used, names[1]: most, "percent": _pct(used, most)})
         used, limit = _n(v.get("storageUsage64")), _n(v.get("storageLimit64"))
         if limit and used * 100 >= 80 * limit:
-            self._add("chinit-storage-near-limit", row, "channel initiator",
+            self._add("chinit-storage-near-limit", where, "channel initiator",
                       {"storage_64_used": used, "storage_64_limit": limit,
                        "percent": _pct(used, limit)})
 
-    def _task(self, row: Row, v: dict) -> None:
-        group = self._group(row)
-        tasks = group.dispatchers if row.structure == "QCTDSP" else group.adapters
+    def _task(self, where: Where, v: dict) -> None:
+        group = self._group(where)
+        tasks = group.dispatchers if "taskChannelCount" in v else group.adapters
         tasks[_n(v.get("taskNumber"))] = v
 
-    def _busy(self, row: Row, v: dict) -> tuple[int, float]:
-        duration = row.header.interval_duration or 0
+    def _busy(self, where: Where, v: dict) -> tuple[int, float]:
+        duration = where.interval_seconds
         elapsed = _n(v.get("taskElapsedTimeUs"))
         return duration, _pct(elapsed, duration * 1_000_000)
 
-    def _dns(self, row: Row, v: dict) -> None:
-        duration, busy = self._busy(row, v)
+    def _dns(self, where: Where, v: dict) -> None:
+        duration, busy = self._busy(where, v)
         task = f"DNS task {_n(v.get('taskNumber'))}"
         if duration and busy >= 25:
-            self._add("chinit-dns-busy", row, task,
+            self._add("chinit-dns-busy", where, task,
                       {"busy_percent": busy, "requests": _n(v.get("requestCount")),
                        "interval_seconds": duration})
         longest = _n(v.get("maxDnsRequestDurationUs"))
         if longest >= 1_000_000:
-            at = stck_datetime(v["maxDnsRequestTime"]) if v.get("maxDnsRequestTime") else None
-            self._add("chinit-dns-slow", row, task,
+            at = v.get("maxDnsRequestTime")
+            self._add("chinit-dns-slow", where, task,
                       {"longest_us": longest,
                        "at": at.isoformat(timespec="microseconds") if at else None})
 
-    def _ssl(self, row: Row, v: dict) -> None:
-        duration, busy = self._busy(row, v)
+    def _ssl(self, where: Where, v: dict) -> None:
+        duration, busy = self._busy(where, v)
         if duration and busy >= 25:
-            self._add("chinit-ssl-busy", row, f"SSL task {_n(v.get('taskNumber'))}",
+            self._add("chinit-ssl-busy", where, f"SSL task {_n(v.get('taskNumber'))}",
                       {"busy_percent": busy, "requests": _n(v.get("requestCount")),
                        "interval_seconds": duration})
 
     def _chinit_interval(self, group: _Chinit) -> None:
-        h = group.header
-        row = Row("QCTADP", h, [])
-        self._tasks[(h.lpar, h.qmgr)] = (len(group.adapters), len(group.dispatchers))
+        where = group.where
+        self._tasks[(where.lpar, where.qmgr)] = (len(group.adapters), len(group.dispatchers))
         if self.processors is not None and len(group.dispatchers) > self.processors:
-            self._add("chinit-dispatchers-over-processors", Row("QCTDSP", h, []),
-                      "dispatchers", {"dispatchers": len(group.dispatchers),
-                                      "processors": self.processors})
+            self._add("chinit-dispatchers-over-processors", where, "dispatchers",
+                      {"dispatchers": len(group.dispatchers), "processors": self.processors})
         if not group.adapters or not group.duration:
             return
         busy = {n: _pct(_n(v.get("taskElapsedTimeUs")), group.duration * 1_000_000)
                 for n, v in group.adapters.items()}
         used = all(_n(v.get("requestCount")) > 0 for v in group.adapters.values())
         if used and all(b > 50 for b in busy.values()):
-            self._add("chinit-adapters-busy", row, "adapters",
+            self._add("chinit-adapters-busy", where, "adapters",
                       {"adapters": len(busy), "least_busy_percent": min(busy.values())})
         elif used and all(b >= 1 for b in busy.values()):
-            self._add("chinit-adapters-all-used", row, "adapters",
+            self._add("chinit-adapters-all-used", where, "adapters",
                       {"adapters": len(busy), "least_busy_percent": min(busy.values())})
 
     # accounting
 
-    def _qmac(self, row: Row, v: dict) -> None:
+    def _qmac(self, where: Where, v: dict) -> None:
         kind = v.get("applicationType")
-        if v.get("cpuTimeUs") == 0 and kind in (1, 6):
-            h = row.header
-            written = when_written(h)
-            minute = written.replace(second=0, microsecond=0) if written else None
-            self._zero_cpu[(h.lpar, h.qmgr, minute, kind)] += 1
+        kind = ENUMS["CONNTYPE"].get(kind, "") if isinstance(kind, int) else kind
+        if v.get("cpuTimeUs") == 0 and kind in ("CICS", "CHIN"):
+            minute = where.written.replace(second=0, microsecond=0) if where.written else None
+            self._zero_cpu[(where.lpar, where.qmgr, minute, kind)] += 1
 
-    def _qcst(self, row: Row, v: dict) -> None:
+    def _qcst(self, where: Where, v: dict) -> None:
         batches, full = _n(v.get("batches")), _n(v.get("fullBatches"))
         if batches and full * 100 >= 90 * batches:
-            name = clean(v["chlName"]) if v.get("chlName") else "?"
-            self._add("channel-batches-full", row, f"channel {name}",
+            name = v.get("chlName") or "?"
+            self._add("channel-batches-full", where, f"channel {name}",
                       {"batches": batches, "full_batches": full,
                        "percent": _pct(full, batches), "batch_size": _n(v.get("batchsize")),
                        "messages": _n(v.get("msgAllCount"))})
