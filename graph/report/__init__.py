@@ -6,7 +6,8 @@ the estate picture, a timeline, busiest and stuck channels, audit findings (with
 configuration), events when an `events/` table exists, and a section per selected route with
 its picture and dspmqrte text. Search and sort run in a few lines of inline JavaScript; no
 file or network is needed to view it. May import `pcf`, `traceroute`, `graph.draw`,
-`graph.audit`, `graph.pipeline.rows` and `graph.routegraph`.
+`graph.audit`, `graph.pipeline.rows`, `graph.routegraph` and `graph.zos` (the z/OS
+section, when the folder has SMF tables).
 
     from graph.report import build_report
     html = build_report("routes-out", network=read_mqsc(files))
