@@ -50,6 +50,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pcf.names import name_of
 from traceroute.sim.network import Network, QueueManager
 from traceroute.sim.resolve import (
     CLUSTER_XMITQ,
@@ -244,15 +245,15 @@ def _xmitq_findings(network: Network) -> Iterator[Finding]:
             obj = qm.queues.get(xmitq)
             if obj is None:
                 state = "is not defined"
-                reason = ("MQRC_UNKNOWN_REMOTE_Q_MGR (2087)" if xmitq == rqmname
-                          else "MQRC_UNKNOWN_XMIT_Q (2196)")
             elif obj.kind != "QLOCAL":
                 state = f"is a {obj.kind}, not a local queue with USAGE(XMITQ)"
-                reason = "MQRC_XMIT_Q_TYPE_ERROR (2091)"
             else:
                 state = (f"is a QLOCAL with USAGE({obj.get('USAGE') or 'NORMAL'}), not "
                          "USAGE(XMITQ)")
-                reason = "MQRC_XMIT_Q_USAGE_ERROR (2092)"
+            # the reason MQ gives: the simulator's name resolution says it (one source)
+            r = (resolve(network, qm.name, q.name) if q.get("RNAME")
+                 else resolve(network, qm.name, "ANY", q.name))
+            reason = f"{name_of(r.reason, 'MQRC') or 'MQRC'} ({r.reason})"
             yield Finding(kind, qm.name, (q.name, xmitq),
                           f"{what} {q.name} sends through {how}, {xmitq}, which {state} on "
                           f"{qm.name}: puts to it fail with {reason}, and messages that "

@@ -64,8 +64,9 @@ def test_every_planted_xmitq_fault_and_nothing_else():
 
 
 #: What MQ's name resolution gives for each planted fault (and the simulator with it).
+#: A DEFXMITQ that is not defined is MQ's own reason, MQRC_UNKNOWN_DEF_XMIT_Q (2197).
 REASONS = {"NO.SUCH.XMITQ": 2196, "XMITQ.IS.NORMAL": 2092, "XMITQ.IS.ALIAS": 2091,
-           "NO.ROUTE": 2087, "QM8": 2196, "TO.QM9": 2092, "VIA.DEFAULT": 2196}
+           "NO.ROUTE": 2087, "QM8": 2196, "TO.QM9": 2092, "VIA.DEFAULT": 2197}
 
 
 def test_the_simulator_agrees_that_these_definitions_fail():

@@ -62,6 +62,8 @@ VALUE_SPELLING: dict[int, tuple[str, ...]] = {
     mqc.MQIACF_IGNORE_STATE: ("MQIS_",),
     mqc.MQIACH_CHANNEL_TYPE: ("MQCHT_",),
     mqc.MQIACF_REASON_CODE: ("MQRC_",),
+    mqc.MQIACF_CONV_REASON_CODE: ("MQRC_",),
+    mqc.MQIA_BASE_TYPE: ("MQOT_",),
     mqc.MQIACF_COMP_CODE: ("MQCC_",),
     mqc.MQIA_QSG_DISP: ("MQQSGD_",),
     mqc.MQIACF_QSG_DISPS: ("MQQSGD_",),

@@ -1,16 +1,22 @@
-"""The simulator writes MQ events as a queue manager does: performance, configuration, channel.
+"""The simulator writes MQ events as a queue manager does: queue manager, performance,
+channel and configuration events.
 
-`SimEvents(sim)` watches a Simulator's MQI calls (its observer API): every successful put
-and destructive get drives the performance-event engine of that queue manager
-(traceroute.events; PERFMEV and the queues' QDPHIEV/QDPLOEV/QDPMAXEV/QSVCIEV/QSVCINT
-from the MQSC), and each event becomes a real PCF event message put to
-SYSTEM.ADMIN.PERFM.EVENT. A sending MCA that starts (its MQCONN) gives Channel Started, one
-ended by STOP CHANNEL (its MQDISC while the channel is stopped) Channel Stopped By User, on
-SYSTEM.ADMIN.CHANNEL.EVENT when CHLEV(ENABLED). An event queue that is put-inhibited or
-full loses the event message (`lost`), the event still happens. `mqsc()` applies MQSC to
-the running network and writes Create/Change/Delete Object events when CONFIGEV(ENABLED);
-`refresh()` is REFRESH QMGR TYPE(CONFIGEV). The simulator does not enforce MAXDEPTH: Queue
-Full comes from the engine's own count of the queue.
+`SimEvents(sim)` watches a Simulator's MQI calls (its observer API). A call that fails for
+the reason of a queue manager event (local, remote, inhibit, authority: the catalog in
+traceroute.events.catalog) makes its queue manager write that event on
+SYSTEM.ADMIN.QMGR.EVENT when the event's switch (LOCALEV, REMOTEEV, INHIBTEV, AUTHOREV) is
+ENABLED, with the call's reason and the object the failure is about (the simulator's name
+resolution says both: one source for the call's result, activity trace and the event).
+Every put and destructive get drives the performance-event engine of that queue manager
+(traceroute.events; PERFMEV and the queues' QDPHIEV/QDPLOEV/QDPMAXEV/QSVCIEV/QSVCINT from
+the MQSC) at the queue's real depth; a put refused with MQRC_Q_FULL is the engine's full
+put (Queue Full). Each event becomes a real PCF event message put to its event queue. A
+sending MCA that starts (its MQCONN) gives Channel Started, one ended by STOP CHANNEL (its
+MQDISC while the channel is stopped) Channel Stopped By User, on SYSTEM.ADMIN.CHANNEL.EVENT
+when CHLEV(ENABLED). An event queue that is put-inhibited or full loses the event message
+(`lost`), the event still happens. `mqsc()` applies MQSC to the running network and writes
+Create/Change/Delete Object events when CONFIGEV(ENABLED); `refresh()` is REFRESH QMGR
+TYPE(CONFIGEV).
 """
 
 from __future__ import annotations
@@ -20,11 +26,14 @@ from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
 from traceroute.events.build import event_message, perf_event
+from traceroute.events.catalog import EventKind
 from traceroute.events.config import CONFIG_KINDS, change_events, channel_event, config_event
 from traceroute.events.engine import PerfEvent
 from traceroute.events.model import Event
+from traceroute.events.qmgr import FailedCall, event_kind, mqi_event
 from traceroute.events.replay import Estate, Op
-from traceroute.sim.mqi import MQCONN, MQDISC, MQGET, MQPUT, MQPUT1, SimCall
+from traceroute.sim.crtmqm import QMGR_DEFAULTS
+from traceroute.sim.mqi import MQCONN, MQDISC, MQGET, MQOPEN, MQPUT, MQPUT1, SimCall
 from traceroute.sim.mqsc.apply import Session
 from traceroute.sim.mqsc.syntax import Command, MQSCError, _items
 from traceroute.sim.network import QUEUE_KINDS, QueueManager
@@ -33,8 +42,23 @@ from traceroute.sim.simulator import Simulator
 _SENDERS = (mqc.MQCHT_SENDER, mqc.MQCHT_SERVER, mqc.MQCHT_CLUSSDR)
 
 
+def qmgr_attr(qm: QueueManager, keyword: str) -> str:
+    """A queue-manager attribute as ALTER QMGR left it, else crtmqm's default."""
+    return (qm.attrs.get(keyword) or QMGR_DEFAULTS.get(keyword, "")).upper()
+
+
 def _enabled(qm: QueueManager, keyword: str) -> bool:
-    return qm.attrs.get(keyword, "DISABLED").upper() == "ENABLED"
+    return qmgr_attr(qm, keyword) == "ENABLED"
+
+
+def switched_on(qm: QueueManager, kind: EventKind, qualifier: int = 0) -> bool:
+    """Whether qm writes events of `kind` now: its switch ENABLED (CHLEV(EXCEPTION): the
+    exception events only; CMDEV(NODISPLAY): the caller leaves out DISPLAY commands)."""
+    value = qmgr_attr(qm, kind.switch)
+    if value == "EXCEPTION":
+        return kind.exception and not (kind.reason == mqc.MQRC_CHANNEL_STOPPED
+                                       and qualifier == mqc.MQRQ_CHANNEL_STOPPED_OK)
+    return value in ("ENABLED", "NODISPLAY")
 
 
 class SimEvents:
@@ -47,6 +71,7 @@ class SimEvents:
         self.events: list[Event] = []      # every event raised, in order (lost ones too)
         self.lost: list[Event] = []        # events whose message could not be put
         self._correl = 0
+        self._failed_opens: set[tuple[bytes, int | None]] = set()
         sim.add_observer(self._call)
 
     # --- time and writing ---------------------------------------------------------------
@@ -89,18 +114,14 @@ class SimEvents:
 
     def _call(self, call: SimCall) -> None:
         qmgr = call.qmgr
-        if call.verb in (MQPUT, MQPUT1, MQGET) and call.comp_code != mqc.MQCC_FAILED \
-                and call.local_queue:
+        if call.comp_code == mqc.MQCC_FAILED:
+            self._failed(call)
+            return
+        if call.verb in (MQPUT, MQPUT1, MQGET) and call.local_queue:
             if call.verb == MQGET and call.options & (mqc.MQGMO_BROWSE_FIRST
                                                       | mqc.MQGMO_BROWSE_NEXT):
                 return
-            op = "GET" if call.verb == MQGET else "PUT"
-            t_ms = round(call.time * 1000)
-            for outcome in self.estate.apply(Op(t_ms, qmgr, call.local_queue, op)):
-                if isinstance(outcome, PerfEvent):
-                    event = perf_event(outcome)
-                    event.time = self._when(outcome.qmgr, call.time)
-                    self._emit(event, "SYSTEM.ADMIN.PERFM.EVENT", outcome.lost)
+            self._perform(call, "GET" if call.verb == MQGET else "PUT")
         elif call.verb in (MQCONN, MQDISC) and call.conn.mca \
                 and call.conn.channel_type in _SENDERS:
             qm = self.sim.network.qmgrs.get(qmgr)
@@ -120,6 +141,56 @@ class SimEvents:
             else:
                 return
             self._emit(event, "SYSTEM.ADMIN.CHANNEL.EVENT")
+
+    def _perform(self, call: SimCall, op: str) -> None:
+        """A put or a destructive get on a local queue drives the performance events; the
+        engine's depth is the queue's real depth before the call (messages the queue
+        manager put itself, reports and dead letters, count too)."""
+        engine = self.estate.engines.get(call.qmgr)
+        state = engine.queues.get(call.local_queue) if engine is not None else None
+        if state is not None and not state.attrs.shared:
+            depth = self.sim.depth(call.qmgr, call.local_queue)
+            # observers hear of a put before the message is stored, of a get after
+            state.depth = depth + 1 if op == "GET" and call.comp_code != mqc.MQCC_FAILED \
+                else depth
+        t_ms = round(call.time * 1000)
+        for outcome in self.estate.apply(Op(t_ms, call.qmgr, call.local_queue, op)):
+            if isinstance(outcome, PerfEvent):
+                event = perf_event(outcome)
+                event.time = self._when(outcome.qmgr, call.time)
+                self._emit(event, "SYSTEM.ADMIN.PERFM.EVENT", outcome.lost)
+
+    def _failed(self, call: SimCall) -> None:
+        """A failed MQI call: its queue manager event (local, remote, inhibit, authority),
+        when that kind is switched on; a put refused because the queue is full is a put
+        the performance events count as such (Queue Full)."""
+        if call.verb in (MQPUT, MQPUT1) and call.reason == mqc.MQRC_Q_FULL \
+                and call.local_queue:
+            self._perform(call, "PUT")
+            return
+        key = (call.conn.conn_id, call.hobj)
+        if call.verb == MQOPEN:
+            self._failed_opens.add(key)
+        elif call.verb == MQPUT and key in self._failed_opens:
+            return  # a put on the handle of a failed open: the open's event said it
+        if call.failure is not None and call.failure.quiet:
+            return
+        qm = self.sim.network.qmgrs.get(call.qmgr)
+        kind = event_kind(call.reason, call.qualifier)
+        if qm is None or kind is None or not switched_on(qm, kind):
+            return
+        failure = call.failure
+        conn = call.conn
+        event = mqi_event(FailedCall(
+            call.reason, call.qmgr, conn.appl_type, conn.appl_name,
+            queue=call.object_name, object_qmgr=call.object_qmgr,
+            related=failure.related if failure is not None else "",
+            related_type=failure.related_type if failure is not None else 0,
+            conn_name=conn.partner if conn.client else "",
+            channel=conn.channel if conn.client else "", user=conn.user,
+            qualifier=call.qualifier, options=call.options), self._when(call.qmgr, call.time))
+        if event is not None:
+            self._emit(event, kind.queue)
 
     # --- configuration ------------------------------------------------------------------
 

@@ -10,8 +10,12 @@ trace, events, accounting and statistics) are driven from these notifications.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pcf.mqmd import MQMD
+
+if TYPE_CHECKING:
+    from traceroute.sim.resolve import Resolution
 
 MQCONN, MQDISC, MQOPEN, MQCLOSE = "MQCONN", "MQDISC", "MQOPEN", "MQCLOSE"
 MQPUT, MQPUT1, MQGET = "MQPUT", "MQPUT1", "MQGET"
@@ -36,6 +40,7 @@ class SimConnection:
         """An application connected as an MQ client (Environment MQXE_MCA_SVRCONN)."""
         return not self.mca and bool(self.channel)
     options: int = 0          # MQCNO options of the MQCONNX (MQCNO_ACTIVITY_TRACE_* ...)
+    user: str = "mqm"         # the user identifier its authority is checked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,11 @@ class SimCall:
     xmit_remote_q: str = ""
     xmit_remote_qmgr: str = ""
     data: bytes = b""                # the message data (without MQXQH/MQDLH), for tracing
+    #: A failed MQOPEN/MQPUT1/MQPUT: the name resolution that failed (its reason and the
+    #: object it is about: `Resolution.related`); the call's Reason is this one's.
+    failure: Resolution | None = None
+    #: MQRQ_* of a failed call's authority check (MQRC_NOT_AUTHORIZED), else 0.
+    qualifier: int = 0
 
     @property
     def qmgr(self) -> str:

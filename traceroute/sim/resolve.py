@@ -43,6 +43,13 @@ class Resolution:
     channel: str = ""
     reason: int = 0
     via_remote_definition: bool = False
+    #: A failed resolution: the other object the reason is about (the transmission queue
+    #: of 2091/2092/2196-2199, the alias's base queue of 2001/2082), and its MQQT_* type.
+    related: str = ""
+    related_type: int = 0
+    #: A failed resolution for which MQ writes no queue manager event (a model queue named
+    #: on an MQPUT1: 2057 without a queue-manager alias on the way).
+    quiet: bool = False
 
     @property
     def ok(self) -> bool:
@@ -55,8 +62,19 @@ class Resolution:
         return self.ok and not self.xmitq
 
 
-def _fail(qm: QueueManager, reason: int) -> Resolution:
-    return Resolution(qm.name, reason=reason)
+def _fail(qm: QueueManager, reason: int, related: str = "", related_type: int = 0,
+          quiet: bool = False) -> Resolution:
+    return Resolution(qm.name, reason=reason, related=related, related_type=related_type,
+                      quiet=quiet)
+
+
+#: MQSC object kind -> MQQT_* queue type.
+QUEUE_TYPES = {"QLOCAL": mqc.MQQT_LOCAL, "QMODEL": mqc.MQQT_MODEL, "QALIAS": mqc.MQQT_ALIAS,
+               "QREMOTE": mqc.MQQT_REMOTE}
+
+
+def _type(obj: MQObject) -> int:
+    return QUEUE_TYPES.get(obj.kind, 0)
 
 
 def clusters_of(qm: QueueManager) -> frozenset[str]:
@@ -91,28 +109,46 @@ def _cluster_instances(network: Network, qm: QueueManager, name: str) -> list[st
 
 def transmission_queue(network: Network, qm: QueueManager, remote_qmgr: str,
                        xmitq: str = "") -> Resolution:
-    """How `qm` sends to `remote_qmgr`: the xmitq (named, same-named, default or cluster)."""
+    """How `qm` sends to `remote_qmgr`: the xmitq (named, same-named, default or cluster).
+
+    A named XMITQ that is missing, not a local queue or not USAGE(XMITQ) fails with
+    MQRC_UNKNOWN_XMIT_Q (2196), MQRC_XMIT_Q_TYPE_ERROR (2091) or MQRC_XMIT_Q_USAGE_ERROR
+    (2092); the default transmission queue (DEFXMITQ) likewise with MQ's own reasons for it,
+    MQRC_UNKNOWN_DEF_XMIT_Q (2197), MQRC_DEF_XMIT_Q_TYPE_ERROR (2198) and
+    MQRC_DEF_XMIT_Q_USAGE_ERROR (2199, also for SYSTEM.CLUSTER.TRANSMIT.QUEUE)."""
     if xmitq:
-        q = qm.queues.get(xmitq)
-        if q is None:
-            return _fail(qm, mqc.MQRC_UNKNOWN_XMIT_Q)
-        if q.kind != "QLOCAL":  # MQ: XmitQName names a queue that is not a local queue
-            return _fail(qm, mqc.MQRC_XMIT_Q_TYPE_ERROR)
-        if q.get("USAGE") != "XMITQ":
-            return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
-        return Resolution(qm.name, xmitq=xmitq, remote_qmgr=remote_qmgr)
+        return _xmitq(qm, xmitq, remote_qmgr, (mqc.MQRC_UNKNOWN_XMIT_Q,
+                                               mqc.MQRC_XMIT_Q_TYPE_ERROR,
+                                               mqc.MQRC_XMIT_Q_USAGE_ERROR))
     same = qm.queues.get(remote_qmgr)
     if same is not None and same.kind == "QLOCAL":
         if same.get("USAGE") != "XMITQ":  # MQ uses the queue of that name, and it is no xmitq
-            return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
+            return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR, remote_qmgr, mqc.MQQT_LOCAL)
         return Resolution(qm.name, xmitq=remote_qmgr, remote_qmgr=remote_qmgr)
     receiver = cluster_receiver(network, remote_qmgr, clusters_of(qm))
     if receiver is not None and remote_qmgr != qm.name:
         return Resolution(qm.name, xmitq=CLUSTER_XMITQ, remote_qmgr=remote_qmgr,
                           channel=receiver.name)
     if qm.defxmitq:
-        return transmission_queue(network, qm, remote_qmgr, qm.defxmitq)
+        return _xmitq(qm, qm.defxmitq, remote_qmgr, (mqc.MQRC_UNKNOWN_DEF_XMIT_Q,
+                                                     mqc.MQRC_DEF_XMIT_Q_TYPE_ERROR,
+                                                     mqc.MQRC_DEF_XMIT_Q_USAGE_ERROR))
     return _fail(qm, mqc.MQRC_UNKNOWN_REMOTE_Q_MGR)
+
+
+def _xmitq(qm: QueueManager, xmitq: str, remote_qmgr: str,
+           reasons: tuple[int, int, int]) -> Resolution:
+    """The transmission queue `xmitq` for `remote_qmgr`, or why it cannot be one."""
+    unknown, type_error, usage_error = reasons
+    q = qm.queues.get(xmitq)
+    if q is None:
+        return _fail(qm, unknown, xmitq)
+    if q.kind != "QLOCAL":  # MQ: XmitQName names a queue that is not a local queue
+        return _fail(qm, type_error, xmitq, _type(q))
+    if q.get("USAGE") != "XMITQ" or (usage_error == mqc.MQRC_DEF_XMIT_Q_USAGE_ERROR
+                                      and xmitq == CLUSTER_XMITQ):
+        return _fail(qm, usage_error, xmitq, mqc.MQQT_LOCAL)
+    return Resolution(qm.name, xmitq=xmitq, remote_qmgr=remote_qmgr)
 
 
 def resolve(network: Network, qmgr: str, queue: str, target_qmgr: str = "", *,
@@ -130,7 +166,7 @@ def resolve(network: Network, qmgr: str, queue: str, target_qmgr: str = "", *,
         # used unless the new name is this queue manager (then the put is local)
         target = alias.get("RQMNAME") or qm.name
         if target == qm.name:
-            return _resolve_local(network, qm, queue, choose)
+            return _resolve_local(network, qm, queue, choose, via_qmgr_alias=True)
         if alias.get("XMITQ"):
             return _to(transmission_queue(network, qm, target, alias.get("XMITQ")), queue,
                        target)
@@ -145,14 +181,19 @@ def _to(r: Resolution, queue: str, qmgr: str) -> Resolution:
 
 def _resolve_local(network: Network, qm: QueueManager, name: str,
                    choose: Chooser | None, *, alias_base: bool = False,
-                   seen: set[str] | None = None) -> Resolution:
+                   seen: set[str] | None = None, via_qmgr_alias: bool = False) -> Resolution:
     seen = set() if seen is None else seen
     while True:  # iterative: a chain of local remote definitions is followed without recursing
         if name in seen:  # definitions leading round in a loop on this queue manager
             return _fail(qm, mqc.MQRC_UNKNOWN_REMOTE_Q_MGR)
         seen.add(name)
         obj = qm.queues.get(name)
-        if obj is None or obj.kind == "QMODEL":
+        if obj is not None and obj.kind == "QMODEL":
+            # a model queue is no destination: MQ refuses it on an MQPUT1, and through a
+            # queue-manager alias naming this queue manager (the Queue Type Error event);
+            # MQOPEN of a model queue would make a dynamic queue, which is not simulated
+            return _fail(qm, mqc.MQRC_Q_TYPE_ERROR, quiet=not via_qmgr_alias)
+        if obj is None:
             instances = _cluster_instances(network, qm, name)
             if not instances:
                 return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)
@@ -165,25 +206,25 @@ def _resolve_local(network: Network, qm: QueueManager, name: str,
         if obj.kind == "QLOCAL":
             return Resolution(qm.name, name)
         if obj.kind == "QALIAS":
-            if alias_base:
-                return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
-            if obj.get("TARGTYPE", "QUEUE") != "QUEUE":
-                return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
             base = obj.get("TARGET")
+            if alias_base:  # an alias's base may not be another alias
+                return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR, name, mqc.MQOT_Q)
+            if obj.get("TARGTYPE", "QUEUE") != "QUEUE":  # publish/subscribe: not simulated
+                return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR, base, mqc.MQOT_TOPIC)
             if not base:
-                return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q)
+                return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q, base, mqc.MQOT_Q)
             # one level only: a second alias on the way fails (alias_base)
             r = _resolve_local(network, qm, base, choose, alias_base=True, seen=seen)
             if r.reason == mqc.MQRC_UNKNOWN_OBJECT_NAME:
-                return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q)
+                return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q, base, mqc.MQOT_Q)
             return r
         # QREMOTE with RNAME: a remote queue definition
         rname, rqmname = obj.get("RNAME"), obj.get("RQMNAME")
-        if not rname:
-            return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)  # a queue-manager alias
+        if not rname:  # a queue-manager alias opened as a queue: RemoteQName is blank
+            return _fail(qm, mqc.MQRC_REMOTE_Q_NAME_ERROR)
         if not rqmname or rqmname == qm.name:
             if obj.get("XMITQ"):
-                return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR)
+                return _fail(qm, mqc.MQRC_XMIT_Q_USAGE_ERROR, obj.get("XMITQ"))
             name = rname
             continue
         r = transmission_queue(network, qm, rqmname, obj.get("XMITQ"))
@@ -192,6 +233,37 @@ def _resolve_local(network: Network, qm: QueueManager, name: str,
         resolved = _to(r, rname, rqmname)
         return Resolution(resolved.qmgr, resolved.queue, resolved.xmitq, resolved.remote_q,
                           resolved.remote_qmgr, resolved.channel, 0, True)
+
+
+def resolve_input(network: Network, qmgr: str, name: str) -> Resolution:
+    """Resolve an open for input (MQGET) on `qmgr`: a local queue, or an alias's base queue.
+
+    Fails with MQRC_UNKNOWN_OBJECT_NAME (2085), MQRC_UNKNOWN_ALIAS_BASE_Q (2082),
+    MQRC_ALIAS_BASE_Q_TYPE_ERROR (2001: the base is another alias), or
+    MQRC_OPTION_NOT_VALID_FOR_TYPE (2045: a remote, model or cluster queue cannot be got
+    from here).
+    """
+    qm = network.qmgrs.get(qmgr)
+    if qm is None:
+        raise KeyError(f"no queue manager {qmgr!r} in the network")
+    obj = qm.queues.get(name)
+    if obj is None:
+        return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)
+    if obj.kind == "QALIAS":
+        base = obj.get("TARGET")
+        target = qm.queues.get(base) if base else None
+        if obj.get("TARGTYPE", "QUEUE") != "QUEUE":
+            return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR, base, mqc.MQOT_TOPIC)
+        if target is None:
+            if base and _cluster_instances(network, qm, base):
+                return _fail(qm, mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE)
+            return _fail(qm, mqc.MQRC_UNKNOWN_ALIAS_BASE_Q, base, mqc.MQOT_Q)
+        if target.kind == "QALIAS":
+            return _fail(qm, mqc.MQRC_ALIAS_BASE_Q_TYPE_ERROR, base, mqc.MQOT_Q)
+        obj, name = target, base
+    if obj.kind != "QLOCAL":
+        return _fail(qm, mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE)
+    return Resolution(qm.name, name)
 
 
 def local_loop(qm: QueueManager, name: str) -> list[str]:

@@ -84,7 +84,13 @@ from traceroute.sim.mqi import (
     SimConnection,
 )
 from traceroute.sim.network import MQObject, Network, QueueManager, cached
-from traceroute.sim.resolve import Resolution, receiving_end, resolve, sending_channel
+from traceroute.sim.resolve import (
+    Resolution,
+    receiving_end,
+    resolve,
+    resolve_input,
+    sending_channel,
+)
 
 ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
 TRACE_ROUTE_QUEUE = "SYSTEM.ADMIN.TRACE.ROUTE.QUEUE"
@@ -152,6 +158,21 @@ class PutResult:
     @property
     def ok(self) -> bool:
         """True when the put succeeded."""
+        return self.reason == 0
+
+
+@dataclass
+class GetResult:
+    """What an application's get did: the message got (or browsed), or the MQRC_* reason."""
+
+    reason: int
+    md: MQMD | None = None
+    data: bytes = b""
+    resolution: Resolution | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when a message was got."""
         return self.reason == 0
 
 
@@ -349,20 +370,27 @@ class Simulator:
         return self._hobj
 
     def _put_call(self, actor: _Actor, qm: QueueManager, md: MQMD, data: bytes, *,
-                  r: Resolution | None = None, queue: str = "", reason: int = 0) -> None:
-        """Tell observers about the put `actor` made (to `r`, or to `queue`)."""
+                  r: Resolution | None = None, queue: str = "", reason: int = 0,
+                  qualifier: int = 0) -> None:
+        """Tell observers about the put `actor` made (to `r`, or to `queue`); a failed
+        resolution `r` is the put's failure and reason."""
         fields: dict[str, object] = {}
-        if r is not None:
+        failure = None
+        if r is not None and not r.ok:
+            failure, reason = r, reason or r.reason
+        elif r is not None:
             fields = {"resolved_queue": r.remote_q if r.xmitq else r.queue,
                       "resolved_qmgr": r.remote_qmgr if r.xmitq else qm.name,
                       "local_queue": r.xmitq or r.queue}
         elif queue:
             fields = {"resolved_queue": queue, "resolved_qmgr": qm.name, "local_queue": queue}
+        elif actor.failure is not None and reason == actor.failure.reason:
+            failure = actor.failure
         self._notify(actor.conn, actor.verb, object_name=queue or actor.object_name,
                      object_qmgr="" if queue else actor.object_qmgr, md=md,
                      data_length=len(data), data=data, hobj=actor.hobj,
                      comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK, reason=reason,
-                     **fields)
+                     failure=failure, qualifier=qualifier, **fields)
 
     # --- time and identity -------------------------------------------------------------
 
@@ -457,12 +485,33 @@ class Simulator:
     def get(self, qmgr: str, queue: str, *, correl_id: bytes | None = None,
             msg_id: bytes | None = None, browse: bool = False,
             appl_name: str = "amqsget") -> tuple[MQMD, bytes] | None:
-        """Get (or browse) the first message matching the ids; expired ones are removed."""
-        q = self._queue(qmgr, queue)
+        """Get (or browse) the first message matching the ids; expired ones are removed.
+        None when none matches or the get fails (`mqget` says why)."""
+        result = self.mqget(qmgr, queue, correl_id=correl_id, msg_id=msg_id, browse=browse,
+                            appl_name=appl_name)
+        return (result.md, result.data) if result.md is not None else None
+
+    def mqget(self, qmgr: str, queue: str, *, correl_id: bytes | None = None,
+              msg_id: bytes | None = None, browse: bool = False,
+              appl_name: str = "amqsget") -> GetResult:
+        """An application's MQGET (its MQOPEN for input on first use): the queue as named, an
+        alias read through to its base queue. Fails as MQ does: the open with
+        `resolve_input`'s reasons, the get with MQRC_GET_INHIBITED (2016: GET(DISABLED) on
+        the alias or the queue) or MQRC_NO_MSG_AVAILABLE (2033)."""
         qm = self.network.qmgrs[qmgr]
-        hobj = self._input_handle(qmgr, queue, appl_name, browse) if self._observers else 0
+        r = self._input_resolution(qm, queue)
+        hobj = self._input_handle(qmgr, queue, appl_name, browse, r) \
+            if self._observers else 0
         options = (mqc.MQGMO_BROWSE_NEXT if browse else 0) | mqc.MQGMO_NO_WAIT
-        for s in list(q):
+        if not r.ok:
+            return GetResult(r.reason, resolution=r)
+        base = r.queue
+        reason = 0
+        if any(q is not None and q.get("GET") == "DISABLED"
+               for q in (qm.queues.get(queue), qm.queues.get(base))):
+            reason = mqc.MQRC_GET_INHIBITED
+        q = self._queue(qmgr, base)
+        for s in [] if reason else list(q):
             if self._expired(s):
                 q.remove(s)
                 for w in self.watchers:
@@ -479,27 +528,45 @@ class Simulator:
                         self._report(qm, s.md, s.data, mqc.MQFB_COD, mqc.MQRO_COD)
                 if self._observers:
                     self._notify(self.connection(qmgr, appl_name), MQGET, object_name=queue,
-                                 resolved_queue=queue, resolved_qmgr=qmgr, local_queue=queue,
+                                 resolved_queue=base, resolved_qmgr=qmgr, local_queue=base,
                                  md=s.md, data_length=len(s.data), data=s.data,
                                  options=options, hobj=hobj)
-                return s.md, s.data
+                return GetResult(0, s.md, s.data, r)
+        reason = reason or mqc.MQRC_NO_MSG_AVAILABLE
         if self._observers:
             self._notify(self.connection(qmgr, appl_name), MQGET, object_name=queue,
-                         resolved_queue=queue, resolved_qmgr=qmgr, local_queue=queue,
+                         resolved_queue=base, resolved_qmgr=qmgr, local_queue=base,
                          options=options, hobj=hobj, comp_code=mqc.MQCC_FAILED,
-                         reason=mqc.MQRC_NO_MSG_AVAILABLE)
-        return None
+                         reason=reason)
+        return GetResult(reason, resolution=r)
 
-    def _input_handle(self, qmgr: str, queue: str, appl_name: str, browse: bool) -> int:
-        """The application's input handle on `queue` (MQOPEN on first use)."""
+    def _input_resolution(self, qm: QueueManager, queue: str) -> Resolution:
+        """Where an open for input of `queue` goes (a queue holding messages is local,
+        defined or not: the simulator's own writes need no definition)."""
+        if queue not in qm.queues and self.queues.get((qm.name, queue)):
+            return Resolution(qm.name, queue)
+        return resolve_input(self.network, qm.name, queue)
+
+    def _input_handle(self, qmgr: str, queue: str, appl_name: str, browse: bool,
+                      r: Resolution | None = None) -> int:
+        """The application's input handle on `queue` (MQOPEN on first use; a failed open
+        is told to observers and gives no handle)."""
         conn = self.connection(qmgr, appl_name)
         key = (conn.conn_id, queue)
         hobj = self._input_handles.get(key)
         if hobj is None:
-            hobj = self._input_handles[key] = self._next_hobj()
-            self._notify(conn, MQOPEN, object_name=queue, resolved_queue=queue,
-                         resolved_qmgr=qmgr, local_queue=queue, hobj=hobj,
-                         options=mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE)
+            ok = r is None or r.ok
+            hobj = self._next_hobj()
+            if ok:
+                self._input_handles[key] = hobj
+            base = r.queue if r is not None and r.ok else queue
+            fields = {"resolved_queue": base, "resolved_qmgr": qmgr,
+                      "local_queue": base} if ok else {}
+            self._notify(conn, MQOPEN, object_name=queue, hobj=hobj,
+                         options=mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE,
+                         reason=0 if ok else r.reason,
+                         comp_code=mqc.MQCC_OK if ok else mqc.MQCC_FAILED,
+                         failure=None if ok else r, **fields)
         return hobj
 
     def restore(self, qmgr: str, queue: str, md: MQMD, data: bytes) -> None:
@@ -516,10 +583,16 @@ class Simulator:
 
     # --- limits and the dead-letter queue ---------------------------------------------
 
-    def put_limit(self, qm: QueueManager, r: Resolution, length: int) -> int:
+    def put_limit(self, qm: QueueManager, r: Resolution, length: int,
+                  opened: str = "") -> int:
         """The MQRC_* a put of `length` bytes to where `r` resolved fails with, 0 if it fits:
-        PUT(DISABLED) 2051, the queue manager's MAXMSGL 2031, the queue's (the transmission
+        PUT(DISABLED) 2051 (of the queue, or of the alias or remote queue definition
+        `opened` by name), the queue manager's MAXMSGL 2031, the queue's (the transmission
         queue's, with the MQXQH) 2030, MAXDEPTH 2053."""
+        definition = qm.queues.get(opened) if opened else None
+        if definition is not None and definition.kind in ("QALIAS", "QREMOTE") \
+                and definition.get("PUT") == "DISABLED":
+            return mqc.MQRC_PUT_INHIBITED
         name = r.queue if r.local else r.xmitq
         q = qm.queues.get(name) if name else None
         if q is None or q.kind != "QLOCAL":
@@ -706,7 +779,8 @@ class Simulator:
             self._notify(self.connection(qmgr, appl_name, appl_type), MQOPEN,
                          object_name=queue, object_qmgr=target_qmgr, hobj=handle.hobj,
                          options=mqc.MQOO_OUTPUT, reason=r.reason,
-                         comp_code=mqc.MQCC_FAILED if r.reason else mqc.MQCC_OK, **fields)
+                         comp_code=mqc.MQCC_FAILED if r.reason else mqc.MQCC_OK,
+                         failure=None if r.ok else r, **fields)
         return handle
 
     def _open(self, qmgr: str, queue: str, target_qmgr: str, bind_not_fixed: bool | None,
@@ -741,9 +815,9 @@ class Simulator:
                            handle.target_qmgr, None if handle.put1 else handle.hobj)
         if not r.ok:
             if actor is not None:
-                self._put_call(actor, qm, md, data, reason=r.reason)
+                self._put_call(actor, qm, md, data, r=r)
             return PutResult(r.reason, resolution=r)
-        limit = self.put_limit(qm, r, len(data))
+        limit = self.put_limit(qm, r, len(data), opened=handle.queue)
         if limit:  # the put fails: the application sees the reason, nothing is put
             if actor is not None:
                 self._put_call(actor, qm, md, data, r=r, reason=limit)
@@ -1024,7 +1098,8 @@ class Simulator:
                     choose=self._choose)
         mine = qm.channels.get(channel.name)  # this end's definition (RCVR, CLUSRCVR ...)
         held = trace is not None and r.local and not ts.delivers(trace.state)  # not put
-        failure = r.reason if not r.ok else 0 if held else self.put_limit(qm, r, len(data))
+        failure = r.reason if not r.ok else 0 if held else \
+            self.put_limit(qm, r, len(data), opened=xqh.remote_q_name)
         dlq = None
         if failure:
             if failure in (mqc.MQRC_Q_FULL, mqc.MQRC_PUT_INHIBITED) and \
@@ -1045,7 +1120,8 @@ class Simulator:
                 self._connect(qm.name, "receiver", channel.name, self.receiving_mca,
                               mqc.MQAT_QMGR, mca=True, channel=channel.name,
                               channel_type=_receiver_type(channel), partner=sender.name),
-                MQPUT1, xqh.remote_q_name, xqh.remote_q_mgr_name, None)
+                MQPUT1, xqh.remote_q_name, xqh.remote_q_mgr_name, None,
+                None if r.ok else r)
         try:
             if not qm.supports_trace_route and r.ok:
                 self._deliver(qm, md, data, r)  # no trace-route support: Deliver not honoured
@@ -1123,6 +1199,7 @@ class _Actor:
     object_name: str
     object_qmgr: str
     hobj: int | None
+    failure: Resolution | None = None  # the failed resolution of the put, if it failed
 
 
 _last_stamp = [0]
