@@ -301,11 +301,12 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect) -> i
                                         keep=archive.keep if archive else None)
             for problem in found.problems:
                 _error(f"mqroute: trace: {problem}")
-            routes += found.routes
+            built = found.routes  # ordered once: every rebuild is a pass over all records
+            routes += built
             if many and archive is None:
                 continue  # committed once the distribution is displayed
             if not many:
-                for route in found.routes:
+                for route in built:
                     show_route(route)
             if archive is None:
                 _output_written()  # displayed means written, before the gets become final
