@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from mqroute.errors import run_command
+from mqroute.extras import missing_extra
 from mqroute.options import untangle
 from mqroute.output import terminal_safe
 from mqroute.paths import check_paths, option_names
@@ -44,7 +45,13 @@ def _dispatch(words: list[str]) -> int:
         subs[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     check_paths(args, option_names(subs[args.command]))  # before any work
     args.argv = typed
-    return args.func(args)
+    try:
+        return args.func(args)
+    except ModuleNotFoundError as e:  # an optional dependency: which extra installs it
+        error = missing_extra(args.command, e)
+        if error is None:
+            raise
+        raise error from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

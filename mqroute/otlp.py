@@ -25,6 +25,15 @@ def add_otlp_options(parser: argparse.ArgumentParser) -> None:
                              "http://localhost:4318/v1/traces (needs mqroute[otel])")
 
 
+def check_otlp(args: argparse.Namespace) -> None:
+    """`--otlp-endpoint` without the OpenTelemetry SDK: one line naming the extra, before any
+    work (exit 2)."""
+    if getattr(args, "otlp_endpoint", None):
+        from mqroute.extras import need
+
+        need(args.command, "opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http")
+
+
 def write_otlp(path: str, document: dict) -> None:
     """Write an OTLP/JSON document (an ExportTraceServiceRequest) to `path`."""
     import json

@@ -50,4 +50,9 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2 or not Path(sys.argv[1]).is_dir():
+        print(f"usage: python {sys.argv[0]} PATH/TO/pymqi-1.12.13/code/pymqi > pcf/mqc.py\n"
+              "(the folder of pymqi's source holding its CMQC.py, CMQCFC.py ... modules)",
+              file=sys.stderr)
+        sys.exit(2)
     main(sys.argv[1])

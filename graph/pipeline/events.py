@@ -78,8 +78,9 @@ def route_events(routes, events, *, window_seconds: int = 3600):
                               for x in (F.lit(verdict), F.array(*map(F.lit, reasons)))])
     r = routes.select("correl_id", "verdict", "last_queue_manager", "last_queue",
                       "last_channel", "last_time",
-                      F.unix_timestamp(F.substring("last_time", 1, 19),
-                                       "yyyy-MM-dd HH:mm:ss").alias("route_epoch"))
+                      F.unix_timestamp(F.try_to_timestamp(  # a damaged time: no epoch
+                          F.substring("last_time", 1, 19), F.lit("yyyy-MM-dd HH:mm:ss"))
+                      ).alias("route_epoch"))
     e = events.select("queue_manager", "object", "channel", "xmit_queue", "reason",
                       "reason_name", "category", "epoch", "time")
     channel_event = F.col("category") == "channel"

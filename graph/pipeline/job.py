@@ -43,7 +43,6 @@ from graph.pipeline.journeys import write_tables as write_journey_tables
 from graph.pipeline.reports import build_routes_with_failures, route_counts
 from graph.pipeline.rows import REJECT_COLUMNS
 from graph.pipeline.schema import ddl, write_partitioned
-from graph.pipeline.ship import ship
 from graph.pipeline.smf import write_tables as write_smf_tables
 from graph.pipeline.stats import STATS_COLUMNS
 from graph.pipeline.stats import write_tables as write_stats_tables
@@ -87,6 +86,8 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         listing = list_inputs(inputs)
         for _uri, error in listing.problems:
             progress(f"mqroute: {error}")
+    from graph.pipeline.ship import ship  # here: `python -m graph.pipeline.ship` runs clean
+
     ship(spark)
     storage.forward_environment(spark)
     with staged_output(spark, inputs, out) as stage:
@@ -162,33 +163,49 @@ def add_arguments(p: argparse.ArgumentParser, *, input_type: Callable[[str], str
 SHOWN_REJECTS = 20
 
 
-def run_args(args: argparse.Namespace) -> int:
+def run_args(args: argparse.Namespace, *, spark=None, single: bool = False,
+             listing: Listing | None = None,
+             progress: Callable[[str], None] | None = None) -> int:
     """Run the job as the command line asks; print the verdict table; the exit status.
 
     0 every message read, 1 some input or message unreadable (the rest processed, each one
-    in `rejects`), 2 a usage or fatal error (one line naming the URI and the reason).
+    in `rejects`), 2 a usage or fatal error (one line naming the URI and the reason). With
+    `single`, the tables are made in this process (`graph.pipeline.single`), no Spark;
+    otherwise on `spark` (default: a session of `--master`).
     """
-    from graph.pipeline.session import spark_session
-
     def say(text: str) -> None:
         print(printable(text), file=sys.stderr, flush=True)   # one line, whatever it names
 
+    say = progress or say
     try:
         check_out(args.inputs, args.out)
-        listing = list_inputs(args.inputs)  # before Spark starts: a wrong URI fails fast
-        for _uri, error in listing.problems:
-            say(f"mqroute: {error}")
+        if listing is None:
+            listing = list_inputs(args.inputs)  # before Spark starts: a wrong URI fails fast
+            for _uri, error in listing.problems:
+                say(f"mqroute: {error}")
         if listing.empty:
             raise StorageError(", ".join(args.inputs), "no input files could be read")
-        spark = spark_session(args.master, app_name="mqroute analyze")
-        summary = run(spark, args.inputs, args.out, split_bytes=args.split_mb << 20,
-                      progress=say, listing=listing)
+        if single:
+            from graph.pipeline.single import run_single
+
+            summary = Summary(**vars(run_single(args.inputs, args.out, listing=listing,
+                                                progress=say,
+                                                split_bytes=args.split_mb << 20)))
+        else:
+            if spark is None:
+                from graph.pipeline.session import spark_session
+
+                spark = spark_session(args.master, app_name="mqroute analyze")
+            summary = run(spark, args.inputs, args.out, split_bytes=args.split_mb << 20,
+                          progress=say, listing=listing)
     except (OutputError, StorageError) as e:
         say(f"mqroute: {e}")
         return 2
     except Exception as e:  # Spark's Java errors: one line, never a traceback
         say(f"mqroute: analyze failed: {storage.describe_error(e)}")
         return 2
+    if hasattr(say, "close"):
+        say.close()  # the status line ends before the results
     print(summary.table())
     print(f"tables written to {summary.out}: operations, rejects, routes, hops, "
           + ", ".join(f"{t} ({n} rows)" for t, n in summary.stats.items())
@@ -201,10 +218,25 @@ def run_args(args: argparse.Namespace) -> int:
     return 1 if summary.rejected or summary.unreadable else 0
 
 
+def _reject_rows(spark, out: str) -> list[dict]:
+    """The first rejects, by source and position (Spark's, or of a small single-process run
+    with pyarrow)."""
+    path = storage.join(out, "rejects")
+    if spark is None:
+        import pyarrow.dataset as ds
+
+        rows = ds.dataset(storage.local_path(path), format="parquet").to_table(
+            columns=["source", "position", "error"]).to_pylist()
+        return sorted(rows, key=lambda r: (r["source"] or "", r["position"] or 0)
+                      )[:SHOWN_REJECTS]
+    table = spark.read.parquet(storage.spark_path(path))
+    return [r.asDict() for r in table.orderBy("source", "position").limit(SHOWN_REJECTS)
+            .collect()]
+
+
 def _name_rejects(spark, summary: Summary, say: Callable[[str], None]) -> None:
     """Name the first rejects on stderr as `mqroute: SOURCE:POSITION: error`."""
-    table = spark.read.parquet(storage.spark_path(storage.join(summary.out, "rejects")))
-    for r in table.orderBy("source", "position").limit(SHOWN_REJECTS).collect():
+    for r in _reject_rows(spark, summary.out):
         error = r["error"] or ""
         if error.startswith(f"{r['source']}:"):
             say(f"mqroute: {error}")

@@ -24,6 +24,48 @@ LOCAL_TEST_CONFIG = {
 }
 
 
+#: log4j2 levels `--spark-log` takes.
+LOG_LEVELS = ("off", "fatal", "error", "warn", "info", "debug", "trace", "all")
+_LOG4J2 = """\
+status = error
+rootLogger.level = {level}
+rootLogger.appenderRef.stderr.ref = stderr
+appender.stderr.type = Console
+appender.stderr.name = stderr
+appender.stderr.target = SYSTEM_ERR
+appender.stderr.layout.type = PatternLayout
+appender.stderr.layout.pattern = %d{{HH:mm:ss}} %p %c{{1}}: %m%n
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = {level}
+"""
+
+
+def quiet_config(level: str = "off", *, console_progress: bool = False) -> dict[str, str]:
+    """Settings that keep the driver's JVM quiet from its first line: log4j2 at `level`
+    (a properties file written once per level in the temp folder, given to the JVM as it
+    starts; the REPL logger too, which PySpark's gateway otherwise sets to WARN with a
+    "Setting default log level" line) and, unless asked for, no console progress bars."""
+    import tempfile
+
+    level = level.lower()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"{level}: a log level is one of {', '.join(LOG_LEVELS)}")
+    path = os.path.join(tempfile.gettempdir(), f"mqroute-log4j2-{level}.properties")
+    text = _LOG4J2.format(level=level)
+    try:
+        with open(path, encoding="utf-8") as f:
+            current = f.read()
+    except OSError:
+        current = None
+    if current != text:
+        tmp = f"{path}.{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    return {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{path}",
+            "spark.ui.showConsoleProgress": "true" if console_progress else "false"}
+
+
 def spark_session(master: str | None = None, *, app_name: str = "mqroute",
                   config: dict[str, str] | None = None, driver_memory: str = "4g"):
     """Get (or create) a SparkSession; `master` defaults to local[*]."""

@@ -10,7 +10,7 @@ from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
 from mqroute.options import Filters, add_filters, add_msg_id, msg_ids
-from mqroute.otlp import add_otlp_options, export
+from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
 from pcf.text import printable
@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     """`mqroute follow`: print the journeys; the exit status of the contract."""
     wanted = msg_ids(args)
     filters = Filters.from_args(args)
+    check_otlp(args)
     inputs = Inputs(args.files, Problems())
     records: list[Record] = []
     result = reconstruct(read_traces(inputs, records))

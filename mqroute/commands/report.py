@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mqroute.errors import FatalError
+from mqroute.extras import need
 from mqroute.inputs import add_strict
 from mqroute.options import add_mqsc
 from mqroute.paths import input_path, output_path
@@ -36,13 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; 0 when written, 2 when the folder or configuration cannot be read."""
-    try:
-        import numpy  # noqa: F401
-        import pyarrow  # noqa: F401
-        import pygraphviz  # noqa: F401
-    except ImportError as e:
-        raise FatalError(f"report needs {e.name}: python3 -m pip install 'mqroute[pictures]'"
-                         ) from None
+    need("report", "numpy", "pyarrow", "pygraphviz", "networkx", extra="pictures")
     from pathlib import Path
 
     from graph.report import build_report

@@ -9,10 +9,11 @@ from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
 from mqroute.options import add_msg_id, msg_ids
-from mqroute.otlp import add_otlp_options, export
+from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import (
     add_graph_option,
     add_verbosity,
+    check_graph,
     draw_routes,
     parse_verbosity,
     print_routes,
@@ -47,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     """`mqroute show`: every route found in dumps or raw message files; 0 ok, 1 some input
     unreadable or no activity data at all in the messages read (inputs holding no message,
     such as an empty queue's dump, are no problem)."""
-    parse_verbosity(args.v)  # a usage error before any input is read
+    parse_verbosity(args.v)  # usage errors and missing extras before any input is read
+    check_graph(args)
+    check_otlp(args)
     problems = Problems()
     wanted = msg_ids(args)
     inputs = Inputs(args.files, problems)

@@ -24,6 +24,7 @@ from mqroute.options import (
 from mqroute.output import (
     add_graph_option,
     add_verbosity,
+    check_graph,
     draw_routes,
     parse_verbosity,
     print_route,
@@ -204,6 +205,7 @@ def exit_status(routes: list[Route]) -> int:
 def run(args: argparse.Namespace) -> int:
     """`mqroute trace`."""
     parse_verbosity(args.v or ["summary"])  # a usage error before anything else
+    check_graph(args)  # before anything is put
     try:
         options = None if args.msg_id else trace_options(args)
     except ValueError as e:
