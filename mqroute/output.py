@@ -24,7 +24,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from mqroute.errors import UsageError
 from mqroute.paths import OutputPath
 from pcf.text import printable
 from traceroute.display import OUTLINE_OPTIONS, render_route, route_heading, route_to_dict
@@ -112,26 +111,20 @@ def add_graph_option(parser: argparse.ArgumentParser) -> None:
                              "or .json (node-link)")
 
 
-#: --graph's suffixes: pictures (Graphviz) and exports (networkx alone).
+#: --graph's picture suffixes (Graphviz through pygraphviz); the others need networkx alone.
 PICTURES = (".png", ".svg", ".pdf")
-EXPORTS = (".graphml", ".json")
 
 
 def check_graph(args: argparse.Namespace) -> None:
-    """Refuse `--graph FILE` before any work: an unknown suffix is a usage error, a missing
-    networkx or pygraphviz one line naming the extra (exit 2)."""
+    """`--graph FILE` without networkx, or a picture without pygraphviz: one line naming the
+    extra, before any work (exit 2; the suffix itself is checked by `graph_file`)."""
     path = getattr(args, "graph", None)
     if not path or path is True:  # analyze's --graph is a flag
         return
-    from pathlib import Path
-
     from mqroute.extras import need
 
-    suffix = Path(path).suffix.lower()
-    if suffix not in PICTURES + EXPORTS:
-        raise UsageError(f"--graph {path}: use a .png, .svg or .pdf picture, or .graphml or "
-                         ".json (node-link)")
-    need(args.command, "networkx", *(("pygraphviz",) if suffix in PICTURES else ()))
+    picture = Path(str(path)).suffix.lower() in PICTURES
+    need(args.command, "networkx", *(("pygraphviz",) if picture else ()))
 
 
 def draw_routes(args: argparse.Namespace, routes: list[Route]) -> None:
