@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from mqroute.errors import run_command
@@ -18,14 +19,49 @@ COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "c
             "follow", "report", "metrics", "smf", "sim")
 
 
+#: Said at the end of every command's --help: the statuses every command shares.
+COMMON_STATUSES = "141 output closed early (piped into head); 130 interrupted."
+#: Width of --help's paragraphs.
+HELP_WIDTH = 78
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `mqroute`, with every subcommand."""
     parser = argparse.ArgumentParser(
-        prog="mqroute", description="Reconstruct the routes of messages through IBM MQ.")
-    sub = parser.add_subparsers(dest="command", required=True)
+        prog="mqroute", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_fill("Where did my IBM MQ message go? Routes, journeys, events and "
+                          "statistics of IBM MQ networks, from what queue managers write."),
+        epilog=_fill("mqroute COMMAND --help describes each command; the documentation is in "
+                     "docs/ (mkdocs serve)."))
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"mqroute.commands.{name}").add_parser(sub)
+        module = importlib.import_module(f"mqroute.commands.{name}")
+        module.add_parser(sub)
+        _one_tool(sub, name, getattr(module, "EXIT_STATUS", None))
     return parser
+
+
+def _fill(text: str) -> str:
+    return "\n\n".join(textwrap.fill(" ".join(p.split()), HELP_WIDTH)
+                        for p in text.split("\n\n") if p.strip())
+
+
+def _one_tool(sub: argparse._SubParsersAction, name: str, statuses: str | None) -> None:
+    """Every command's --help in one shape: what it does (its line in `mqroute --help`, then
+    its own description), its options, its own notes, its exit statuses, where its page is."""
+    parser = sub.choices[name]
+    summary = next((a.help for a in sub._choices_actions if a.dest == name), "") or ""
+    head = summary[:1].upper() + summary[1:].rstrip(".") + "." if summary else ""
+    description = parser.description or ""
+    if head and not description.startswith(head[:-1]):
+        description = f"{head}\n\n{description}" if description else head
+    notes = [parser.epilog] if parser.epilog else []
+    if statuses:
+        notes.append(f"Exit status: {statuses} {COMMON_STATUSES}")
+    notes.append(f"Documentation: docs/commands/{name}.md")
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = _fill(description)
+    parser.epilog = _fill("\n\n".join(notes))
 
 
 def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

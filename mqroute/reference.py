@@ -66,8 +66,9 @@ def options_markdown(name: str, parser: argparse.ArgumentParser | None = None) -
     lines = [f"```text\n{usage}\n```", "", "| option | meaning |", "| --- | --- |"]
     for action in visible_actions(sub):
         lines.append(f"| `{_cell(_usage_of(action, sub))}` | {_cell(_help_of(action, sub))} |")
-    if sub.epilog:
-        lines += ["", _cell(sub.epilog)]
+    for note in (sub.epilog or "").split("\n\n"):  # the page has its own statuses and is
+        if note.strip() and not note.startswith(("Exit status:", "Documentation:")):  # itself
+            lines += ["", _cell(note)]
     return "\n".join(lines) + "\n"
 
 

@@ -47,6 +47,21 @@ def test_every_command_has_a_page_in_the_nav():
         assert f"commands/{name}.md" in nav, f"{name}: not in mkdocs.yml's nav"
 
 
+def test_pages_and_help_give_the_same_exit_statuses():
+    """Each command's EXIT_STATUS (its --help) and its page's table name the same codes."""
+    import importlib as il
+
+    for name in COMMANDS:
+        statuses = getattr(il.import_module(f"mqroute.commands.{name}"), "EXIT_STATUS", None)
+        if statuses is None:
+            continue
+        said = {int(n) for n in re.findall(r"(?:^|[;:] |\belse )(\d)\b", statuses)}
+        table = (DOCS / "commands" / f"{name}.md").read_text().split("## Exit statuses")[1]
+        shown = {int(n) for n in re.findall(r"^\| (\d+) \|", table, re.M)}
+        assert said and said <= shown | {130, 141}, (name, said, shown)
+        assert shown - {130, 141} <= said, (name, said, shown)
+
+
 def test_generated_options_are_the_parsers():
     from mqroute.reference import options_markdown, subparsers
 

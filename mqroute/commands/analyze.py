@@ -16,6 +16,10 @@ from mqroute.paths import input_path, output_folder
 #: Seconds to wait for a standalone master to answer before giving up (each address).
 MASTER_TIMEOUT = 10.0
 
+#: The exit statuses, as --help and docs/commands/analyze.md say them.
+EXIT_STATUS = ("0 everything read; 1 some input or message unreadable (the rest analysed, each "
+               "one in rejects/); 2 usage or the job failed.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute analyze` (the job's own options, shared with spark-submit, plus

@@ -14,6 +14,9 @@ from mqroute.options import add_mqsc
 from mqroute.paths import input_path
 from pcf.text import printable
 
+#: The exit statuses, as --help and docs/commands/audit.md say them.
+EXIT_STATUS = ("0 no findings; 3 findings; 2 usage, the MQSC or --observed unreadable.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute audit`."""

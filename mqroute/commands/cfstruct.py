@@ -25,6 +25,10 @@ from traceroute.events.offload import (
 SIZES = ("0K", "1K", "4K", "6K", "16K", "32K", "48K", "63K", "64K")
 USAGES = (0, 50, 70, 75, 80, 85, 90, 95)
 
+#: The exit statuses, as --help and docs/commands/cfstruct.md say them.
+EXIT_STATUS = ("0 ok; 2 usage (a bad size, percentage or rule), the MQSC unreadable or without "
+               "the CFSTRUCT.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute cfstruct`."""

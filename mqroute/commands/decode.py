@@ -16,6 +16,10 @@ from pcf.mqmd import MQMD
 from pcf.text import printable
 from traceroute.readers import InputMessage
 
+#: The exit statuses, as --help and docs/commands/decode.md say them.
+EXIT_STATUS = ("0 every message decoded; 1 an input unreadable or a message that does not decode"
+               " (each named, the rest printed); 2 usage.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute decode`."""

@@ -34,6 +34,11 @@ FAILURE_NAMES = {mqc.MQRC_Q_FULL: "MQRC_Q_FULL",
                  mqc.MQRC_NO_MSG_AVAILABLE: "MQRC_NO_MSG_AVAILABLE",
                  mqc.MQRC_UNKNOWN_OBJECT_NAME: "MQRC_UNKNOWN_OBJECT_NAME"}
 
+#: The exit statuses, as --help and docs/commands/events.md say them.
+EXIT_STATUS = ("0 ok (messages of other kinds counted; replay: failed puts and gets reported, "
+               "still 0); 1 an input, a JSON event, a dump line or an OPS.csv line unreadable; 2"
+               " usage, or replay's MQSC or OPS.csv unreadable.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute events`."""

@@ -27,6 +27,11 @@ from traceroute.journeys.parse import parse_activity_trace
 from traceroute.readers import InputMessage
 from traceroute.records import NotActivityData, Record, parse_message
 
+#: The exit statuses, as --help and docs/commands/follow.md say them.
+EXIT_STATUS = ("the first that applies: 1 an input unreadable (the rest followed); 6 a put "
+               "failed; 5 dead-lettered; 4 waiting on a transmission queue; 3 in transit or "
+               "incomplete; else 0; 2 usage.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute follow`."""
@@ -35,9 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        "where each went and where it stopped",
         description="Reads activity-trace messages (dmpmqmsg dumps of "
                     "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE or raw files, any mix of queue "
-                    "managers, any order) and prints one journey per original message. Exit "
-                    "status: 1 input unreadable, 6 a put failed, 5 dead-lettered, 4 waiting "
-                    "on a transmission queue, 3 in transit or incomplete, else 0.")
+                    "managers, any order) and prints one journey per original message.")
     add_inputs(p, "dmpmqmsg dumps or raw messages",
                json_help="one JSON object per original message (JSON Lines)")
     add_msg_id(p)

@@ -12,6 +12,10 @@ from mqroute.options import add_mqsc
 from mqroute.paths import input_path, output_path
 from pcf.text import printable
 
+#: The exit statuses, as --help and docs/commands/report.md say them.
+EXIT_STATUS = ("0 written; 2 the folder is not analyze output, its tables or the MQSC "
+               "unreadable, or the page cannot be written.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute report`."""

@@ -22,6 +22,10 @@ from traceroute.readers import InputMessage
 from traceroute.records import NotActivityData, Record, parse_message
 from traceroute.routes import build_routes
 
+#: The exit statuses, as --help and docs/commands/show.md say them.
+EXIT_STATUS = ("0 routes shown; 1 an input unreadable, a message that does not decode, or no "
+               "activity data at all (messages of other kinds are only counted); 2 usage.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute show`."""

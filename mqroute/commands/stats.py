@@ -15,6 +15,10 @@ from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.stats import Kind, join_sequences
 from traceroute.stats.model import StatsRecord
 
+#: The exit statuses, as --help and docs/commands/stats.md say them.
+EXIT_STATUS = ("0 ok (messages of other kinds are counted, still 0); 1 an input unreadable (the "
+               "rest shown); 2 usage.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute stats`."""

@@ -60,6 +60,12 @@ _OWN = ("--network", "--mqsc", "--count", "--json", "--save", "--also", "--seed"
 #: The longest -w, in seconds: MQGMO WaitInterval is an MQLONG of milliseconds.
 MAX_WAIT = 2147483
 
+#: The exit statuses, as --help and docs/commands/trace.md say them.
+EXIT_STATUS = ("0 delivered (or discarded at the target, as a trace-route message with -d no "
+               "is); 3 incomplete; 4 waiting on a transmission queue; 5 dead-lettered; 6 "
+               "discarded (expired, not forwarded, MaxActivities); 2 usage, MQSC, connection or "
+               "output error.")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute trace` and its dspmqrte-compatible options."""

@@ -172,3 +172,21 @@ def test_json_has_dspmqrtj_summary_and_epoch_millis(tmp_path, capsys):
     assert stuck["failure"].startswith("Message not reported at a final destination: waiting")
     assert "success" not in stuck
     assert (stuck["channelCount"], stuck["finalQueueManager"]) == (0, "QM1")
+
+
+def test_every_help_reads_as_one_tool():
+    """Each command's --help: what it does, its options, its exit statuses (where the module
+    states them), its page; the old spellings hidden; several-valued options made by
+    options.several (so they never swallow positional files)."""
+    for name, parser in SUBS.items():
+        text = parser.format_help()
+        assert parser.description and parser.description[0].isupper(), name
+        assert text.rstrip().endswith(f"Documentation: docs/commands/{name}.md"), name
+        for old in ("--config", "--correl-id"):
+            assert old not in text, (name, old)
+        for action in parser._actions:
+            if action.option_strings and action.nargs in ("+", "*"):
+                assert hasattr(action, "accepts"), (name, action.option_strings)
+    for name in ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
+                 "follow", "report"):
+        assert "Exit status: " in SUBS[name].format_help(), name
