@@ -14,6 +14,7 @@ stderr; the rest still exported); 2 usage, or the address cannot be bound.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import sys
@@ -33,7 +34,7 @@ DEFAULT_INTERVAL = 30.0
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute metrics`."""
     from graph.metrics.refresh import DEFAULT_MAX_SERIES
-    from mqroute.options import several
+    from mqroute.options import add_connection, add_network, several
     from mqroute.paths import address, input_path, output_path
 
     p = sub.add_parser(
@@ -45,6 +46,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "dashboards work, and what only mqroute knows under mqroute_* (lost messages by "
         "cause, hop latencies, journeys, events).")
     src = p.add_argument_group("sources")
+    add_network(src, help="live status (DISPLAY QSTATUS, CHSTATUS ...) of a simulated estate: "
+                          "an estate folder (mqroute sim init), demo, or MQSC files; every "
+                          "queue manager, or -m's")
     several(src, "--stats", dest="stats", files=True, metavar="FILE",
             help="statistics and accounting messages: dmpmqmsg dumps of "
                  "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files; repeatable")
@@ -75,6 +79,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help=f"export at most N series per refresh, each metric its fair share "
                           f"(default {DEFAULT_MAX_SERIES:,}); the rest are counted in "
                           f"mqroute_metrics_dropped_series")
+    add_connection(p)
     p.set_defaults(func=run)
 
 
@@ -128,11 +133,69 @@ def _analyze_reader(folder: str) -> Callable[[], tuple]:
     return read
 
 
+class LiveStatus:
+    """The status source: every refresh asks each queue manager (DISPLAY QSTATUS, QLOCAL,
+    CHSTATUS, CHANNEL, QMGR). An estate folder is opened for each refresh (its lock held only
+    that long, so other commands can act on it between refreshes); demo or MQSC files make one
+    simulated estate for the whole command."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from graph.metrics.status import Deltas
+
+        self.specs, self.only = list(args.network), args.qmgr
+        self.deltas = Deltas()
+        self.kept = None
+        self.stack = contextlib.ExitStack()
+        self.said: set[tuple[str, str]] = set()
+        with self._live() as live:  # a bad estate or -m: exit 2 now, not a source down
+            names = list(live.sim.network.qmgrs)
+        if self.only and self.only not in names:
+            raise UsageError(f"-m {self.only}: no such queue manager in the estate "
+                             f"({', '.join(names)})")
+
+    def _live(self):
+        from mqroute.estates import is_folder, simulation
+
+        if is_folder(self.specs):
+            return simulation(self.specs)
+        if self.kept is None:
+            self.kept = self.stack.enter_context(simulation(self.specs))
+        return contextlib.nullcontext(self.kept)
+
+    def __call__(self) -> tuple:
+        """(values, problems) of one collection."""
+        from datetime import UTC, datetime
+
+        from graph.metrics.live import ServerAnswers, collect
+        from graph.metrics.status import status_snapshot
+
+        problems: list[tuple[str, str]] = []
+        with self._live() as live:
+            names = list(live.sim.network.qmgrs)
+            if self.only and self.only not in names:
+                raise ValueError(f"-m {self.only}: no such queue manager in the estate "
+                                 f"({', '.join(names)})")
+            facts = collect(lambda q: ServerAnswers(live.server.execute, q),
+                            [self.only] if self.only else names,
+                            on_error=lambda q, why: problems.append((q, why)))
+        for q, why in problems:
+            if (q, why) not in self.said:  # each problem once, not every refresh
+                print(f"mqroute: {q}: {why}", file=sys.stderr)
+        self.said = set(problems)
+        return status_snapshot(facts, now=datetime.now(UTC), deltas=self.deltas), len(problems)
+
+    def close(self) -> None:
+        """Let go of a simulated estate kept for the command."""
+        self.stack.close()
+
+
 def build_sources(args: argparse.Namespace) -> list:
     """The sources the options name, each re-read only when its files change."""
     from graph.metrics.refresh import Cached, Source
 
     sources = []
+    if args.network:
+        sources.append(Source("status", LiveStatus(args)))
     if args.stats:
         sources.append(Source("statistics", Cached(args.stats, _stats_reader(args.stats))))
     if args.events:
@@ -144,9 +207,18 @@ def build_sources(args: argparse.Namespace) -> list:
 
 
 def _check(args: argparse.Namespace) -> None:
-    if not (args.stats or args.events or args.analyze):
-        raise UsageError("metrics: give a source: --stats FILE..., --events FILE..., "
-                         "--analyze DIR")
+    from mqroute.options import connection_given
+
+    if args.network and connection_given(args):
+        raise UsageError(f"{', '.join(connection_given(args))}: connection options go with a "
+                         "real queue manager, not with --network")
+    if args.qmgr and not args.network:
+        raise UsageError(f"-m {args.qmgr}: a real queue manager's status needs the PCF "
+                         "administration client (issue 28), not in this build yet; "
+                         "--network DIR reads a simulated estate's")
+    if not (args.stats or args.events or args.analyze or args.network):
+        raise UsageError("metrics: give a source: --network ESTATE, --stats FILE..., "
+                         "--events FILE..., --analyze DIR")
     if not (args.listen or args.textfile or args.otlp or args.otlp_endpoint):
         raise UsageError("metrics: say where they go: --listen HOST:PORT, --textfile FILE, "
                          "--otlp FILE or --otlp-endpoint URL")
@@ -226,16 +298,21 @@ def run(args: argparse.Namespace) -> int:
         failures.append(source)
         print(f"mqroute: {source}: {reason}", file=sys.stderr)
 
-    refresher = Refresher(build_sources(args), max_series=args.max_series, on_error=on_error)
-    outputs = Outputs(args)
-    snap = refresher.refresh()
-    outputs.emit(snap)
-    problems = int(sum(v for v in snap.series.get("mqroute_metrics_input_problems",
-                                                   {}).values()))
-    if not listen and (args.once or not args.otlp_endpoint):
-        _summary(snap)
-        return 1 if failures or problems or outputs.failed else 0
-    return serve_forever(args, listen, refresher, outputs, snap)
+    sources = build_sources(args)
+    try:
+        refresher = Refresher(sources, max_series=args.max_series, on_error=on_error)
+        outputs = Outputs(args)
+        snap = refresher.refresh()
+        outputs.emit(snap)
+        problems = int(sum(v for v in snap.series.get("mqroute_metrics_input_problems",
+                                                       {}).values()))
+        if not listen and (args.once or not args.otlp_endpoint):
+            _summary(snap)
+            return 1 if failures or problems or outputs.failed else 0
+        return serve_forever(args, listen, refresher, outputs, snap)
+    finally:
+        for source in sources:
+            getattr(source.read, "close", lambda: None)()
 
 
 def _summary(snap) -> None:

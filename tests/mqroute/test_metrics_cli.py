@@ -169,3 +169,56 @@ def test_serving_refreshes_and_forgets_objects_that_went(tmp_path):
         rc = proc.wait(timeout=20)
         rest = proc.stderr.read()
     assert rc == 0 and "stopped" in rest and "Traceback" not in rest
+
+
+def _sim(*args: str, stdin: str = "") -> None:
+    r = subprocess.run([sys.executable, "-m", "mqroute", "sim", *args], cwd=ROOT, input=stdin,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def depth(text: str, qmgr: str, queue: str) -> float | None:
+    for (name, labels), v in values(text).items():
+        d = dict(labels)
+        if name == "ibmmq_queue_depth" and d.get("qmgr") == qmgr and d.get("queue") == queue:
+            return v
+    return None
+
+
+@pytest.mark.slow
+def test_an_estate_folder_watched_while_another_command_changes_it(tmp_path):
+    """Serving --network DIR holds the estate's lock only while it asks: `sim put` from
+    another process goes through, and the next refresh shows its messages."""
+    folder = tmp_path / "estate"
+    _sim("init", str(folder), "--network", "demo")
+    _sim("runmqsc", str(folder), "QM1", stdin="STOP CHANNEL(QM1.TO.QM2)\n")
+    _sim("put", str(folder), "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "2")
+    proc = subprocess.Popen([sys.executable, "-m", "mqroute", "metrics", "--network",
+                             str(folder), "--listen", "127.0.0.1:0", "--interval", "0.3"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        url = re.search(r"(http://\S+/metrics)", proc.stderr.readline()).group(1)
+        assert depth(_get(url), "QM1", "QM2") == 2
+        _sim("put", str(folder), "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3")
+        deadline = time.monotonic() + 20
+        while depth(_get(url), "QM1", "QM2") != 5 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert depth(_get(url), "QM1", "QM2") == 5
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=20)
+    assert rc == 0
+
+
+def test_network_usage(tmp_path):
+    r = mqroute("--network", "demo", "-m", "QMX", "--textfile", str(tmp_path / "x.prom"))
+    assert r.returncode == 2 and "-m QMX: no such queue manager" in r.stderr
+    r = mqroute("--network", "demo", "-c", "--textfile", str(tmp_path / "x.prom"))
+    assert r.returncode == 2 and "not with --network" in r.stderr
+    r = mqroute("--network", str(tmp_path / "nothing"), "--textfile", str(tmp_path / "x.prom"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    r = mqroute("--network", "demo", "-m", "QM1", "--textfile", str(tmp_path / "x.prom"))
+    assert r.returncode == 0, r.stderr
+    assert depth((tmp_path / "x.prom").read_text(), "QM1", "QM2") == 0
+    assert depth((tmp_path / "x.prom").read_text(), "QM2", "TARGET.Q") is None  # -m QM1 only

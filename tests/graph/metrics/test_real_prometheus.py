@@ -5,7 +5,9 @@ scrapes in production: OpenMetrics negotiated) and its HTTP API is queried.
 * a statistics dump (two intervals, two queue managers; plus IBM's real STATQ message when
   ../shared/vectors is present) gives the put and get counts `mqroute stats --json` gives;
 * an analyze output gives lost messages and hop latencies that PromQL's histogram_quantile
-  reads.
+  reads;
+* a simulated estate folder with a stopped channel and messages waiting on its transmission
+  queue gives the queue depths and channel status `mqroute status --json` gives.
 """
 
 from __future__ import annotations
@@ -50,17 +52,38 @@ def estate(tmp_path_factory):
     if vector.exists():
         inputs.append(str(vector))
     out = write_analyze_output(tmp / "analyze")
+    folder = make_estate(tmp / "estate")
     procs = {"stats": MetricsProcess("--stats", *inputs),
-             "analyze": MetricsProcess("--analyze", str(out))}
+             "analyze": MetricsProcess("--analyze", str(out)),
+             "estate": MetricsProcess("--network", str(folder))}
     server = None
     try:
         server = Prometheus(tmp / "server", {job: p.address for job, p in procs.items()})
-        yield {"server": server, "stats_inputs": inputs, "analyze": out}
+        yield {"server": server, "stats_inputs": inputs, "analyze": out, "estate": folder}
     finally:
         if server is not None:
             server.stop()
         for p in procs.values():
             p.stop()
+
+
+def mqroute(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    r = subprocess.run([sys.executable, "-m", "mqroute", *args], cwd=ROOT, input=stdin,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (args, r.stderr)
+    return r
+
+
+def make_estate(folder: Path) -> Path:
+    """IBM's QM1/QM2 example as an estate folder, monitoring on, QM1's channel to QM2
+    stopped and four messages waiting on its transmission queue."""
+    mqroute("sim", "init", str(folder), "--network", "demo")
+    for qmgr in ("QM1", "QM2"):
+        mqroute("sim", "runmqsc", str(folder), qmgr,
+                stdin="ALTER QMGR MONQ(MEDIUM) MONCHL(MEDIUM)\n")
+    mqroute("sim", "runmqsc", str(folder), "QM1", stdin="STOP CHANNEL(QM1.TO.QM2)\n")
+    mqroute("sim", "put", str(folder), "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "4")
+    return folder
 
 
 def stats_json(inputs: list[str]) -> list[dict]:
@@ -104,3 +127,35 @@ def test_lost_messages_and_hop_latency_in_promql(estate):
                      '{channel="QM1.TO.QM2"})')
     assert 2 <= q[0]["value"] <= 30
     assert server.query('sum(mqroute_events_total{job="analyze"})')[0]["value"] == 3
+
+
+def test_estate_as_mqroute_status_shows_it(estate):
+    """The stopped channel and the four messages waiting, as Prometheus stores them, equal
+    to what `mqroute status --json` shows of the same estate folder."""
+    from mqroute.main import COMMANDS
+    from traceroute.status.words import CHANNEL_STATUS, reverse
+
+    server = estate["server"]
+    got = server.wait_for('ibmmq_queue_depth{job="estate"}')
+    depths = {(r["metric"]["qmgr"], r["metric"]["queue"]): r["value"] for r in got}
+    assert depths[("QM1", "QM2")] == 4 and depths[("QM2", "TARGET.Q")] == 0
+    channels = server.query('ibmmq_channel_status{job="estate"}')
+    states = {(r["metric"]["qmgr"], r["metric"]["channel"]): r["value"] for r in channels}
+    assert states[("QM1", "QM1.TO.QM2")] == 6  # MQCHS_STOPPED
+    squash = server.query('ibmmq_channel_status_squash{job="estate",channel="QM1.TO.QM2"}')
+    assert [r["value"] for r in squash] == [0]
+    age = server.query('ibmmq_queue_oldest_message_age{job="estate",queue="QM2"}')
+    assert len(age) == 1  # MONQ(MEDIUM): the dashboards' oldest-message panel has it
+    full = server.query('(ibmmq_queue_depth{job="estate",queue="QM2"} * 100) / '
+                        'ibmmq_queue_attribute_max_depth{job="estate"}')
+    assert [r["value"] for r in full] == [4 * 100 / 5000]
+    if "status" not in COMMANDS:
+        pytest.skip("mqroute status (issue 28) is not in this build yet: compared with the "
+                    "simulator only")
+    shown = [json.loads(line) for line in mqroute(
+        "status", "--network", str(estate["estate"]), "--json", "--system").stdout.splitlines()]
+    assert depths == {(o["queue_manager"], o["name"]): o["curdepth"] for o in shown
+                      if o["object_type"] == "queue"}
+    assert states == {(o["queue_manager"], o["name"]): reverse(CHANNEL_STATUS)[o["status"]]
+                      for o in shown if o["object_type"] == "channel"
+                      and o["status"] != "INACTIVE"}

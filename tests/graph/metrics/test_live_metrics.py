@@ -1,0 +1,128 @@
+"""Live status -> metrics: a simulated estate's command server answers DISPLAY QSTATUS,
+QLOCAL, CHSTATUS, CHANNEL and QMGR (PCF, read back with traceroute.status), and the metrics
+say what the simulator holds: a stopped channel, messages waiting on its transmission queue,
+monitoring values when MONQ/MONCHL are on, a queue manager that does not answer."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from importlib import resources
+
+import pytest
+
+from graph.metrics.live import ServerAnswers, channel_facts, collect, queue_facts
+from graph.metrics.status import Deltas, status_snapshot
+from pcf import mqc
+from pcf.mqmd import MQMD
+from traceroute.sim.cmdserver import attach
+from traceroute.sim.mqsc import parse_mqsc
+from traceroute.sim.simulator import Simulator
+from traceroute.status import ChannelStatus, Definition, QueueStatus
+
+DEMO = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
+
+
+def estate(monitoring: bool = True):
+    extra = "ALTER QMGR MONQ(MEDIUM) MONCHL(MEDIUM)\n" if monitoring else ""
+    net = parse_mqsc(DEMO)
+    for qm in ("QM1", "QM2"):
+        parse_mqsc(extra, qmgr=qm, network=net)
+    sim = Simulator(net)
+    server = attach(sim)
+    return sim, server
+
+
+def test_stopped_channel_and_messages_waiting():
+    sim, server = estate()
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    for _ in range(4):
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+    sim.run(until=sim.now + 30)
+    facts = collect(lambda q: ServerAnswers(server.execute, q), ["QM1", "QM2"])
+    snap = status_snapshot(facts, now=datetime.now(UTC))
+    xmitq = {"qmgr": "QM1", "queue": "QM2", "usage": "XMITQ"}
+    assert snap.get("ibmmq_queue_depth", **xmitq) == sim.depth("QM1", "QM2") == 4
+    assert snap.get("ibmmq_queue_attribute_max_depth", **xmitq) == 5000
+    assert snap.get("ibmmq_queue_oldest_message_age", **xmitq) is not None  # MONQ(MEDIUM)
+    assert snap.get("ibmmq_queue_depth", qmgr="QM2", queue="TARGET.Q", usage="NORMAL") == 0
+    (key, status), = snap.series["ibmmq_channel_status"].items()
+    assert key[:2] == ("QM1", "QM1.TO.QM2") and status == mqc.MQCHS_STOPPED
+    assert snap.series["ibmmq_channel_status_squash"][key] == 0
+    assert snap.series["ibmmq_channel_type"][key] == mqc.MQCHT_SENDER
+    assert {k[0]: v for k, v in snap.series["ibmmq_qmgr_status"].items()} == {
+        "QM1": mqc.MQQMSTA_RUNNING, "QM2": mqc.MQQMSTA_RUNNING}
+
+
+def test_running_channel_counts_messages_between_collections():
+    sim, server = estate()
+    deltas = Deltas()
+
+    def snapshot():
+        facts = collect(lambda q: ServerAnswers(server.execute, q), ["QM1"])
+        return status_snapshot(facts, now=datetime.now(UTC), deltas=deltas)
+
+    assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+    sim.run(until=sim.now + 30)
+    first = snapshot()
+    running = [k for k, v in first.series["ibmmq_channel_status"].items() if v == 3]
+    assert running, first.series["ibmmq_channel_status"]
+    assert first.series["ibmmq_channel_messages"][running[0]] == 0  # first collection
+    for _ in range(5):
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+    sim.run(until=sim.now + 30)
+    second = snapshot()
+    assert second.series["ibmmq_channel_messages"][running[0]] == 5
+    assert sim.depth("QM2", "TARGET.Q") == 6
+
+
+def test_a_queue_manager_that_does_not_answer():
+    _, server = estate()
+
+    def execute(qmgr, command):
+        if qmgr == "QM2":
+            raise TimeoutError("QM2: no response from the command server in 30 s")
+        return server.execute(qmgr, command)
+
+    said = []
+    facts = collect(lambda q: ServerAnswers(execute, q), ["QM1", "QM2"],
+                    on_error=lambda q, why: said.append((q, why)))
+    snap = status_snapshot(facts, now=datetime.now(UTC))
+    assert snap.get("ibmmq_qmgr_status", qmgr="QM2") == 0
+    assert snap.get("ibmmq_qmgr_status", qmgr="QM1") == mqc.MQQMSTA_RUNNING
+    assert said == [("QM2", "QM2: no response from the command server in 30 s")]
+    assert not any(k[0] == "QM2" for k in snap.series["ibmmq_queue_depth"])
+
+
+def test_typed_values_map_onto_facts():
+    when = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+    q = queue_facts(QueueStatus("QM1", "APP.Q", 7, ipprocs=1, opprocs=2, uncom=3, msgage=40,
+                                qtime=(100, 200), last_put=when),
+                    Definition("QM1", "QLOCAL", "APP.Q", {"MAXDEPTH": "900", "USAGE": "NORMAL",
+                                                          "DESCR": "orders", "CLUSTER": "C1"}))
+    assert (q.depth, q.max_depth, q.usage, q.description, q.cluster) == (
+        7, 900, mqc.MQUS_NORMAL, "orders", "C1")
+    assert (q.input_handles, q.output_handles, q.uncommitted, q.qtime, q.last_put) == (
+        1, 2, 3, (100, 200), when)
+    c = channel_facts(ChannelStatus("QM1", "TO.QM2", "SDR", "RETRYING", substate="MQGET",
+                                    conname="h(1414)", rqmname="QM2", msgs=9, batches=2,
+                                    nettime=(5, 6), xbatchsz=(3, 4)),
+                      Definition("QM1", "CHANNEL", "TO.QM2", {"MAXINST": "999",
+                                                              "DESCR": "to QM2"}))
+    assert (c.type, c.status, c.substate) == (mqc.MQCHT_SENDER, mqc.MQCHS_RETRYING,
+                                              mqc.MQCHSSTATE_IN_MQGET)
+    assert (c.messages, c.batches, c.nettime, c.batchsz, c.max_inst, c.description) == (
+        9, 2, (5, 6), (3, 4), 999, "to QM2")
+    assert c.instance_type == mqc.MQOT_CURRENT_CHANNEL
+
+
+@pytest.mark.parametrize("monitoring", [False, True])
+def test_monitoring_values_only_when_measured(monitoring):
+    sim, server = estate(monitoring)
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+    sim.run(until=sim.now + 5)
+    snap = status_snapshot(collect(lambda q: ServerAnswers(server.execute, q), ["QM1"]),
+                           now=datetime.now(UTC))
+    measured = snap.get("ibmmq_queue_oldest_message_age", qmgr="QM1", queue="QM2",
+                        usage="XMITQ")
+    assert (measured is not None) == monitoring  # MONQ(OFF): absent, never a made-up 0
