@@ -157,13 +157,12 @@ def run_replay(args: argparse.Namespace) -> int:
         raise FatalError(f"{ops_name}: after line {line}: not CSV ({e})") from None
     estate = Estate.from_network(network)
     events = 0
+    failures = FailureRuns(ops_name)
     for op, outcome in replay(estate, ops):
         if isinstance(outcome, Failure):
-            name = FAILURE_NAMES.get(outcome.reason, str(outcome.reason))
-            print(printable(f"mqroute: {ops_name}:{op.line}: {op.op} {outcome.qmgr} "
-                            f"{outcome.queue} at {outcome.time_ms} ms failed: {name}"),
-                  file=sys.stderr)
+            failures.add(op, outcome)
             continue
+        failures.flush()
         assert isinstance(outcome, PerfEvent)
         events += 1
         event = perf_event(outcome)
@@ -176,6 +175,46 @@ def run_replay(args: argparse.Namespace) -> int:
                 f"{outcome.name}{lost}  timeSinceReset={outcome.time_since_reset} "
                 f"highQueueDepth={outcome.high_q_depth} msgEnqCount={outcome.msg_enq_count} "
                 f"msgDeqCount={outcome.msg_deq_count}"))
+    failures.flush()
     print(f"mqroute: {events} performance events from {len(ops)} operations",
           file=sys.stderr)
     return problem.status()
+
+
+class FailureRuns:
+    """Failed operations said once per run of alike failures (same operation, queue
+    manager, queue and reason, one after the other), with how many and over which lines
+    and times: a failure repeated a million times is one line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.key: tuple | None = None
+        self.lines = (0, 0)
+        self.times = (0, 0)
+        self.count = 0
+
+    def add(self, op, failure: Failure) -> None:
+        """Count one (or `failure.count`) failed operations."""
+        key = (op.op, failure.qmgr, failure.queue, failure.reason)
+        if key != self.key:
+            self.flush()
+            self.key, self.lines, self.times = key, (op.line, op.line), \
+                (failure.time_ms, failure.time_ms)
+        self.lines = (self.lines[0], op.line)
+        self.times = (self.times[0], failure.time_ms)
+        self.count += failure.count
+
+    def flush(self) -> None:
+        """Say the run so far (if any)."""
+        if self.key is None:
+            return
+        what, qmgr, queue, reason = self.key
+        name = FAILURE_NAMES.get(reason, str(reason))
+        lines = f"{self.lines[0]}" if self.lines[0] == self.lines[1] \
+            else f"{self.lines[0]}-{self.lines[1]}"
+        times = f"{self.times[0]}" if self.times[0] == self.times[1] \
+            else f"{self.times[0]}-{self.times[1]}"
+        many = f" ({self.count:,} times)" if self.count > 1 else ""
+        print(printable(f"mqroute: {self.source}:{lines}: {what} {qmgr} {queue} at {times} "
+                        f"ms failed: {name}{many}"), file=sys.stderr)
+        self.key, self.count = None, 0

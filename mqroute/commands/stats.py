@@ -13,6 +13,7 @@ from mqroute.output import print_json_lines
 from pcf.text import printable
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.stats import Kind, join_sequences
+from traceroute.stats.join import show_ranges
 from traceroute.stats.model import StatsRecord
 
 #: The exit statuses, as --help and docs/commands/stats.md say them.
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         records = [r for r in joined.records() if kept(r, filters)]
         if not joined.complete:
             first = joined.messages[0]
-            lost = (f"messages {', '.join(map(str, joined.missing))} missing"
+            lost = (f"messages {show_ranges(joined.missing)} missing"
                     if joined.missing else "its last message missing")
             print(printable(f"mqroute: {first.where}: incomplete {first.kind.value} sequence "
                             f"(MsgSeqNumber {', '.join(map(str, joined.numbers))}; {lost}); "

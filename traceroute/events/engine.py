@@ -83,6 +83,32 @@ class QueueAttrs:
         """depth <= QDEPTHLO % of MAXDEPTH."""
         return depth * 100 <= self.depth_low_limit * self.max_depth
 
+    @property
+    def high_depth(self) -> int:
+        """The least depth that `reaches_high`."""
+        return -(-(self.depth_high_limit * self.max_depth) // 100)
+
+    @property
+    def low_depth(self) -> int:
+        """The greatest depth that `reaches_low`."""
+        return (self.depth_low_limit * self.max_depth) // 100
+
+    def quiet_puts(self, depth: int, high_armed: bool) -> int:
+        """How many puts from `depth` only count (no depth event, no full queue): the put
+        that may raise Queue Depth High, and any past MAXDEPTH, are not among them."""
+        room = self.max_depth - depth
+        if high_armed:
+            room = min(room, self.high_depth - depth - 1)
+        return max(0, room)
+
+    def quiet_gets(self, depth: int, low_armed: bool, keep: int = 0) -> int:
+        """How many gets from `depth` only count (no Queue Depth Low, `keep` messages left
+        at least)."""
+        room = depth - keep
+        if low_armed:
+            room = min(room, depth - self.low_depth - 1)
+        return max(0, room)
+
 
 @dataclass(frozen=True, slots=True)
 class PerfEvent:
@@ -107,13 +133,15 @@ class PerfEvent:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """An operation that failed (MQRC_Q_FULL, MQRC_NO_MSG_AVAILABLE, unknown queue ...)."""
+    """An operation that failed (MQRC_Q_FULL, MQRC_NO_MSG_AVAILABLE, unknown queue ...);
+    `count` of them in a row, alike (the puts of a batch to a full queue ...)."""
 
     time_ms: int
     qmgr: str
     queue: str
     op: str
     reason: int
+    count: int = 1
 
 
 Outcome = PerfEvent | Failure
@@ -181,24 +209,77 @@ class QueueManagerEngine:
     # -- inputs --------------------------------------------------------------------------
 
     def put(self, time_ms: int, queue: str, count: int = 1) -> list[Outcome]:
-        """`count` MQPUTs at `time_ms`; a put to a full queue fails and is not counted."""
+        """`count` MQPUTs at `time_ms`; a put to a full queue fails and is not counted.
+
+        The work is in the events, not in `count`: puts that can only count are counted
+        at once, and the failures past a full queue are one Failure with their count."""
         out: list[Outcome] = []
         q = self.queues.get(queue)
         if q is None:
             return [Failure(time_ms, self.name, queue, "PUT", mqc.MQRC_UNKNOWN_OBJECT_NAME)]
-        for _ in range(count):
-            self._put(time_ms, q, out)
+        left = count
+        while left > 0:
+            if q.depth >= q.attrs.max_depth:   # the first may raise Queue Full; the rest fail
+                self._put(time_ms, q, out)
+                if left > 1:
+                    out.append(Failure(time_ms, self.name, q.attrs.name, "PUT",
+                                       mqc.MQRC_Q_FULL, left - 1))
+                break
+            quiet = min(left, self._quiet_puts(time_ms, q))
+            if quiet:
+                q.depth += quiet
+                q.stats.msg_enq_count += quiet
+                q.stats.high_q_depth = max(q.stats.high_q_depth, q.depth)
+                left -= quiet
+            else:
+                self._put(time_ms, q, out)
+                left -= 1
         return out
 
     def get(self, time_ms: int, queue: str, count: int = 1) -> list[Outcome]:
-        """`count` destructive MQGETs; a get from an empty queue fails and is not counted."""
+        """`count` destructive MQGETs; a get from an empty queue fails and is not counted
+        (the work is in the events, not in `count`, as for `put`)."""
         out: list[Outcome] = []
         q = self.queues.get(queue)
         if q is None:
             return [Failure(time_ms, self.name, queue, "GET", mqc.MQRC_UNKNOWN_OBJECT_NAME)]
-        for _ in range(count):
-            self._get(time_ms, q, out)
+        left = count
+        while left > 0:
+            if q.depth == 0:
+                out.append(Failure(time_ms, self.name, q.attrs.name, "GET",
+                                   mqc.MQRC_NO_MSG_AVAILABLE, left))
+                break
+            quiet = min(left, self._quiet_gets(time_ms, q))
+            if quiet:
+                q.depth -= quiet
+                q.stats.msg_deq_count += quiet
+                left -= quiet
+            else:
+                self._get(time_ms, q, out)
+                left -= 1
         return out
+
+    def _service_check(self, t: int, q: QueueState, *, get: bool) -> bool:
+        """Whether a put (get) at `t` would raise a service-interval event now."""
+        if not (self._active(q) and not q.attrs.shared and q.timer_ms is not None):
+            return False
+        elapsed = t - q.timer_ms
+        if q.service_event == mqc.MQQSIE_HIGH and elapsed > q.attrs.service_interval:
+            return True
+        return get and q.service_event == mqc.MQQSIE_OK and \
+            elapsed <= q.attrs.service_interval
+
+    def _quiet_puts(self, t: int, q: QueueState) -> int:
+        """Puts at `t` from here that change nothing but the counts (0: the next one may)."""
+        if q.depth == 0 or self._service_check(t, q, get=False):
+            return 0   # an empty queue's put starts the timer; a service event is due
+        return q.attrs.quiet_puts(q.depth, q.high_enabled and self._active(q))
+
+    def _quiet_gets(self, t: int, q: QueueState) -> int:
+        """Gets at `t` from here that change nothing but the counts (0: the next one may)."""
+        if q.timer_ms != t or self._service_check(t, q, get=True):
+            return 0   # the next get sets the timer, or a service event is due
+        return q.attrs.quiet_gets(q.depth, q.low_enabled and self._active(q), keep=1)
 
     def backout(self, time_ms: int, queue: str, count: int = 1) -> list[Outcome]:
         """Roll back `count` uncommitted puts: the messages go, the event state stays."""

@@ -67,15 +67,21 @@ class SharedQueue:
         if m is None:
             return [Failure(time_ms, qmgr, self.attrs.name, "PUT",
                             mqc.MQRC_UNKNOWN_OBJECT_NAME)]
-        for _ in range(count):
+        left = count
+        while left > 0:   # the work is in the events, not in `count` (see the engine)
             if self.depth >= self.attrs.max_depth:
                 out.append(Failure(time_ms, qmgr, self.attrs.name, "PUT", mqc.MQRC_Q_FULL))
                 if self.full_enabled:
                     self.full_enabled, self.low_enabled = False, True
                     self._event_set(time_ms, m, mqc.MQRC_Q_FULL, out)
-                continue
-            self.depth += 1
-            m.stats.msg_enq_count += 1
+                if left > 1:
+                    out.append(Failure(time_ms, qmgr, self.attrs.name, "PUT",
+                                       mqc.MQRC_Q_FULL, left - 1))
+                break
+            step = max(1, min(left, self.attrs.quiet_puts(self.depth, self.high_enabled)))
+            self.depth += step
+            left -= step
+            m.stats.msg_enq_count += step
             m.stats.high_q_depth = max(m.stats.high_q_depth, self.depth)
             if self.high_enabled and self.attrs.reaches_high(self.depth):
                 self.high_enabled, self.low_enabled, self.full_enabled = False, True, True
@@ -89,13 +95,16 @@ class SharedQueue:
         if m is None:
             return [Failure(time_ms, qmgr, self.attrs.name, "GET",
                             mqc.MQRC_UNKNOWN_OBJECT_NAME)]
-        for _ in range(count):
+        left = count
+        while left > 0:
             if self.depth == 0:
                 out.append(Failure(time_ms, qmgr, self.attrs.name, "GET",
-                                   mqc.MQRC_NO_MSG_AVAILABLE))
-                continue
-            self.depth -= 1
-            m.stats.msg_deq_count += 1
+                                   mqc.MQRC_NO_MSG_AVAILABLE, left))
+                break
+            step = max(1, min(left, self.attrs.quiet_gets(self.depth, self.low_enabled)))
+            self.depth -= step
+            left -= step
+            m.stats.msg_deq_count += step
             if self.low_enabled and self.attrs.reaches_low(self.depth):
                 self.low_enabled, self.high_enabled, self.full_enabled = False, True, True
                 self._event_set(time_ms, m, mqc.MQRC_Q_DEPTH_LOW, out)

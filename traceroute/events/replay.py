@@ -21,6 +21,10 @@ from traceroute.events.qsg import SharedQueue
 
 OPS = ("PUT", "GET", "RESET_STATS", "RESTART", "BACKOUT")
 MAX_COUNT = 10_000_000
+#: The latest time_ms: an event's TimeSinceReset is an MQLONG of seconds.
+MAX_TIME_MS = 2_147_483_647_999
+#: Digits read of a number (a longer one is refused, not converted).
+MAX_DIGITS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +66,20 @@ def parse_ops(lines: Iterable[str]) -> Iterator[Op | OpError]:
         count_text = row[4].strip() if len(row) == 5 else ""
         op = op.upper()
         try:
+            if len(t) > MAX_DIGITS or len(count_text) > MAX_DIGITS:
+                raise ValueError
             time_ms = int(t)
             count = int(count_text) if count_text else 1
         except ValueError:
-            yield OpError(lineno, "time_ms and count must be whole numbers")
+            yield OpError(lineno, "time_ms and count must be whole numbers (of at most "
+                                  f"{MAX_DIGITS} digits)")
             continue
         if op not in OPS:
-            yield OpError(lineno, f"op {op!r} is not one of {', '.join(OPS)}")
-        elif time_ms < 0 or not 1 <= count <= MAX_COUNT:
-            yield OpError(lineno, f"time_ms must be >= 0 and count 1..{MAX_COUNT}")
+            yield OpError(lineno, f"op {op[:40]!r} is not one of {', '.join(OPS)}")
+        elif not 0 <= time_ms <= MAX_TIME_MS or not 1 <= count <= MAX_COUNT:
+            yield OpError(lineno, f"time_ms must be 0..{MAX_TIME_MS:,} (an event's "
+                                  f"TimeSinceReset is an MQLONG of seconds) and count "
+                                  f"1..{MAX_COUNT:,}")
         elif not qmgr or (op != "RESTART" and not queue):
             yield OpError(lineno, "qmgr (and, except for RESTART, queue) must be given")
         else:

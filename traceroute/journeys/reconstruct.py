@@ -17,6 +17,7 @@ from datetime import datetime
 from pcf import mqc
 from traceroute.journeys.calls import ActivityTrace, MQICall, iso
 from traceroute.journeys.verdict import JourneyVerdict, Location
+from traceroute.stats.join import missing_ranges, show_ranges
 
 V = JourneyVerdict
 ConnKey = tuple[str, str]
@@ -93,7 +94,8 @@ class Reconstruction:
     journeys: list[Journey]
     calls: int = 0
     duplicates: int = 0                        # trace messages seen more than once
-    holes: dict[ConnKey, list[int]] = field(default_factory=dict)  # missing SeqNumbers
+    #: missing SeqNumbers per connection, as (from, to) ranges
+    holes: dict[ConnKey, list[tuple[int, int]]] = field(default_factory=dict)
     untraceable: int = 0                       # puts/gets without a MsgId (TraceLevel LOW)
 
     def notes(self) -> list[str]:
@@ -109,14 +111,8 @@ class Reconstruction:
         return out
 
 
-def _ranges(seqs: list[int]) -> str:
-    out: list[str] = []
-    for s in seqs:
-        if out and out[-1].split("-")[-1] == str(s - 1):
-            out[-1] = out[-1].split("-")[0] + f"-{s}"
-        else:
-            out.append(str(s))
-    return ", ".join(out)
+def _ranges(seqs: list[tuple[int, int]]) -> str:
+    return show_ranges(seqs)
 
 
 def _ordered_calls(traces: Iterable[ActivityTrace]
@@ -132,13 +128,13 @@ def _ordered_calls(traces: Iterable[ActivityTrace]
             continue
         seqs[t.conn.seq_number] = t
     ordered: list[ActivityTrace] = []
-    holes: dict[ConnKey, list[int]] = {}
+    holes: dict[ConnKey, list[tuple[int, int]]] = {}
     for key, seqs in by_conn.items():
         top = max(seqs)
-        if len(seqs) != top + 1:
-            missing = [s for s in range(top + 1) if s not in seqs]
+        if len(seqs) != top + 1:   # as ranges: a SeqNumber is a claim, never a loop count
+            missing = missing_ranges(seqs, 0, top)
             if missing:
-                holes[key] = missing
+                holes[key] = list(missing)
         ordered.extend(seqs[s] for s in sorted(seqs))
     return ordered, duplicates, holes
 
@@ -548,7 +544,8 @@ def _link_replies(journeys: list[Journey], by_id: dict[bytes, Journey],
 _OPEN_ENDED = frozenset({V.ON_QUEUE, V.ON_XMITQ, V.IN_TRANSIT, V.INCOMPLETE})
 
 
-def _hole_notes(journeys: list[Journey], holes: dict[ConnKey, list[int]]) -> None:
+def _hole_notes(journeys: list[Journey], holes: dict[ConnKey, list[tuple[int, int]]]
+                ) -> None:
     if not holes:
         return
     for j in journeys:

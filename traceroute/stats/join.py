@@ -19,6 +19,26 @@ from traceroute.stats.parse import StatsMessage, records
 MAX_PENDING = 10_000
 
 
+def missing_ranges(present: Iterable[int], first: int, top: int) -> tuple[tuple[int, int], ...]:
+    """The numbers from `first` to `top` that are not `present`, as (from, to) ranges:
+    the work is in the numbers present, never in the size of a gap (a message may claim
+    any number: a hole of 2**31 is one range)."""
+    out = []
+    expected = first
+    for n in sorted({n for n in present if first <= n <= top}):
+        if n > expected:
+            out.append((expected, n - 1))
+        expected = n + 1
+    if expected <= top:
+        out.append((expected, top))
+    return tuple(out)
+
+
+def show_ranges(ranges: Iterable[tuple[int, int]]) -> str:
+    """(1, 1), (3, 9) -> '1, 3-9'."""
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
+
+
 @dataclass(slots=True)
 class Joined:
     """The messages of one sequence, in MsgSeqNumber order, and whether it is whole."""
@@ -39,11 +59,11 @@ class Joined:
         return None
 
     @property
-    def missing(self) -> tuple[int, ...]:
-        """MsgSeqNumbers known to be missing (below the highest seen or the LAST one)."""
+    def missing(self) -> tuple[tuple[int, int], ...]:
+        """MsgSeqNumbers known to be missing (below the highest seen or the LAST one), as
+        (from, to) ranges."""
         top = self.last or max(self.numbers, default=0)
-        have = set(self.numbers)
-        return tuple(n for n in range(1, top + 1) if n not in have)
+        return missing_ranges(self.numbers, 1, top)
 
     @property
     def complete(self) -> bool:

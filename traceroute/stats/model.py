@@ -36,7 +36,7 @@ class Sequence:
 
     numbers: tuple[int, ...] = (1,)
     complete: bool = True
-    missing: tuple[int, ...] = ()
+    missing: tuple[tuple[int, int], ...] = ()   # (from, to) ranges of MsgSeqNumbers
     sources: tuple[str, ...] = ()
 
 

@@ -240,7 +240,7 @@ def test_a_hole_at_each_position_of_a_three_hop_route(lost: int) -> None:
     messages = [m for i, m in enumerate(route) if i != lost] + _later_records()
     result = _follow(messages)
     assert result.holes == {("QM" + str(_CONNS[lost][0][-1]),
-                             conn_id(_CONNS[lost][0], _CONNS[lost][1]).hex().upper()): [0]}
+                             conn_id(_CONNS[lost][0], _CONNS[lost][1]).hex().upper()): [(0, 0)]}
     (j,) = [j for j in result.journeys if j.msg_id == M]
     kept = [(c[0], r) for i, (c, r) in enumerate(zip(_CONNS, _ROLES, strict=True))
             if i != lost]

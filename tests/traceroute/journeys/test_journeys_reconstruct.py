@@ -177,7 +177,7 @@ def test_duplicates_and_seqnumber_holes() -> None:
     result = follow([put, put, late])
     assert result.duplicates == 1
     key = ("QM1", next(iter(result.holes))[1])
-    assert result.holes[key] == [1, 2]
+    assert result.holes[key] == [(1, 2)]
     assert any("SeqNumber 1-2" in n for n in result.notes())
     assert all(any("SeqNumber 1-2" in n for n in j.notes) for j in result.journeys)
 
