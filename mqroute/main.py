@@ -12,7 +12,7 @@ from mqroute.errors import run_command
 from mqroute.extras import missing_extra
 from mqroute.options import untangle
 from mqroute.output import terminal_safe
-from mqroute.paths import check_paths, option_names
+from mqroute.paths import check_paths, option_names, plain
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
@@ -80,6 +80,7 @@ def _dispatch(words: list[str]) -> int:
     if extra:  # the subcommand's own usage, not the list of subcommands
         subs[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     check_paths(args, option_names(subs[args.command]))  # before any work
+    plain(args)          # the commands get plain strings (Spark cannot pickle a subclass)
     args.argv = typed
     try:
         return args.func(args)

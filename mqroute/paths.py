@@ -88,6 +88,20 @@ def declared(args: argparse.Namespace) -> Iterator[tuple[str, PathArg]]:
                 yield name, item
 
 
+def plain(args: argparse.Namespace) -> argparse.Namespace:
+    """The namespace with every declared path as a plain `str` again (after `check_paths`):
+    a str subclass is not what Spark, pickling across processes or JSON expect."""
+    for name, value in vars(args).items():
+        if isinstance(value, PathArg):
+            setattr(args, name, str(value))
+        elif isinstance(value, list) and any(isinstance(v, PathArg) for v in value):
+            setattr(args, name, [str(v) if isinstance(v, PathArg) else v for v in value])
+        elif isinstance(value, tuple) and any(isinstance(v, PathArg) for v in value):
+            setattr(args, name, tuple(str(v) if isinstance(v, PathArg) else v
+                                      for v in value))
+    return args
+
+
 def masked(uri: str) -> str:
     """The URI with the password (or the whole user part when it has no password) masked."""
     m = _SCHEME.match(uri)

@@ -19,7 +19,9 @@ Imports: the stage modules' row functions; pyspark lazily.
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from collections.abc import Iterator
 
 from graph.pipeline.events import EVENT_COLUMNS, event_rows
@@ -103,12 +105,40 @@ def _trace_rows(md_raw: bytes | None, data: bytes, source: str, position: int) -
         return False
 
 
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_TIME = re.compile(r"([01]\d|2[0-3])[.:]([0-5]\d)[.:]([0-5]\d|60)(?:[.:]\d{1,6})?")
+
+
+def checked_date(text: object) -> str | None:
+    """An OperationDate as read ('YYYY-MM-DD', a real day), else None: a date is a
+    claim, and the `date` partition and every time made of it must be able to hold it."""
+    if not isinstance(text, str):
+        return None
+    if not text:
+        return text    # none given
+    m = _DATE.fullmatch(text)
+    if not m:
+        return None
+    try:
+        datetime.date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+    return text
+
+
+def checked_time(text: object) -> str | None:
+    """An OperationTime as read ('HH:MM:SS' or 'HH.MM.SS', hundredths allowed), else None."""
+    return text if isinstance(text, str) and (not text or _TIME.fullmatch(text)) else None
+
+
 def classify_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: raw message batches (inputs.RAW_COLUMNS) -> classified rows."""
+    """mapInArrow body: raw message batches (inputs.RAW_COLUMNS) -> classified rows. An
+    operation's date or time that is not one is null (the rest of its row kept)."""
 
     schema = arrow_schema(CLASSIFIED_COLUMNS)
     width = len(OPERATION_COLUMNS)
     at = {name: i for i, (name, _) in enumerate(OPERATION_COLUMNS)}
+    day, clock = at["date"], at["time"]
     blank = [None] * width
     for batch in batches:
         out: list[tuple] = []
@@ -124,6 +154,10 @@ def classify_batches(batches: Iterator) -> Iterator:
             if kind == OP:
                 first = True
                 for values in got:
+                    if checked_date(values[day]) is None or checked_time(values[clock]) is None:
+                        values = list(values)
+                        values[day] = checked_date(values[day])
+                        values[clock] = checked_time(values[clock])
                     out.append((OP, *values, first, None, None, None, None))
                     first = False
                 continue

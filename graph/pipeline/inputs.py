@@ -163,16 +163,37 @@ def read_raw_files(spark, files: Sequence[str | storage.Entry]):
 
 def parquet_columns(entry: storage.Entry) -> frozenset[str]:
     """The column names of a Parquet file (its footer only)."""
+    return frozenset(parquet_schema(entry))
+
+
+def parquet_schema(entry: storage.Entry) -> dict[str, object]:
+    """The columns of a Parquet file and their Arrow types (its footer only)."""
     import pyarrow.parquet as pq
 
     try:
         with storage.open_input(entry.uri) as f:
-            return frozenset(pq.read_schema(f).names)
+            schema = pq.read_schema(f)
     except storage.StorageError:
         raise
     except Exception as e:
         raise storage.StorageError(entry.uri, f"not readable as Parquet: {storage.reason(e)}") \
             from e
+    return {field.name: field.type for field in schema}
+
+
+def _column_problem(name: str, kind) -> str | None:
+    """Why a Parquet column the reader uses cannot be read as it must be (None: it can)."""
+    import pyarrow as pa
+
+    binary = (pa.types.is_binary(kind) or pa.types.is_large_binary(kind)
+              or pa.types.is_fixed_size_binary(kind))
+    text = pa.types.is_string(kind) or pa.types.is_large_string(kind)
+    whole = pa.types.is_integer(kind) and not (pa.types.is_unsigned_integer(kind)
+                                               and kind.bit_width == 64)
+    ok = {"data": binary, "md": binary, "source": text, "position": whole}[name]
+    want = {"data": "binary", "md": "binary", "source": "a string",
+            "position": "an integer of at most 64 bits"}[name]
+    return None if ok else f"column {name!r} is {kind}, not {want}"
 
 
 def read_parquet(spark, files: Sequence[str], *, data_column: str = "data",
@@ -193,19 +214,25 @@ def read_parquet(spark, files: Sequence[str], *, data_column: str = "data",
 def parquet_groups(entries: Sequence[storage.Entry], *, data_column: str = "data"
                    ) -> tuple[list[list[str]], list[tuple[str, str]]]:
     """Parquet files grouped by the columns the reader uses, and the files it cannot use."""
-    groups: dict[frozenset[str], list[str]] = {}
+    groups: dict[frozenset, list[str]] = {}
     bad: list[tuple[str, str]] = []
     for entry in entries:
         try:
-            names = parquet_columns(entry)
+            types = parquet_schema(entry)
         except storage.StorageError as e:
             bad.append((entry.uri, str(e)))
             continue
-        if data_column not in names:
-            bad.append((entry.uri, f"{entry.uri}: no {data_column!r} column (has "
-                                   f"{', '.join(sorted(names))})"))
+        if data_column not in types:
+            shown = ", ".join(sorted(types)[:20]) + (" ..." if len(types) > 20 else "")
+            bad.append((entry.uri, f"{entry.uri}: no {data_column!r} column (has {shown})"))
             continue
-        key = names & {"source", "position", "md", data_column}
+        used = {n: t for n, t in types.items() if n in ("source", "position", "md")}
+        used["data"] = types[data_column]
+        problems = [p for n, t in used.items() if (p := _column_problem(n, t))]
+        if problems:  # one reject naming the file, never a failed union or cast
+            bad.append((entry.uri, f"{entry.uri}: {'; '.join(problems)}: not read"))
+            continue
+        key = frozenset((n, str(t)) for n, t in used.items())
         groups.setdefault(key, []).append(entry.uri)
     return list(groups.values()), bad
 

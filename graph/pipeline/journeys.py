@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from graph.pipeline.schema import arrow_schema, ddl, write_partitioned
+from graph.pipeline.schema import arrow_schema, ddl, dict_batch, write_partitioned
 from traceroute.journeys.rows import (
     CALL_COLUMNS,
     JOURNEY_COLUMNS,
@@ -47,7 +47,6 @@ def rows_of_message(md_bytes: bytes | None, data: bytes, source: str, position: 
 
 def call_batches(batches: Iterator) -> Iterator:
     """mapInArrow body: raw message batches -> call rows."""
-    import pyarrow as pa
 
     schema = arrow_schema(CALL_COLUMNS)
     for batch in batches:
@@ -56,7 +55,7 @@ def call_batches(batches: Iterator) -> Iterator:
             if row["error"] is None and row["data"]:
                 out.extend(rows_of_message(row["md"], row["data"], row["source"],
                                            row["position"]) or ())
-        yield pa.RecordBatch.from_pylist(out, schema=schema)
+        yield dict_batch(out, schema)
 
 
 #: Call columns the reconstruction does not read (`traces_of_columns`), left out of the
@@ -71,12 +70,8 @@ CHUNK_CALLS = 100_000
 
 def journey_record_batch(rows: list[dict]):
     """Journey rows (dicts of JOURNEY_COLUMNS) as one Arrow batch, built column by column."""
-    import pyarrow as pa
 
-    schema = arrow_schema(JOURNEY_COLUMNS)
-    return pa.RecordBatch.from_arrays(
-        [pa.array([r[name] for r in rows], type=field.type)
-         for name, field in zip(schema.names, schema, strict=True)], schema=schema)
+    return dict_batch(rows, arrow_schema(JOURNEY_COLUMNS))
 
 
 def _journey_batch(table):

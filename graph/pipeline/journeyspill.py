@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graph.pipeline.journeys import TABLE_COLUMNS, UNREAD_COLUMNS, journey_record_batch
-from graph.pipeline.schema import arrow_schema
+from graph.pipeline.schema import arrow_schema, dict_batch
 from traceroute.journeys.rows import (
     CALL_COLUMNS,
     JOURNEY_COLUMNS,
@@ -350,14 +350,13 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
 
 def call_batches_of(rows: Iterable[dict], size: int = 50_000) -> Iterator:
     """Call rows (dicts of CALL_COLUMNS) as Arrow batches of `size` rows."""
-    import pyarrow as pa
 
     schema = arrow_schema(CALL_COLUMNS)
     chunk: list[dict] = []
     for r in rows:
         chunk.append(r)
         if len(chunk) >= size:
-            yield pa.RecordBatch.from_pylist(chunk, schema=schema)
+            yield dict_batch(chunk, schema)
             chunk = []
     if chunk:
-        yield pa.RecordBatch.from_pylist(chunk, schema=schema)
+        yield dict_batch(chunk, schema)

@@ -46,7 +46,7 @@ from graph.pipeline.inputs import (
 from graph.pipeline.journeys import CALL_COLUMNS, TABLE_COLUMNS
 from graph.pipeline.reports import ROUTES_READ, routes_of_batches
 from graph.pipeline.rows import HOP_COLUMNS, OPERATION_COLUMNS, REJECT_COLUMNS, ROUTE_COLUMNS
-from graph.pipeline.schema import arrow_schema, row_batch
+from graph.pipeline.schema import arrow_schema, dict_batch, row_batch
 from graph.pipeline.smf import write_local as write_smf_local
 from graph.pipeline.stats import TABLES as STATS_TABLES
 
@@ -176,14 +176,12 @@ class _Tables:
 
 def _routes(ops: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
     """(routes, hops, failures as rejects) of the operation rows, by the Spark job's body."""
-    import pyarrow as pa
 
     if not ops:
         return [], [], []
     ordered = sorted(ops, key=lambda r: r["correl_id"] or "")
-    batch = pa.RecordBatch.from_pylist(
-        [{n: r[n] for n in ROUTES_READ} for r in ordered],
-        schema=arrow_schema(tuple((n, k) for n, k in OPERATION_COLUMNS if n in ROUTES_READ)))
+    batch = dict_batch(
+        ordered, arrow_schema(tuple((n, k) for n, k in OPERATION_COLUMNS if n in ROUTES_READ)))
     routes, hops, failures = [], [], []
     route_names = [n for n, _ in ROUTE_COLUMNS]
     for out in routes_of_batches(iter([batch])):
@@ -259,8 +257,7 @@ def _write(rows: list[dict], columns, path: str, partition: str | None = None, *
     import pyarrow.parquet as pq
 
     schema = arrow_schema(columns)
-    table = pa.Table.from_pylist([{n: r.get(n) for n in schema.names} for r in rows],
-                                 schema=schema)
+    table = pa.Table.from_batches([dict_batch(rows, schema)], schema=schema)
     os.makedirs(path, exist_ok=True)
     if partition is None or not rows:
         pq.write_table(table, os.path.join(path, name))

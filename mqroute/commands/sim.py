@@ -19,6 +19,7 @@ from mqroute.errors import EXIT_FATAL, EXIT_OK, FatalError, UsageError
 from mqroute.estates import network_of, simulation
 from mqroute.inputs import add_strict
 from mqroute.options import add_network
+from mqroute.paths import output_folder
 from traceroute.status.commands import reason_text
 
 ACTIONS = ("init", "runmqsc", "put", "get")
@@ -37,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "get DIR -m QMGR -q QUEUE act as amqsput and amqsget. Any command's "
                     "--network DIR then works on the estate.")
     p.add_argument("action", choices=ACTIONS, help="what to do")
-    p.add_argument("dir", metavar="DIR", help="the estate folder")
+    p.add_argument("dir", metavar="DIR", type=output_folder, help="the estate folder")
     p.add_argument("rest", nargs="*", metavar="ARG",
                    help="init: MQSC files defining the queue managers; runmqsc: the queue "
                         "manager")

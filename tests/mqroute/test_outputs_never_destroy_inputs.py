@@ -12,6 +12,7 @@ size limit (RLIMIT_FSIZE) or an error mid-write leaves the previous file intact 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import resource
 import subprocess
@@ -27,6 +28,7 @@ from pcf import dmpmqmsg
 from traceroute.records import example_reports
 
 
+@functools.cache
 def subcommands() -> dict[str, argparse.ArgumentParser]:
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -65,6 +67,13 @@ def declared() -> list[tuple[str, argparse.Action, list[argparse.Action], list]]
     return out
 
 
+def positional_filler(action: argparse.Action) -> list[str]:
+    """A value for a positional the test does not care about (its first choice)."""
+    if action.choices:
+        return [next(iter(action.choices))]
+    return [] if action.nargs in ("*", "?") else ["x"]
+
+
 def test_every_command_that_writes_declares_its_paths():
     commands = {name for name, *_ in declared()}
     assert {"show", "trace", "follow", "report", "analyze"} <= commands
@@ -79,14 +88,19 @@ def test_every_command_that_writes_declares_its_paths():
 
 def _command_line(name, output, inputs, others, target: str, input_file: str,
                   tmp: Path) -> list[str]:
-    words = [name]
-    for a in inputs:
-        words += words_for(a, input_file)
+    """Every declared path of the command given (positionals in their order first)."""
+    values = {id(a): input_file for a in inputs}
     for k, o in enumerate(others):
         suffix = ".svg" if "graph" in o.dest else (".d" if role(o) is OutputFolder else ".out")
-        words += words_for(o, str(tmp / f"other{k}{suffix}"))
-    words += words_for(output, target)
-    return words
+        values[id(o)] = str(tmp / f"other{k}{suffix}")
+    values[id(output)] = target
+    positionals, options = [], []
+    for a in subcommands()[name]._actions:
+        if not a.option_strings and a.dest != "help":
+            positionals += [values[id(a)]] if id(a) in values else positional_filler(a)
+        elif id(a) in values:
+            options += words_for(a, values[id(a)])
+    return [name, *positionals, *options]
 
 
 @pytest.mark.parametrize("case", declared(), ids=lambda c: f"{c[0]}-{c[1].dest}")
@@ -235,3 +249,26 @@ def test_a_file_size_limit_leaves_every_output_intact(tmp_path):
         assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
         assert r.returncode == 2, (argv, r.returncode, r.stderr)
         assert not [p for p in tmp_path.iterdir() if p.name.endswith(".mqroute-part")]
+
+
+def test_commands_get_plain_strings(monkeypatch, tmp_path):
+    """Declared paths are marked for the check, then plain str again (Spark's pickler and
+    others refuse a str subclass)."""
+    import mqroute.commands.show as show
+
+    seen = {}
+
+    def spy(args):
+        seen.update(vars(args))
+        return 0
+
+    monkeypatch.setattr(show, "run", spy)
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub.choices["show"].set_defaults(func=spy)
+    monkeypatch.setattr("mqroute.main.build_parser", lambda: parser)
+    assert main(["show", str(tmp_path / "a.dmp"), "--otlp", str(tmp_path / "o.json"),
+                 "--events", str(tmp_path / "e.dmp")]) == 0
+    for key in ("files", "otlp", "events"):
+        values = seen[key] if isinstance(seen[key], list) else [seen[key]]
+        assert values and all(type(v) is str for v in values), (key, values)

@@ -61,6 +61,7 @@ def inputs(tmp_path_factory):
     example = folder / "qm1_qm2.mqsc"
     example.write_text(EXAMPLE, encoding="utf-8")
     files["example"] = str(example)
+    files["estate"] = str(folder / "estate")
     return files
 
 
@@ -88,6 +89,9 @@ def runs(f: dict[str, str]) -> list[list[str]]:
         ["audit", "--mqsc", f["example"], "--observed", f["analyzed"], "--json"],
         ["analyze", f["reports"] + rename(".missing"), "--out", f["reports"] + ".out"],
         ["smf", f["reports"] + rename(".missing"), f["reports"]],
+        ["sim", "init", f["estate"], f["mqsc"]],
+        ["sim", "init", f["estate"], f["example"]],
+        ["sim", "put", f["estate"], "-m", "QM1", "-q", one_line("NO.SUCH.Q")],
     ]
 
 

@@ -17,7 +17,15 @@ from importlib import resources
 
 import pcf
 from pcf import mqc
-from pcf.model import Group, String, StringList
+from pcf.model import (
+    Group,
+    Integer,
+    Integer64,
+    Integer64List,
+    IntegerList,
+    String,
+    StringList,
+)
 from pcf.mqmd import MQMD
 
 #: Put after every name: terminal controls (CSI colour, OSC 8 hyperlink, C1 CSI, a carriage
@@ -56,7 +64,7 @@ def _renamed(params: list) -> list:
         elif isinstance(p, String) and p.parameter not in _NOT_NAMES:
             out.append(String(p.parameter, rename(p.value), 1208))
         elif isinstance(p, StringList):
-            out.append(StringList(p.parameter, [rename(v) for v in p.values], 1208))
+            out.append(StringList(p.parameter, [rename(v) for v in p.value], 1208))
         else:
             out.append(p)
     return out
@@ -131,3 +139,69 @@ def hostile_day() -> dict[str, list[tuple[MQMD, bytes]]]:
     """`simulated_day()` with every name hostile."""
     return {kind: [hostile(md, data) for md, data in messages]
             for kind, messages in simulated_day().items()}
+
+
+#: The numbers a message may claim: MQLONG's and MQINT64's ends.
+EXTREMES = (2**31 - 1, -(2**31), 2**63 - 1)
+
+
+def _extreme_params(params: list, pick) -> list:
+    out = []
+    for p in params:
+        if isinstance(p, Group):
+            out.append(Group(p.parameter, _extreme_params(p.parameters, pick)))
+        elif isinstance(p, Integer):
+            out.append(Integer(p.parameter, pick(32)))
+        elif isinstance(p, Integer64):
+            out.append(Integer64(p.parameter, pick(64)))
+        elif isinstance(p, IntegerList):
+            out.append(IntegerList(p.parameter, [pick(32) for _ in p.value]))
+        elif isinstance(p, Integer64List):
+            out.append(Integer64List(p.parameter, [pick(64) for _ in p.value]))
+        else:
+            out.append(p)
+    return out
+
+
+def extreme(md: MQMD, data: bytes, *, seed: int = 0) -> tuple[MQMD, bytes]:
+    """The message with every number it claims (integers, lists, MsgSeqNumber) at an
+    extreme: what a 3 KB message may say, it says."""
+    import random
+
+    if not pcf.is_pcf_format(md.format):
+        return md, data
+    rnd = random.Random(seed)
+
+    def pick(bits: int) -> int:
+        return rnd.choice(EXTREMES if bits == 64 else EXTREMES[:2])
+
+    message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id, fmt=md.format)
+    header = replace(message.header, msg_seq_number=2**31 - 1, control=mqc.MQCFC_NOT_LAST)
+    message = replace(message, header=header,
+                      parameters=_extreme_params(message.parameters, pick))
+    return md, pcf.encode(message)
+
+
+def extreme_day(seed: int = 0) -> dict[str, list[tuple[MQMD, bytes]]]:
+    """`simulated_day()` with every number at an extreme."""
+    return {kind: [extreme(md, data, seed=seed + i) for i, (md, data) in enumerate(messages)]
+            for kind, messages in simulated_day().items()}
+
+
+def _set_strings(params: list, values: dict) -> list:
+    out = []
+    for p in params:
+        if isinstance(p, Group):
+            out.append(Group(p.parameter, _set_strings(p.parameters, values)))
+        elif isinstance(p, String) and p.parameter in values:
+            out.append(String(p.parameter, values[p.parameter], 1208))
+        else:
+            out.append(p)
+    return out
+
+
+def with_strings(md: MQMD, data: bytes, values: dict[int, str]) -> tuple[MQMD, bytes]:
+    """The message with every string parameter of these ids set to these values (UTF-8)."""
+    message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id, fmt=md.format)
+    message = replace(message, parameters=_set_strings(message.parameters, values))
+    return replace(md, coded_char_set_id=1208), pcf.encode(message, ccsid=1208)
