@@ -35,6 +35,7 @@ SIZE bytes from START, one row each, offsets in the table counting from each ent
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -258,15 +259,17 @@ def reader(name: str, base: str, length: int, version: int) -> Reader:
         slots.append(i)
         converters.append(_converter(f))
     unpack = struct.Struct("".join(pieces)).unpack_from
-    plain = [(i, j) for j, (i, c) in enumerate(zip(slots, converters, strict=True)) if c is None]
+    # each layout position: its slot in the unpacked tuple, or the None appended after it
+    where = {i: j for j, i in enumerate(slots)}
+    absent = len(slots)
+    pick = operator.itemgetter(*(where.get(i, absent) for i in range(count)), absent)
     converted = [(i, j, c) for j, (i, c) in enumerate(zip(slots, converters, strict=True))
                  if c is not None]
 
     def read(buf: bytes, start: int) -> list:
-        values: list = [None] * count
         raw = unpack(buf, start)
-        for i, j in plain:
-            values[i] = raw[j]
+        values = list(pick((*raw, None)))
+        values.pop()
         for i, j, c in converted:
             values[i] = c(raw[j])
         for i, get in extras:

@@ -12,10 +12,11 @@ or dots).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from functools import cache
 
-from traceroute.smf.clock import smf_date, smf_day, smf_time, stck_datetime
+from traceroute.smf.clock import EPOCH_1970, PER_MICROSECOND, smf_date, smf_day
 from traceroute.smf.decode import Header, Row
 from traceroute.smf.layout import ENUMS, INTEGER_KINDS, Field, layout
 from traceroute.smf.text import clean
@@ -74,25 +75,83 @@ def schema(name: str):
     return pa.schema(fields)
 
 
-def _header_values(h: Header) -> tuple:
-    parsed = smf_date(h.date)
-    start = stck_datetime(h.interval_start) if h.interval_start else None
-    return (h.type, h.subtype, None, parsed and smf_day(*parsed), smf_time(h.time), clean(h.lpar),
-            clean(h.qmgr), None if h.qsg is None else clean(h.qsg), clean(h.version),
-            start and start.date(), start and start.time(),
-            h.interval_duration if start else None)
+def _moments(values: list) -> tuple:
+    """STCK times of day (None: unset) as (date32, time64[us]) arrays, null when unset or
+    before 1970: computed in Arrow, not value by value."""
+    import pyarrow.compute as pc
+
+    pa = _pa()
+    raw = pa.array(values, type=pa.uint64())
+    epoch = pa.scalar(EPOCH_1970, pa.uint64())
+    valid = pc.and_kleene(pc.is_valid(raw), pc.greater_equal(raw, epoch))
+    safe = pc.if_else(valid, raw, epoch)
+    micros = pc.divide(pc.subtract(safe, epoch), pa.scalar(PER_MICROSECOND, pa.uint64()))
+    moment = pc.if_else(valid, micros.cast(pa.int64()).cast(pa.timestamp("us")),
+                        pa.scalar(None, pa.timestamp("us")))
+    return moment.cast(pa.date32()), moment.cast(pa.time64("us"))
 
 
-def _scalar(f: Field, part: str):
-    """A function turning a raw value of field f into its table value."""
+class _Text:
+    """EBCDIC text to table text, each distinct value converted once."""
+
+    def __init__(self) -> None:
+        self.seen: dict[bytes, str] = {}
+
+    def __call__(self, raw: bytes | None) -> str | None:
+        if raw is None:
+            return None
+        text = self.seen.get(raw)
+        if text is None:
+            text = self.seen[raw] = clean(raw)
+        return text
+
+
+def _days(packed: list[bytes]) -> list:
+    seen: dict[bytes, object] = {}
+    out = []
+    for raw in packed:
+        if raw not in seen:
+            parsed = smf_date(raw)
+            seen[raw] = parsed and smf_day(*parsed)
+        out.append(seen[raw])
+    return out
+
+
+def _common_arrays(name: str, rows: list[Row], text: _Text) -> list:
+    """The record's columns of each row, as Arrow arrays (a record's rows share a header)."""
+    pa = _pa()
+    headers: list[Header] = []
+    texts: list[tuple] = []
+    last = None
+    names: tuple = ()
+    for r in rows:  # a record's rows share its header: its text converted once
+        if r.header is not last:
+            last = r.header
+            names = (text(last.lpar), text(last.qmgr), text(last.qsg), text(last.version))
+        headers.append(last)
+        texts.append(names)
+    lpars, qmgrs, qsgs, versions = zip(*texts, strict=True) if texts else ((),) * 4
+    types = schema(name)
+    out = [pa.array([h.type for h in headers], type=pa.int32()),
+           pa.array([h.subtype for h in headers], type=pa.int32()),
+           pa.array([name] * len(rows), type=pa.string()),
+           pa.array(_days([h.date for h in headers]), type=pa.date32()),
+           pa.array([h.time * 10_000 for h in headers], type=pa.int64()).cast(
+               pa.time64("us")),
+           pa.array(lpars, type=pa.string()), pa.array(qmgrs, type=pa.string()),
+           pa.array(qsgs, type=pa.string()), pa.array(versions, type=pa.string())]
+    if name in STATISTICS_STRUCTURES:
+        dates, times = _moments([h.interval_start or None for h in headers])
+        out += [dates, times, pa.array([h.interval_duration if h.interval_start else None
+                                        for h in headers], type=types.field(11).type)]
+    return out
+
+
+def _converter(f: Field, text: _Text):
+    """A function turning a raw value of field f into its table value (None: as it is)."""
     kind = f.kind
-    if kind == "time":
-        def moment(v):
-            m = stck_datetime(v) if v else None
-            return None if m is None else (m.date() if part == "date" else m.time())
-        return moment
     if kind in ("ebcdic", "ebcdicif"):
-        return lambda v: None if v is None else clean(v)
+        return text
     if kind in ("hex", "correlator"):
         return lambda v: None if v is None else v.hex().upper()
     if kind == "enum":
@@ -105,29 +164,39 @@ def rows_to_table(name: str, rows: Iterable[Row]):
     """The rows of one structure (all named `name`) as an Arrow table of `schema(name)`."""
     pa = _pa()
     rows = list(rows)
-    headers: dict[int, tuple] = {}
-    common = []
-    for r in rows:
-        key = id(r.header)
-        if key not in headers:
-            headers[key] = _header_values(r.header)
-        common.append(headers[key])
-    statistics = name in STATISTICS_STRUCTURES
-    width = 12 if statistics else 9
-    arrays = [pa.array([c[k] for c in common], type=schema(name).field(k).type)
-              for k in range(width)]
-    arrays[2] = pa.array([name] * len(rows), type=pa.string())
+    text = _Text()
+    arrays = _common_arrays(name, rows, text)
+    # one transposition in C: the values of each field across the rows
+    by_field = list(zip(*(r.values for r in rows), strict=True)) if rows else \
+        [()] * len(layout(name).fields)
+    moments: dict[int, tuple] = {}
     for _column, typ, positions, f, part in _columns(name):
-        convert = _scalar(f, part)
-        if f.array:
-            if convert is None:
-                data = [[r.values[i] for i in positions] for r in rows]
-            else:
-                data = [[convert(r.values[i]) for i in positions] for r in rows]
-        else:
-            i = positions[0]
-            data = ([r.values[i] for r in rows] if convert is None
-                    else [convert(r.values[i]) for r in rows])
+        if f.kind == "time":
+            key = positions[0]
+            if key not in moments:
+                values = by_field[key] if not f.array else itertools.chain.from_iterable(
+                    zip(*(by_field[i] for i in positions), strict=True))
+                moments[key] = _moments([v or None for v in values])
+            column = moments[key][0 if part == "date" else 1]
+            if f.array:
+                offsets = pa.array(range(0, len(rows) * len(positions) + 1, len(positions)),
+                                   type=pa.int32())
+                column = pa.ListArray.from_arrays(offsets, column)
+            arrays.append(column)
+            continue
+        convert = _converter(f, text)
+        if f.array:  # the elements row after row, then cut into lists: no tuple per row
+            columns = [by_field[i] if convert is None else list(map(convert, by_field[i]))
+                       for i in positions]
+            flat = pa.array(list(itertools.chain.from_iterable(zip(*columns, strict=True))),
+                            type=typ.value_type)
+            offsets = pa.array(range(0, len(rows) * len(positions) + 1, len(positions)),
+                               type=pa.int32())
+            arrays.append(pa.ListArray.from_arrays(offsets, flat))
+            continue
+        data = by_field[positions[0]]
+        if convert is not None:
+            data = list(map(convert, data))
         arrays.append(pa.array(data, type=typ))
     return pa.Table.from_arrays(arrays, schema=schema(name))
 
