@@ -170,7 +170,7 @@ def main() -> int:
                f"{sum(result.rows.values()):,} rows, {len(result.problems)} problems")
         spark.stop()
     floor = figures["decode floor"]
-    for name, f in figures.items():
+    for f in figures.values():
         f["vs_decode_floor_wall"] = round(floor["wall_s"] / f["wall_s"], 2)
         if f["cpu_s"] and floor["cpu_s"]:
             f["vs_decode_floor_cpu"] = round(floor["cpu_s"] / f["cpu_s"], 2)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import json
 import sys
 from collections import Counter
@@ -18,12 +19,15 @@ from pathlib import Path
 
 from mqroute.errors import EXIT_FINDINGS, Problems, UsageError
 from mqroute.inputs import expand, open_binary
+from mqroute.options import Filters, add_filters
 from mqroute.output import replacing
 from mqroute.paths import input_path, output_folder
 from pcf.errors import InputError
 from traceroute.readers import source_name
 from traceroute.readers.smf import SMFCounts, smf_rows
 from traceroute.smf import STRUCTURES, Row, row_to_ibm
+from traceroute.smf.clock import stck_datetime
+from traceroute.smf.findings import named, when_written
 
 #: Rows of one structure kept before they are written out as a row group.
 BATCH_ROWS = 20_000
@@ -58,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--processors", metavar="N", type=int,
                    help="with --findings: the LPAR's processors, to check the number of "
                         "dispatchers against")
+    add_filters(p, conn_id=False)
     p.set_defaults(func=run)
 
 
@@ -85,9 +90,10 @@ def run(args: argparse.Namespace) -> int:
     problems = Problems()
     counts = SMFCounts()
     wanted = set(args.structure or STRUCTURES)
+    filters = Filters.from_args(args)
     rows: Iterable[Row] = (r for r in read_datasets(args.files, problems,
                                                     rdw=not args.no_rdw, counts=counts)
-                           if r.structure in wanted)
+                           if r.structure in wanted and kept(r, filters))
     found = 0
     if args.findings:
         from traceroute.smf.findings import Interpreter
@@ -111,6 +117,43 @@ def run(args: argparse.Namespace) -> int:
         found = print_findings(interpreter.finish(), as_json=args.json)
     print(f"mqroute: {counts.summary()}", file=sys.stderr)
     return problems.status(EXIT_FINDINGS if found else 0)
+
+
+#: The names each structure is about, for --queue, --channel and --appl: (queues,
+#: channels, application) columns.
+_NAMES = {"WQ": (("openName", "baseName"), (), None),
+          "QCST": ((), ("chlName",), "remoteQmgrOrApp"),
+          "WTID": ((), ("channelName",), "connectionName"),
+          "QMAC": ((), (), "connectionName")}
+#: The times each accounting structure is about (UTC), for --since and --until.
+_TIMES = {"WQ": ("open", "close"), "QCST": ("start", "collectionTime"),
+          "WTAS": ("wtasIntervalStart", "wtasIntervalEnd")}
+
+
+def kept(row: Row, filters: Filters) -> bool:
+    """Whether the filters keep a row: its queue, channel or application names, and its
+    time (statistics: the interval; accounting: the structure's own times, or when SMF
+    wrote the record)."""
+    if filters.queues or filters.channels or filters.appls:
+        queues, channels, appl = _NAMES.get(row.structure, ((), (), None))
+        values = named(row) if queues or channels or appl else {}
+        if not filters.names(queues=[values.get(q) for q in queues],
+                             channels=[values.get(c) for c in channels],
+                             appl=values.get(appl) if appl else None):
+            return False
+    if filters.since or filters.until:
+        h = row.header
+        start = end = None
+        if h.interval_start:
+            start = stck_datetime(h.interval_start)
+            end = start + dt.timedelta(seconds=h.interval_duration or 0) if start else None
+        elif row.structure in _TIMES:
+            values = named(row)
+            start, end = (values.get(t) for t in _TIMES[row.structure])
+        if start is None and end is None:
+            start = end = when_written(h)
+        return filters.time(start, end)
+    return True
 
 
 def read_datasets(paths: Iterable[str], problems: Problems, *, rdw: bool,

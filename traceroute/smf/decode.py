@@ -29,6 +29,7 @@ SECTIONS: dict[tuple[int, int], tuple[tuple[int, str], ...]] = {
     (115, 7): ((1, "QSRS"),),
     (115, 201): ((1, "QIS1"),),
     (115, 215): ((1, "QPST"),),
+    (115, 216): ((1, "QQST"),),
     (115, 231): ((1, "QCCT"), (2, "QCTDSP"), (3, "QCTADP"), (4, "QCTSSL"), (5, "QCTDNS")),
     (116, 0): ((2, "QMAC"),),
     (116, 10): ((1, "QCST"),),
@@ -36,8 +37,8 @@ SECTIONS: dict[tuple[int, int], tuple[tuple[int, str], ...]] = {
 #: Task accounting (116 subtypes 1 and 2) is read by `_task`: WTAS, its WQs, then WTID.
 TASK_SUBTYPES = (1, 2)
 #: Subtypes that exist but whose structures we do not decode: counted, not reported.
-#: 216 is queue statistics (QQST, MQ 9.3.3 on); 240 holds data for IBM's use only.
-NOT_DECODED = {(115, 216): "queue statistics (QQST)", (115, 240): "data for IBM use only"}
+#: 240 holds data for IBM's use only.
+NOT_DECODED = {(115, 240): "data for IBM use only"}
 HEADER_LENGTH = 28
 #: The smallest record: the RDW and the SMF header up to the system id.
 MINIMUM_LENGTH = 18

@@ -9,8 +9,10 @@ Each table lists one structure's fields, one per line, tab-separated:
 * name: the column, exactly IBM's formatter's JSON key. A `time` field is the stem of two
   columns, NAMEDate and NAMETime; a name ending in `[]` is an element of the list NAME.
 * when: `version>=N`: the field exists only when the structure's version field (`@version`)
-  is at least N. Every field also exists only when it lies wholly within the structure's
-  length, so the record's own lengths decide which MQ version's fields it has.
+  is at least N; `length>N`: only when the structure is longer than N bytes (a flag of a
+  later version kept in an earlier word). Every field also exists only when it lies wholly
+  within the structure's length, so the record's own lengths decide which MQ version's
+  fields it has.
 * unset: `VALUE:SHOWN`: the hexadecimal VALUE means "never set" and reads as SHOWN.
 
 Types (big-endian, as z/OS writes them):
@@ -83,6 +85,7 @@ class Field:
     min_version: int = 0
     unset: tuple[int, int] | None = None
     args: tuple[str, ...] = ()
+    min_length: int = 0
 
 
 @dataclass(frozen=True)
@@ -141,13 +144,19 @@ def parse_layout(name: str, text: str) -> Layout:
             else:
                 offset = int(offset_text)
             when = rest[0] if rest else ""
-            min_version = int(when.removeprefix("version>=")) if when else 0
+            min_version = min_length = 0
+            if when.startswith("version>="):
+                min_version = int(when.removeprefix("version>="))
+            elif when.startswith("length>"):
+                min_length = int(when.removeprefix("length>")) + 1
+            elif when:
+                raise ValueError(f"unknown condition {when!r}")
             unset = None
             if len(rest) > 1 and rest[1]:
                 value, shown = rest[1].split(":")
                 unset = (int(value, 16), int(shown))
             fields.append(Field(column.removesuffix("[]"), kind, offset, size, base,
-                                column.endswith("[]"), min_version, unset, args))
+                                column.endswith("[]"), min_version, unset, args, min_length))
         except (ValueError, IndexError) as e:
             raise ValueError(f"layout {name}, line {number}: {e}") from None
     length = props.get("length", ["2"])[0]
@@ -171,8 +180,8 @@ def parse_layout(name: str, text: str) -> Layout:
 
 #: The structures, in the order IBM's formatter meets them.
 STRUCTURES = ("QSST", "QJST", "QMST", "QIST", "QPST", "QLST", "Q5ST", "QEST", "QTST", "QESD",
-              "QIS1", "QSPH", "QSGM", "QSRS", "QCCT", "QCTDSP", "QCTADP", "QCTSSL", "QCTDNS",
-              "QMAC", "WTAS", "WQ", "WTID", "QCST")
+              "QIS1", "QQST", "QSPH", "QSGM", "QSRS", "QCCT", "QCTDSP", "QCTADP", "QCTSSL",
+              "QCTDNS", "QMAC", "WTAS", "WQ", "WTID", "QCST")
 
 
 @cache
@@ -242,7 +251,7 @@ def reader(name: str, base: str, length: int, version: int) -> Reader:
     count = len(lay.fields)
     present = sorted((f.offset, i) for i, f in enumerate(lay.fields)
                      if f.base == base and f.offset is not None and f.min_version <= version
-                     and f.offset + f.size <= length
+                     and f.offset + f.size <= length and f.min_length <= length
                      and (f.kind != "ebcdicif" or int(f.args[0]) < length))
     pieces, slots, converters, extras = [">"], [], [], []
     cursor = 0

@@ -23,7 +23,7 @@ from traceroute.smf.text import clean
 
 #: Which record type each structure comes from.
 STATISTICS_STRUCTURES = frozenset({"QSST", "QJST", "QMST", "QIST", "QPST", "QLST", "Q5ST",
-                                   "QEST", "QTST", "QESD", "QIS1", "QSPH", "QSGM", "QSRS",
+                                   "QEST", "QTST", "QESD", "QIS1", "QQST", "QSPH", "QSGM", "QSRS",
                                    "QCCT", "QCTDSP", "QCTADP", "QCTSSL", "QCTDNS"})
 
 

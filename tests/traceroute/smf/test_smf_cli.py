@@ -134,3 +134,20 @@ def test_usage_errors(dataset):
         r = mqroute(str(dataset), *args)
         assert r.returncode == 2, args
         assert r.stderr.startswith("mqroute: smf") or "usage" in r.stderr
+
+
+def test_filters(dataset):
+    r = mqroute(str(dataset), "--json", "--channel", "QM2.*")
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(line)["chlName"].strip() for line in r.stdout.splitlines()] == [
+        "QM2.TO.QM1"]
+    # statistics by their interval (02:30 to 02:45 UTC), accounting by when SMF wrote it
+    r = mqroute(str(dataset), "--json", "--since", "2024-03-26T02:44:00Z",
+                "--until", "2024-03-26T02:45:00Z")
+    assert {json.loads(line)["structure"] for line in r.stdout.splitlines()} == {
+        "QSST", "QJST", "QPST"}
+    r = mqroute(str(dataset), "--json", "--since", "2024-03-26 02.45.00")
+    assert r.stdout == ""
+    r = mqroute(str(dataset), "--json", "--since", "2024-03-26 02.32.00",
+                "--until", "2024-03-26 02.33.00", "--structure", "QCST")
+    assert len(r.stdout.splitlines()) == 2
