@@ -94,13 +94,13 @@ def run(args: argparse.Namespace) -> int:
     rows: Iterable[Row] = (r for r in read_datasets(args.files, problems,
                                                     rdw=not args.no_rdw, counts=counts)
                            if r.structure in wanted and kept(r, filters))
-    found = 0
+    printer = _FindingPrinter(as_json=args.json)
     if args.findings:
         from traceroute.smf.findings import Interpreter
 
         interpreter = Interpreter(short_lived_pools=args.short_lived_pools,
                                   processors=args.processors)
-        rows = interpreter.watch(rows)
+        rows = printer.watch(rows, interpreter)
     if args.out:
         written = write_tables(rows, Path(args.out), args.format)
         print(f"mqroute: {sum(written.values())} rows in {len(written)} tables written to "
@@ -114,9 +114,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_summary(rows, counts)
     if args.findings:
-        found = print_findings(interpreter.finish(), as_json=args.json)
+        printer.print(interpreter.finish())
+        printer.close()
     print(f"mqroute: {counts.summary()}", file=sys.stderr)
-    return problems.status(EXIT_FINDINGS if found else 0)
+    return problems.status(EXIT_FINDINGS if printer.count else 0)
 
 
 #: The names each structure is about, for --queue, --channel and --appl: (queues,
@@ -172,18 +173,32 @@ def read_datasets(paths: Iterable[str], problems: Problems, *, rdw: bool,
                 problems(source, e.strerror or str(e))
 
 
-def print_findings(findings: Iterable, *, as_json: bool) -> int:
-    """Print the findings (text or JSON Lines); how many."""
-    count = 0
-    for finding in findings:
-        count += 1
-        if as_json:
-            print(json.dumps(finding.to_json()))
-        else:
-            print(finding.text())
-    if not as_json:
-        print(f"{count} finding{'s' if count != 1 else ''}" if count else "no findings")
-    return count
+class _FindingPrinter:
+    """Prints findings as they are found (text or JSON Lines) and counts them."""
+
+    def __init__(self, *, as_json: bool) -> None:
+        self.as_json = as_json
+        self.count = 0
+
+    def watch(self, rows: Iterable[Row], interpreter) -> Iterator[Row]:
+        """The rows, passed through the interpreter; its findings printed as they come."""
+        for row in rows:
+            interpreter.see(row)
+            yield row
+            if interpreter.found:
+                self.print(interpreter.take())
+
+    def print(self, findings: Iterable) -> None:
+        """Print these findings."""
+        for finding in findings:
+            self.count += 1
+            print(json.dumps(finding.to_json()) if self.as_json else finding.text())
+
+    def close(self) -> None:
+        """The closing line of the text output."""
+        if not self.as_json:
+            n = self.count
+            print(f"{n} finding{'s' if n != 1 else ''}" if n else "no findings")
 
 
 def print_summary(rows: Iterable[Row], counts: SMFCounts) -> None:

@@ -302,16 +302,18 @@ class _Chinit:
 
 
 class Interpreter:
-    """Applies the rules to rows as they pass (`watch`); `finish` yields the findings.
-    Rules over one structure fire as its row passes; those over a channel initiator interval
-    or a minute of accounting records fire at the end."""
+    """Applies the rules to rows as they pass (`watch`, `see`). Rules over one structure fire
+    as its row passes, those over a channel initiator's interval when its next interval
+    starts, those over a minute of accounting records at the end (`finish`). `take` hands
+    out what was found so far (to print as it comes); `finish` the rest. What it keeps
+    between rows is one interval per channel initiator and a count per minute."""
 
     def __init__(self, *, short_lived_pools: Iterable[int] = DEFAULT_SHORT_LIVED,
                  processors: int | None = None) -> None:
         self.short_lived = frozenset(short_lived_pools)
         self.processors = processors
         self.found: list[Finding] = []
-        self._chinit: dict[tuple, _Chinit] = {}
+        self._chinit: dict[tuple[str, str], _Chinit] = {}
         self._zero_cpu: dict[tuple, int] = defaultdict(int)
         self._tasks: dict[tuple[str, str], tuple[int, int]] = {}
         self._checks: dict[str, Callable[[Where, dict], None]] = {
@@ -338,8 +340,13 @@ class Interpreter:
         if check is not None:
             check(where, values)
 
+    def take(self) -> list[Finding]:
+        """The findings so far (not handed out before)."""
+        found, self.found = self.found, []
+        return found
+
     def finish(self) -> list[Finding]:
-        """Every finding, those of whole intervals included, in the order found."""
+        """Every finding not taken yet, those of whole intervals included."""
         for group in self._chinit.values():
             self._chinit_interval(group)
         self._chinit.clear()
@@ -356,7 +363,7 @@ class Interpreter:
                     | ({"adapters": adapters, "dispatchers": dispatchers} if kind == "CHIN"
                        else {})))
         self._zero_cpu.clear()
-        return self.found
+        return self.take()
 
     def _add(self, rule: str, where: Where, obj: str, detail: dict) -> None:
         self.found.append(Finding(RULES[rule], where.qmgr, where.lpar, where.when, obj,
@@ -452,8 +459,13 @@ class Interpreter:
     # channel initiator
 
     def _group(self, where: Where) -> _Chinit:
-        key = (where.lpar, where.qmgr, where.interval_start)
+        """The channel initiator's current interval (its records may be split over several
+        SMF records); a new interval closes the one before."""
+        key = (where.lpar, where.qmgr)
         group = self._chinit.get(key)
+        if group is not None and group.where.interval_start != where.interval_start:
+            self._chinit_interval(group)
+            group = None
         if group is None:
             group = self._chinit[key] = _Chinit(where, where.interval_seconds)
         return group

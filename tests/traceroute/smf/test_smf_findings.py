@@ -159,6 +159,22 @@ def test_every_rule_is_tested():
     assert set(CASES) | {"chinit-dispatchers-over-processors"} == set(RULES)
 
 
+def test_chinit_intervals_close_one_after_the_other():
+    """A channel initiator's interval is judged when its next one starts: memory holds one
+    interval per channel initiator, whatever the data set's length."""
+    first = chinit(adapters=[busy(60), busy(70)])
+    later = record(115, 231, qwhs(6, seconds=900, chinit=True,
+                                  start=START + dt.timedelta(minutes=15)),
+                   {1: [structure("QCCT")], 2: [], 3: [structure("QCTADP", busy(0))]},
+                   count=6)
+    interpreter = Interpreter()
+    for row in decode_record(first).rows + decode_record(later).rows:
+        interpreter.see(row)
+    (f,) = interpreter.take()  # judged when the second interval began
+    assert (f.rule.id, f.interval_start) == ("chinit-adapters-busy", START)
+    assert interpreter.finish() == [] and len(interpreter._chinit) == 0
+
+
 def test_dispatchers_against_processors():
     rec = chinit(dispatchers=[busy(1)] * 5)
     assert "chinit-dispatchers-over-processors" in rules(rec, processors=4)
