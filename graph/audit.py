@@ -96,7 +96,8 @@ def _senders(network: Network) -> Iterator[tuple[QueueManager, str]]:
                 yield qm, ch.name
 
 
-def _channel_findings(network: Network, used: set[tuple[str, str]]) -> Iterator[Finding]:
+def _channel_findings(network: Network, used: set[tuple[str, str]] | None
+                      ) -> Iterator[Finding]:
     receivers = {(qm.name, ch.name) for qm in network.qmgrs.values()
                  for ch in qm.channels.values() if ch.get("CHLTYPE") in RECEIVERS}
     sent = {name for _, name in _senders(network)}
@@ -105,7 +106,7 @@ def _channel_findings(network: Network, used: set[tuple[str, str]]) -> Iterator[
             yield Finding("sender_without_receiver", qm.name, (name,),
                           f"no queue manager defines a receiver channel {name}: the channel "
                           "cannot start and its messages wait on its transmission queue")
-        elif (qm.name, name) not in used:
+        elif used is not None and (qm.name, name) not in used:
             yield Finding("unused_channel", qm.name, (name,),
                           f"sender channel {name} carried none of the observed messages")
     for qmgr, name in sorted(receivers):
@@ -307,10 +308,12 @@ def configured_channels(network: Network) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
-def audit(network: Network, observed: Iterable[ObservedSend]) -> list[Finding]:
-    """Every finding of the configured network held against the observed sends."""
-    sends = list(observed)
-    used = {(s.src, s.channel) for s in sends}
+def audit(network: Network, observed: Iterable[ObservedSend] | None) -> list[Finding]:
+    """Every finding of the configured network held against the observed sends; with
+    `observed` None (nothing observed: no routes, no channel statistics) the configuration
+    checks only, without unused_channel (nothing says a channel carried nothing)."""
+    sends = list(observed or ())
+    used = None if observed is None else {(s.src, s.channel) for s in sends}
     findings = list(_channel_findings(network, used))
     for s in sorted(sends, key=lambda s: (s.src, s.channel, s.dst)):
         if not _explained(network, s):
@@ -335,8 +338,8 @@ def observed_sends(out_dir: str | Path) -> list[ObservedSend]:
         filter=ds.field("kind") == "send")
     grouped = table.group_by(["src_queue_manager", "dst_queue_manager", "channel"]).aggregate(
         [("kind", "count")])
-    return [ObservedSend(r["src_queue_manager"], r["dst_queue_manager"] or "", r["channel"]
-                         or "", r["kind_count"]) for r in grouped.to_pylist()]
+    return [ObservedSend(r["src_queue_manager"] or "", r["dst_queue_manager"] or "",
+                         r["channel"] or "", r["kind_count"]) for r in grouped.to_pylist()]
 
 
 def audit_dataframe(spark, network: Network, hops):
@@ -390,7 +393,7 @@ def sends_from_channel_statistics(rows: Iterable[dict]) -> list[ObservedSend]:
     total: dict[tuple[str, str, str], int] = {}
     for r in rows:
         if r.get("channel_type") in SENDING_TYPES and (r.get("msg_count") or 0) > 0:
-            key = (r["queue_manager"], r.get("remote_qmgr") or "", r["object"] or "")
+            key = (r["queue_manager"] or "", r.get("remote_qmgr") or "", r["object"] or "")
             total[key] = total.get(key, 0) + r["msg_count"]
     return [ObservedSend(src, dst, ch, n) for (src, dst, ch), n in sorted(total.items())]
 
@@ -448,13 +451,38 @@ def statistics_findings(network: Network, queues: Iterable[ObservedQueue], *,
     return findings
 
 
-def audit_with_statistics(network: Network, sends: Iterable[ObservedSend],
+def audit_with_statistics(network: Network, sends: Iterable[ObservedSend] | None,
                           queues: Iterable[ObservedQueue], *,
                           xmitq_wait_us: int = XMITQ_WAIT_US) -> list[Finding]:
     """`audit` plus the findings queue statistics give."""
     found = audit(network, sends) + statistics_findings(network, queues,
                                                         xmitq_wait_us=xmitq_wait_us)
     return sorted(found, key=lambda f: (f.kind, f.queue_manager, f.objects))
+
+
+def audit_output(network: Network, out_dir: str | Path | None, *,
+                 xmitq_wait_us: int = XMITQ_WAIT_US) -> list[Finding]:
+    """THE audit of a configuration and (optionally) an analyze output folder: what
+    `mqroute audit` prints and `mqroute report` shows. Channel use is observed from the
+    routes' sends and the channel statistics; without an output, or one that observed no
+    channel use at all, the configuration checks only (and queue statistics' findings)."""
+    sends: list[ObservedSend] | None = None
+    queues: list[ObservedQueue] = []
+    if out_dir is not None:
+        observed, queues = observed_with_statistics(out_dir)
+        sends = observed if observed or _observes_channels(Path(out_dir)) else None
+    return audit_with_statistics(network, sends, queues, xmitq_wait_us=xmitq_wait_us)
+
+
+def _observes_channels(out: Path) -> bool:
+    """True when an analyze output holds routes or channel statistics (so a channel that
+    none shows carried nothing); False for one of events or activity trace only."""
+    import pyarrow.dataset as ds
+
+    for table in ("routes", "channel_stats"):
+        if (out / table).is_dir() and ds.dataset(out / table, format="parquet").count_rows():
+            return True
+    return False
 
 
 def observed_with_statistics(out_dir: str | Path
@@ -482,13 +510,13 @@ def observed_with_statistics(out_dir: str | Path
                      "put_count", "put1_count", "get_count", "q_min_depth", "q_max_depth",
                      "avg_time_on_q", "avg_time_on_q_persistent", "data"])
         for r in table.to_pylist():
-            gets = json.loads(r["data"]).get("GetCount") or [0, 0]
+            gets = json.loads(r["data"] or "{}").get("GetCount") or [0, 0]
             gets = gets if isinstance(gets, list) else [gets, 0]
             n = sum(gets)
             avg = ((r["avg_time_on_q"] or 0) * gets[0]
                    + (r["avg_time_on_q_persistent"] or 0) * (gets[1] if len(gets) > 1 else 0))
             queues.append(ObservedQueue(
-                r["queue_manager"], r["object"] or "", r["interval_start"] or "",
+                r["queue_manager"] or "", r["object"] or "", r["interval_start"] or "",
                 r["interval_end"] or "", (r["put_count"] or 0) + (r["put1_count"] or 0),
                 r["get_count"] or 0, r["q_min_depth"] or 0, r["q_max_depth"] or 0,
                 avg // n if n else 0))

@@ -37,6 +37,40 @@ def escape(text: object) -> str:
     return _xml_escape(printable(str(text)), {'"': "&quot;"})
 
 
+#: Event marker kinds: (colour, pointing down, what the legend calls them).
+EVENT_MARKS = {
+    "event_channel_down": ("#c62828", True, "event: channel stopped (on its transmission "
+                                            "queue's lane)"),
+    "event_channel_up": ("#2e7d32", False, "event: channel started"),
+    "event": ("#6d4c41", False, "event (queue full, depth high, ...)"),
+}
+
+
+def _triangle(x: float, top: float, down: bool) -> str:
+    """An SVG path of an 8-wide, 7-high triangle from `top`, pointing down or up."""
+    if down:
+        return f"M{x - 4:.1f},{top} l8,0 l-4,7 z"
+    return f"M{x:.1f},{top} l4,7 l-8,0 z"
+
+
+def _legend_layout(causes: set[str], width: int) -> list[tuple[str, float, int, str, str]]:
+    """(kind, x, row, colour, text) of each legend entry: the depth line, the event marks
+    and the last-seen dots drawn, wrapped onto rows within `width`."""
+    entries = [("depth", "#1e88e5", "observed depth (traced messages)")]
+    entries += [(c, EVENT_MARKS[c][0], EVENT_MARKS[c][2]) for c in EVENT_MARKS if c in causes]
+    entries += [(c, verdict_colour(c), "last seen: " + c.replace("_", " "))
+                for c in sorted(causes) if c not in EVENT_MARKS]
+    out = []
+    x, row = 8.0, 0
+    for kind, colour, text in entries:
+        size = 18 + len(text) * CHAR * 10 + 16
+        if x > 8.0 and x + size > width - 8:
+            x, row = 8.0, row + 1
+        out.append((kind, round(x, 1), row, colour, text))
+        x += size
+    return out
+
+
 def parse_time(stamp: str) -> float | None:
     """Seconds since the epoch of 'YYYY-MM-DD HH:MM:SS[.ff]' or seconds of 'HH:MM:SS'."""
     stamp = (stamp or "").strip()
@@ -84,7 +118,10 @@ def timeline_svg(lanes: list[Lane], *, width: int = 1100, title: str = "") -> st
         t1 = t0 + 1
     plot_x0, plot_x1 = MARGIN, width - 20
     top = 34 if title else 10
-    height = top + AXIS_H + LANE_H * len(lanes) + 44
+    causes = {kind for lane in lanes for stamp, kind, _ in lane.markers
+              if parse_time(stamp) is not None}
+    legend = _legend_layout(causes, width)
+    height = top + AXIS_H + LANE_H * len(lanes) + 44 + 16 * max(y for _, _, y, *_ in legend)
 
     def x_of(t: float) -> float:
         return plot_x0 + (t - t0) / (t1 - t0) * (plot_x1 - plot_x0)
@@ -110,7 +147,6 @@ def timeline_svg(lanes: list[Lane], *, width: int = 1100, title: str = "") -> st
         parts.append(f'<text x="{x:.1f}" y="{axis_y - 2}" text-anchor="{anchor}" '
                      f'fill="#546e7a">{escape(_tick_label(t, t1 - t0, dated))}</text>')
     parts.append("</g>")
-    causes: set[str] = set()
     for i, lane in enumerate(lanes):
         y0 = top + AXIS_H + i * LANE_H
         base = y0 + LANE_H - 8
@@ -142,9 +178,9 @@ def timeline_svg(lanes: list[Lane], *, width: int = 1100, title: str = "") -> st
             if t is None:
                 continue
             x, colour = x_of(t), verdict_colour(kind)
-            causes.add(kind)
-            if kind.startswith("event"):
-                shape = (f'<path d="M{x:.1f},{y0 + 5} l4,7 l-8,0 z" fill="#6d4c41">'
+            if kind in EVENT_MARKS:
+                fill, down, _ = EVENT_MARKS[kind]
+                shape = (f'<path d="{_triangle(x, y0 + 5, down)}" fill="{fill}">'
                          f'<title>{escape(stamp)} {escape(text)}</title></path>')
             else:
                 shape = (f'<circle cx="{x:.1f}" cy="{base - 4:.1f}" r="3.5" fill="{colour}" '
@@ -152,20 +188,19 @@ def timeline_svg(lanes: list[Lane], *, width: int = 1100, title: str = "") -> st
                          f'{escape(text)}</title></circle>')
             parts.append(shape)
         parts.append("</g>")
-    # legend, each entry as wide as its text needs
-    ly = top + AXIS_H + LANE_H * len(lanes) + 24
-    x = 8.0
-    entries = [("depth", "#1e88e5", "observed depth (traced messages)")]
-    entries += [(c, verdict_colour(c), ("event" if c.startswith("event") else
-                                        c.replace("_", " "))) for c in sorted(causes)]
+    # legend: each entry as wide as its text needs, on as many rows as the width asks
+    base_y = top + AXIS_H + LANE_H * len(lanes) + 24
     parts.append('<g class="legend">')
-    for kind, colour, text in entries:
+    for kind, x, row, colour, text in legend:
+        ly = base_y + 16 * row
         if kind == "depth":
             parts.append(f'<line x1="{x}" y1="{ly - 4}" x2="{x + 14}" y2="{ly - 4}" '
                          f'stroke="{colour}" stroke-width="2"/>')
+        elif kind in EVENT_MARKS:
+            parts.append(f'<path d="{_triangle(x + 7, ly - 10, EVENT_MARKS[kind][1])}" '
+                         f'fill="{colour}"/>')
         else:
             parts.append(f'<circle cx="{x + 7}" cy="{ly - 4}" r="4" fill="{colour}"/>')
         parts.append(f'<text x="{x + 18}" y="{ly}">{escape(text)}</text>')
-        x += 18 + len(text) * CHAR * 10 + 16
     parts.append("</g></svg>")
     return "\n".join(parts)

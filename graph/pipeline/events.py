@@ -27,13 +27,15 @@ EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("object_state", "string"), ("source", "string"), ("position", "long"),
     ("data", "string"),
 )
-#: route verdict -> the event reasons that explain it (see traceroute.events.explain).
-EXPLAINS = {
-    "waiting_on_xmitq": (2279, 2283, 2296, 2284, 2393, 2053, 2224),
-    "expired": (2279, 2283, 2296, 2284, 2393),  # expired waiting behind a stopped channel
-    "dead_lettered": (2053, 2051, 2085, 2196, 2087, 2035),
-    "delivered": (2226, 2224, 2053, 2016),
-}
+#: route_events/: a route, and an event that explains where it stopped.
+ROUTE_EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("correl_id", "string"), ("verdict", "string"), ("last_queue_manager", "string"),
+    ("last_queue", "string"), ("last_channel", "string"), ("last_time", "string"),
+    ("category", "string"), ("reason", "int"), ("reason_name", "string"),
+    ("object", "string"), ("channel", "string"), ("time", "string"))
+_ROUTE_PART = ("correl_id", "verdict", "last_queue_manager", "last_queue", "last_channel",
+               "last_time")
+_EVENT_PART = ("category", "reason", "reason_name", "object", "channel", "time")
 
 
 def event_rows(md, data: bytes, *, source: str = "", position: int = 0) -> list[dict]:
@@ -62,38 +64,110 @@ def event_rows(md, data: bytes, *, source: str = "", position: int = 0) -> list[
         "data": json.dumps(to_json(event)["eventData"])}]
 
 
+def facts_of_row(row) -> object:
+    """The rule's facts (traceroute.events.explain.EventFacts) of an events/ row."""
+    from datetime import UTC, datetime
+
+    from traceroute.events.explain import EventFacts
+
+    stamp = row.get("time")
+    try:
+        time = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC) \
+            if stamp else None
+    except ValueError:
+        time = None
+    return EventFacts(row.get("queue_manager") or "", int(row.get("reason") or 0),
+                      row.get("object") or None, row.get("channel") or None,
+                      row.get("xmit_queue") or None, time)
+
+
+def _learn_xmitqs(events: list[dict]) -> list[dict]:
+    """Events whose transmission queue is blank take the one other events of the same
+    channel name (Channel Started / Stopped name it): a Channel Stopped By User need not."""
+    known: dict[tuple, str] = {}
+    for e in events:
+        if e.get("channel") and e.get("xmit_queue"):
+            known.setdefault((e.get("queue_manager"), e["channel"]), e["xmit_queue"])
+    return [e if e.get("xmit_queue") or not e.get("channel") else
+            {**e, "xmit_queue": known.get((e.get("queue_manager"), e["channel"]))}
+            for e in events]
+
+
+def explained_rows(route: dict, events: list[dict], *, window_seconds: int = 3600
+                   ) -> list[dict]:
+    """The route_events/ rows of one route: the rule of traceroute.events.explain
+    (`explain_facts`, as `show --events` applies it) over events/ rows of its queue manager
+    (in (source, position) order, transmission queues learned)."""
+    from datetime import timedelta
+
+    from traceroute.events.explain import explain_facts, place_of_route_row
+
+    place = place_of_route_row(route)
+    if not place.stop or not events:
+        return []
+    found = explain_facts(place, [facts_of_row(e) for e in events],
+                          window=timedelta(seconds=window_seconds))
+    head = {k: route.get(k) for k in _ROUTE_PART}
+    return [{**head, **{k: events[i].get(k) for k in _EVENT_PART}} for _, i in found]
+
+
+def route_event_rows(routes, events, *, window_seconds: int = 3600) -> list[dict]:
+    """route_events/ in one process: every route row with the event rows that explain it."""
+    ordered = sorted(events, key=lambda e: (e.get("source") or "", e.get("position") or 0))
+    by_qmgr: dict[str, list[dict]] = {}
+    for e in _learn_xmitqs(ordered):
+        by_qmgr.setdefault(e.get("queue_manager") or "", []).append(e)
+    out: list[dict] = []
+    for r in routes:
+        out += explained_rows(r, by_qmgr.get(r.get("last_queue_manager") or "", []),
+                              window_seconds=window_seconds)
+    return out
+
+
 def route_events(routes, events, *, window_seconds: int = 3600):
-    """Routes joined to the events that explain where they stopped: same queue manager,
-    the route's last queue (or channel) named by the event, the event at most
-    `window_seconds` before the route's last activity (channel events: any time before)."""
+    """Routes joined to the events that explain where they stopped, on Spark: the events a
+    route could be explained by (same queue manager; its queue, transmission queue or
+    channel named; not after its last activity + 5 minutes; non-channel events not more
+    than `window_seconds` before it) meet it in one group, where `explained_rows` decides
+    with the same rule as `show --events` and the single-process analyze."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
+    from graph.pipeline.schema import ddl
+    from traceroute.events.explain import CHANNEL_DOWN, CHANNEL_UP
+
     # a Channel Stopped By User event need not name the transmission queue: take it from
     # the same channel's other events (Channel Started / Stopped name it)
-    same_channel = Window.partitionBy("queue_manager", "channel")
-    events = events.withColumn("xmit_queue", F.coalesce(
-        "xmit_queue", F.first("xmit_queue", ignorenulls=True).over(same_channel)))
-    explains = F.create_map(*[x for verdict, reasons in EXPLAINS.items()
-                              for x in (F.lit(verdict), F.array(*map(F.lit, reasons)))])
-    r = routes.select("correl_id", "verdict", "last_queue_manager", "last_queue",
-                      "last_channel", "last_time",
-                      F.unix_timestamp(F.try_to_timestamp(  # a damaged time: no epoch
-                          F.substring("last_time", 1, 19), F.lit("yyyy-MM-dd HH:mm:ss"))
-                      ).alias("route_epoch"))
+    same_channel = Window.partitionBy("queue_manager", "channel").orderBy("source",
+                                                                          "position")
+    events = events.withColumn("xmit_queue", F.coalesce("xmit_queue", F.first(
+        "xmit_queue", ignorenulls=True).over(same_channel.rowsBetween(
+            Window.unboundedPreceding, Window.unboundedFollowing))))
+    stops = ("waiting_on_xmitq", "expired", "dead_lettered", "delivered")
+    r = routes.filter(F.col("verdict").isin(*stops)).select(
+        *_ROUTE_PART, F.unix_timestamp(F.try_to_timestamp(  # a damaged time: no epoch
+            F.substring("last_time", 1, 19), F.lit("yyyy-MM-dd HH:mm:ss"))
+        ).alias("route_epoch"))
     e = events.select("queue_manager", "object", "channel", "xmit_queue", "reason",
-                      "reason_name", "category", "epoch", "time")
-    channel_event = F.col("category") == "channel"
+                      "reason_name", "category", "epoch", "time", "source", "position")
+    channel_event = F.col("reason").isin(*(CHANNEL_DOWN | CHANNEL_UP))
     cond = ((r.last_queue_manager == e.queue_manager)
             & ((r.last_queue == e.object) | (r.last_queue == e.xmit_queue)
                | (r.last_channel == e.channel))
-            & F.array_contains(explains[r.verdict], e.reason)
             & (r.route_epoch.isNull() | e.epoch.isNull()
                | ((e.epoch <= r.route_epoch + 300)
                   & (channel_event | (e.epoch >= r.route_epoch - window_seconds)))))
-    return r.join(e, cond, "inner").select(
-        "correl_id", "verdict", "last_queue_manager", "last_queue", "last_channel",
-        "last_time", "category", "reason", "reason_name", "object", "channel", "time")
+    joined = r.join(e, cond, "inner").drop("route_epoch")
+
+    def explain_group(frame):
+        import pandas as pd
+
+        frame = frame.sort_values(["source", "position"], kind="stable")
+        rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
+        got = explained_rows(rows[0], rows, window_seconds=window_seconds)
+        return pd.DataFrame(got, columns=[n for n, _ in ROUTE_EVENT_COLUMNS])
+
+    return joined.groupBy("correl_id").applyInPandas(explain_group, ddl(ROUTE_EVENT_COLUMNS))
 
 
 def write_tables(events, out: str, routes=None) -> int:

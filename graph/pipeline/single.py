@@ -4,11 +4,13 @@
 the same readers (`inputs.dump_rows`, `read_raw`, Parquet through pyarrow), classifies each
 message with the same pass (`classify.classify_batches`), builds routes with the same body
 (`reports.routes_of_batches`), journeys with the same rows (`journeylocal.local_tables`), joins
-events to routes by the same rule as `events.route_events`, and writes operations/, rejects/,
-routes/, hops/, the statistics tables, events/, route_events/, calls/ and journeys/ with
-pyarrow, partitioned as Spark partitions them, through a staging folder swapped in at the end
-(`_MQROUTE_ANALYZE` marker, never replacing a folder analyze did not write). Everything is held
-in memory: `count_messages` tells beforehand whether an input is small enough.
+events to routes by the one rule of `show --events` and the Spark job
+(`events.route_event_rows`: traceroute.events.explain.explain_facts), and writes
+operations/, rejects/, routes/, hops/, the statistics tables, events/, route_events/,
+calls/ and journeys/ with pyarrow, partitioned as Spark partitions them, through a staging
+folder swapped in at the end (`_MQROUTE_ANALYZE` marker, never replacing a folder analyze did
+not write). Everything is held in memory: `count_messages` tells beforehand whether an
+input is small enough.
 """
 
 from __future__ import annotations
@@ -18,10 +20,9 @@ import json
 import os
 import shutil
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from graph.pipeline import storage
 from graph.pipeline.classify import (
@@ -34,7 +35,7 @@ from graph.pipeline.classify import (
     classify_batches,
 )
 from graph.pipeline.commit import MARKER, OutputError, check_out
-from graph.pipeline.events import EVENT_COLUMNS, EXPLAINS
+from graph.pipeline.events import EVENT_COLUMNS, ROUTE_EVENT_COLUMNS, route_event_rows
 from graph.pipeline.inputs import (
     DEFAULT_SPLIT_BYTES,
     RAW_COLUMNS,
@@ -54,12 +55,6 @@ from graph.pipeline.stats import TABLES as STATS_TABLES
 SMALL_INPUT = 50_000
 #: Raw rows classified at a time.
 BATCH_ROWS = 2_000
-#: Columns of route_events/ (as events.route_events selects them).
-ROUTE_EVENT_COLUMNS = (
-    ("correl_id", "string"), ("verdict", "string"), ("last_queue_manager", "string"),
-    ("last_queue", "string"), ("last_channel", "string"), ("last_time", "string"),
-    ("category", "string"), ("reason", "int"), ("reason_name", "string"),
-    ("object", "string"), ("channel", "string"), ("time", "string"))
 _DUMP_MESSAGE = b"\nA VER "
 
 
@@ -194,60 +189,6 @@ def _routes(ops: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
     return routes, hops, failures
 
 
-def _epoch(text: str | None) -> int | None:
-    if not text:
-        return None
-    try:
-        return int(datetime.strptime(text[:19], "%Y-%m-%d %H:%M:%S").replace(
-            tzinfo=UTC).timestamp())
-    except ValueError:
-        return None
-
-
-def route_events(routes: list[dict], events: list[dict], *, window_seconds: int = 3600
-                 ) -> list[dict]:
-    """events.route_events in one process: each route with the events that explain where it
-    stopped (same queue manager; its last queue, the event's transmission queue or its last
-    channel named; a reason that explains the verdict; at most `window_seconds` before and
-    300 s after its last activity, channel events any time before)."""
-    xmitq: dict[tuple, str] = {}
-    for e in events:
-        if e.get("xmit_queue") and (e["queue_manager"], e["channel"]) not in xmitq:
-            xmitq[e["queue_manager"], e["channel"]] = e["xmit_queue"]
-    by_qmgr: dict[str | None, list[dict]] = defaultdict(list)
-    for e in events:
-        e = {**e, "xmit_queue": e.get("xmit_queue") or xmitq.get((e["queue_manager"],
-                                                                  e["channel"]))}
-        by_qmgr[e["queue_manager"]].append(e)
-
-    def same(a, b) -> bool:
-        return a is not None and b is not None and a == b
-
-    out = []
-    for r in routes:
-        reasons = EXPLAINS.get(r["verdict"])
-        if not reasons or r["last_queue_manager"] is None:
-            continue
-        at = _epoch(r["last_time"])
-        for e in by_qmgr.get(r["last_queue_manager"], ()):
-            if e["reason"] not in reasons:
-                continue
-            if not (same(r["last_queue"], e["object"]) or same(r["last_queue"], e["xmit_queue"])
-                    or same(r["last_channel"], e["channel"])):
-                continue
-            if at is not None and e["epoch"] is not None and not (
-                    e["epoch"] <= at + 300
-                    and (e["category"] == "channel" or e["epoch"] >= at - window_seconds)):
-                continue
-            out.append({"correl_id": r["correl_id"], "verdict": r["verdict"],
-                        "last_queue_manager": r["last_queue_manager"],
-                        "last_queue": r["last_queue"], "last_channel": r["last_channel"],
-                        "last_time": r["last_time"], "category": e["category"],
-                        "reason": e["reason"], "reason_name": e["reason_name"],
-                        "object": e["object"], "channel": e["channel"], "time": e["time"]})
-    return out
-
-
 def _write(rows: list[dict], columns, path: str, partition: str | None = None, *,
            name: str = "part-00000.parquet") -> None:
     """Rows as Parquet under `path` (a folder), partitioned by `partition` as Spark does
@@ -358,7 +299,7 @@ def run_single(inputs: Sequence[str], out: str, *, listing: Listing,
             _write(rows, columns, f"{stage}/{table}")
             stats[table] = len(rows)
         _write(tables.events, EVENT_COLUMNS, f"{stage}/events", "category")
-        _write(route_events(routes, tables.events), ROUTE_EVENT_COLUMNS,
+        _write(route_event_rows(routes, tables.events), ROUTE_EVENT_COLUMNS,
                f"{stage}/route_events")
         _write(calls, CALL_COLUMNS, f"{stage}/calls")
         _write(journeys, TABLE_COLUMNS, f"{stage}/journeys", "verdict")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable
 from html import escape as _html_escape
 from pathlib import Path
@@ -196,15 +197,18 @@ def _channels(est: tables.Estate, findings: list | None, folder: Path) -> str:
                                          "next queue manager", "messages"], stuck)
                if stuck else '<p class="note">None.</p>')
     out.append(_more(est, "stuck_channels", "stuck channels", str(folder / "routes")))
-    if findings is not None:
-        dead = [[f.kind, f.queue_manager, ", ".join(f.objects), f.detail] for f in findings
-                if f.kind in ("unused_channel", "stopped_channel", "sender_without_receiver",
-                              "receiver_without_sender")][:FINDINGS_SHOWN]
-        out.append("<p>Configured channels that carried nothing or cannot run "
-                   "(from the audit):</p>")
-        out.append(_table("dead channels", ["finding", "queue manager", "channel", "detail"],
-                          dead) if dead else '<p class="note">None.</p>')
+    if findings is not None:  # listed once, in the Audit section: counted here
+        dead = Counter(f.kind for f in findings if f.kind in _CHANNEL_FINDINGS)
+        said = ", ".join(f"{n} {kind}" for kind, n in sorted(dead.items()))
+        out.append(f'<p>Configured channels that carried nothing or cannot run: {said} (see '
+                   '<a href="#audit">Audit</a>).</p>' if dead else
+                   '<p class="note">The audit finds no configured channel that carried '
+                   "nothing or cannot run.</p>")
     return "".join(out)
+
+
+_CHANNEL_FINDINGS = ("unused_channel", "stopped_channel", "sender_without_receiver",
+                     "receiver_without_sender")
 
 
 def _audit(findings: list | None) -> str:
@@ -248,7 +252,20 @@ def _events(out: Path) -> str:
     return "".join(parts)
 
 
-def _timeline(out: Path, est: tables.Estate, event_rows: list[dict]) -> str:
+def _event_mark(ev: dict) -> str:
+    """The timeline mark of an event: a channel stopping, a channel starting, or another."""
+    from traceroute.events.explain import CHANNEL_DOWN, CHANNEL_UP
+
+    reason = ev.get("reason")
+    if reason in CHANNEL_DOWN:
+        return "event_channel_down"
+    if reason in CHANNEL_UP:
+        return "event_channel_up"
+    return "event"
+
+
+def _timeline(out: Path, est: tables.Estate, event_rows: list[dict],
+              xmitqs: dict[tuple[str, str], str] | None = None) -> str:
     from graph.draw.timeline import Lane, depth_steps, timeline_svg
 
     prefer = tuple(p for p, *_ in est.lost_points)
@@ -262,23 +279,35 @@ def _timeline(out: Path, est: tables.Estate, event_rows: list[dict]) -> str:
             lane.markers.append((stamp, cause, f"{cause}: message {correl}"))
     for ev in event_rows:
         qm = ev.get("queue_manager") or ""
-        places = [f"{qm}/{ev[k]}" for k in ("object", "xmit_queue", "channel") if ev.get(k)]
         stamp = str(ev.get("time") or "")
-        place = next((p for p in places if p in lanes), places[0] if places else None)
+        channel = ev.get("channel")
+        if channel and ev.get("category") == "channel":
+            # a channel event belongs where its messages wait: the lane of the transmission
+            # queue it serves (named by the event, the configuration or the observed sends)
+            xmitq = ev.get("xmit_queue") or (xmitqs or {}).get((qm, channel))
+            place = f"{qm}/{xmitq}" if xmitq else f"{qm}/{channel}"
+            what = "transmission queue" if xmitq else "channel"
+        else:
+            places = [f"{qm}/{ev[k]}" for k in ("object", "xmit_queue", "channel")
+                      if ev.get(k)]
+            place = next((p for p in places if p in lanes), places[0] if places else None)
+            what = "object of events"
         if not place or not stamp:
             continue
         if place not in lanes and len(lanes) < 14:
-            lanes[place] = Lane(place, what="channel" if ev.get("category") == "channel"
-                                else "object of events")
+            lanes[place] = Lane(place, what=what)
         if place in lanes:
-            what = ev.get("reason_name") or ev.get("event_type_name") or "event"
-            lanes[place].markers.append((stamp, "event", str(what)))
+            name = ev.get("reason_name") or ev.get("event_type_name") or "event"
+            about = f" ({channel})" if channel else ""
+            lanes[place].markers.append((stamp, _event_mark(ev), f"{name}{about}"))
     if not lanes:
         return '<p class="note">No timed operations in this output.</p>'
     svg = timeline_svg(list(lanes.values()),
                        title="Observed depth per queue; where lost messages stopped")
     return ("<p>Depth as the traced messages show it (puts less gets recorded in their "
-            "activities); dots mark where and when lost messages were last seen.</p>"
+            "activities); dots mark where and when lost messages were last seen, "
+            "triangles the events (a channel's on the lane of its transmission queue: "
+            "stopped pointing down, started pointing up); the legend names each mark.</p>"
             + _svg(svg, "timeline"))
 
 
@@ -421,21 +450,21 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     if has_smf(out):
         zos = summary(out)
         _add_channel_accounting(est, out)
+    xmitqs: dict[tuple[str, str], str] = {}  # (qmgr, channel) -> its transmission queue
     if network is not None:
-        from graph.audit import audit, configured_channels, observed_sends
+        from graph.audit import audit_output, configured_channels
 
-        sends = observed_sends(out) if (out / "hops").is_dir() else []
-        if zos is not None:  # z/OS channel accounting: observed traffic, as on the picture
-            from graph.audit import merge_sends, sends_from_channel_accounting
-
-            sends = merge_sends(sends, sends_from_channel_accounting(channel_traffic(out)))
-        findings = audit(network, sends)
+        findings = audit_output(network, out)  # the audit `mqroute audit --observed` prints
+        xmitqs = {(qm.name, ch.name): ch.get("XMITQ") for qm in network.qmgrs.values()
+                  for ch in qm.channels.values() if ch.get("XMITQ")}
         idle = {(f.queue_manager, o) for f in findings if f.kind == "unused_channel"
                 for o in f.objects}
         unused = [c for c in configured_channels(network) if (c[0], c[2]) in idle]
         flagged = {f.queue_manager: f.kind for f in findings}
         clusters = cluster_map(network) or None
-    _, event_rows, _ = tables.events(out, limit=2000)
+    _, event_rows, _ = tables.events(out, limit=2000, extra=("reason",))
+    for key, xmitq in tables.channel_xmitqs(out, event_rows).items():
+        xmitqs.setdefault(key, xmitq)  # the configuration first, then what was observed
     title = title or f"mqroute report: {out.name}"
     body = {
         "summary": _summary(est, out), "lost": _lost(est, out),
@@ -445,7 +474,7 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
             flagged=flagged), "estate", "the estate picture", problem)
         if est.sends or est.losses
         else '<p class="note">No channel sends observed.</p>',
-        "timeline": _timeline(out, est, event_rows),
+        "timeline": _timeline(out, est, event_rows, xmitqs),
         "channels": _channels(est, findings, out), "audit": _audit(findings),
         "events": _events(out), "routes": _routes(out, est, routes, problem),
         "rejects": _rejects(est, out)}

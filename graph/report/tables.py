@@ -489,15 +489,16 @@ EVENT_SHOWN = ("time", "category", "reason_name", "event_type_name", "queue_mana
                "object", "channel", "xmit_queue", "object_state")
 
 
-def events(out: str | Path, limit: int = 500) -> tuple[list[str], list[dict], int]:
+def events(out: str | Path, limit: int = 500, extra: tuple[str, ...] = ()
+           ) -> tuple[list[str], list[dict], int]:
     """The `events/` table when present: the columns worth showing, the first `limit` rows
-    in time order, and how many there are."""
+    in time order (with the `extra` columns too), and how many there are."""
     d = _dataset(Path(out), "events")
     if d is None:
         return [], [], 0
     names = [c for c in EVENT_SHOWN if c in d.schema.names] or \
         [c for c in d.schema.names if c != "data"][:20]
-    table = _table(Path(out), "events", names)
+    table = _table(Path(out), "events", names + [c for c in extra if c not in names])
     if "time" in names:
         table = table.sort_by([("time", "ascending")])
     return names, table.slice(0, limit).to_pylist(), table.num_rows
@@ -545,3 +546,23 @@ def one_delivered(out: str | Path) -> str | None:
         return None
     best = max(t.slice(0, 5000).to_pylist(), key=lambda r: (r["hops"] or 0, r["correl_id"] or ""))
     return best["correl_id"]
+
+
+def channel_xmitqs(out: str | Path, event_rows: list[dict] = ()) -> dict[tuple[str, str], str]:
+    """(queue manager, channel) -> the transmission queue it serves, as the observed sends
+    (hops: a send names its channel and transmission queue) and the events that name both
+    (Channel Started, Channel Stopped) show it."""
+    import pyarrow.compute as pc
+
+    found: dict[tuple[str, str], str] = {}
+    hops = _table(Path(out), "hops", ["kind", "src_queue_manager", "channel", "queue"],
+                  filter=pc.field("kind") == "send")
+    if hops is not None and hops.num_rows:
+        g = hops.group_by(["src_queue_manager", "channel", "queue"]).aggregate([])
+        for r in g.to_pylist():
+            if r["src_queue_manager"] and r["channel"] and r["queue"]:
+                found.setdefault((r["src_queue_manager"], r["channel"]), r["queue"])
+    for e in event_rows:
+        if e.get("queue_manager") and e.get("channel") and e.get("xmit_queue"):
+            found.setdefault((e["queue_manager"], e["channel"]), e["xmit_queue"])
+    return found

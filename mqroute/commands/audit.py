@@ -59,21 +59,18 @@ def spark_patterns(args: argparse.Namespace, network, findings: list) -> list:
 
 def run(args: argparse.Namespace) -> int:
     """One finding per line; exit 3 when there are findings (0 when the estate is clean)."""
-    from graph.audit import audit_with_statistics, observed_with_statistics
+    from graph.audit import audit_output
 
     if not args.mqsc:
         raise UsageError("audit needs the configuration: --mqsc FILE.mqsc... (dmpmqcfg output "
                          "of every queue manager)")
     network = load_mqsc(args.mqsc, strict=args.strict)
-    sends, queues = [], []
-    if args.observed:
-        try:
-            sends, queues = observed_with_statistics(args.observed)
-        except (OSError, ValueError, KeyError) as e:  # pyarrow's ArrowInvalid is a ValueError
-            reason = (e.strerror if isinstance(e, OSError) and e.strerror else str(e))
-            first = reason.splitlines()[0] if reason.strip() else type(e).__name__
-            raise FatalError(f"{args.observed}: {first}") from None
-    findings = audit_with_statistics(network, sends, queues)
+    try:
+        findings = audit_output(network, args.observed or None)
+    except (OSError, ValueError, KeyError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        reason = (e.strerror if isinstance(e, OSError) and e.strerror else str(e))
+        first = reason.splitlines()[0] if reason.strip() else type(e).__name__
+        raise FatalError(f"{args.observed}: {first}") from None
     if args.engine or args.graphframes_jar:
         findings = spark_patterns(args, network, findings)
     for f in findings:
@@ -83,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             print(printable(f"{f.kind:<36}{f.queue_manager:<16}{','.join(f.objects):<40}"
                             f"{f.detail}"))
     if not args.json:
-        print(f"{len(findings)} finding(s): {len(network.qmgrs)} queue managers, "
-              f"{len(sends)} observed channel uses", file=sys.stderr)
+        seen = (f"held against {args.observed}" if args.observed
+                else "configuration checks only")
+        print(f"{len(findings)} finding(s): {len(network.qmgrs)} queue managers, {seen}",
+              file=sys.stderr)
     return EXIT_FINDINGS if findings else 0

@@ -60,7 +60,17 @@ def test_audit_command(tmp_path, capsys):
     cfg.write_text(EXAMPLE + FAULTS)
     assert main(["audit", "--mqsc", str(cfg), "--json"]) == 3
     kinds = {json.loads(line)["kind"] for line in capsys.readouterr().out.splitlines()}
-    assert "alias_loop" in kinds and "unused_channel" in kinds  # nothing observed: all unused
+    # nothing observed: configuration checks only, no channel is 'unused' (issue 25)
+    assert "alias_loop" in kinds and "stopped_channel" in kinds
+    assert "unused_channel" not in kinds and "unexplained_route" not in kinds
+
+
+def test_configuration_checks_only_are_every_check_but_the_observed_ones():
+    network = parse_mqsc(EXAMPLE + FAULTS, source="faults.mqsc")
+    observed = {(f.kind, f.queue_manager, f.objects) for f in audit(network, [])}
+    config_only = {(f.kind, f.queue_manager, f.objects) for f in audit(network, None)}
+    assert config_only == {f for f in observed if f[0] != "unused_channel"}
+    assert ("unused_channel", "QM1", ("QM1.TO.QM2",)) in observed
 
 
 def test_audit_against_pipeline_output(spark, tmp_path, capsys):

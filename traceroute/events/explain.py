@@ -85,81 +85,144 @@ def _aware(t: datetime) -> datetime:
     return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
-def _key(event: Event) -> datetime:
-    return _aware(event.time) if event.time else datetime.min.replace(tzinfo=UTC)
+def _key(time: datetime | None) -> datetime:
+    return _aware(time) if time else datetime.min.replace(tzinfo=UTC)
 
 
-def _in_time(event: Event, at: datetime | None, window: timedelta, slack: timedelta) -> bool:
-    if at is None or event.time is None:
+def _in_time(time: datetime | None, at: datetime | None, window: timedelta,
+             slack: timedelta) -> bool:
+    if at is None or time is None:
         return True
-    return _aware(at) - window <= _aware(event.time) <= _aware(at) + slack
+    return _aware(at) - window <= _aware(time) <= _aware(at) + slack
+
+
+@dataclass(frozen=True, slots=True)
+class EventFacts:
+    """What the rule reads of an event: where, which reason, the objects it names, when.
+    Made from an Event (`facts_of`) or from an events/ table row."""
+
+    qmgr: str
+    reason: int
+    object_name: str | None = None
+    channel: str | None = None
+    xmitq: str | None = None
+    time: datetime | None = None
+
+
+def facts_of(event: Event) -> EventFacts:
+    """The facts of an Event."""
+    channel = event.get(mqc.MQCACH_CHANNEL_NAME)
+    xmitq = event.get(mqc.MQCACH_XMIT_Q_NAME) or event.get(mqc.MQCA_XMIT_Q_NAME)
+    time = event.time.replace(microsecond=0) if event.time else None  # as the table has it
+    return EventFacts(event.qmgr, event.reason, event.object_name or None,
+                      channel if isinstance(channel, str) and channel else None,
+                      xmitq if isinstance(xmitq, str) and xmitq else None, time)
+
+
+def explain_facts(place: Place, events: Sequence[EventFacts], *,
+                  window: timedelta = timedelta(hours=1),
+                  slack: timedelta = timedelta(minutes=5),
+                  xmitqs: Mapping[str, str] | None = None) -> list[tuple[str, int]]:
+    """THE rule: (kind, index into `events`) of the events that explain a message stopped
+    at `place`, most recent first. `show --events`, `follow --events`, analyze's
+    route_events/ table (Spark and in one process) all answer with it.
+
+    A message on a transmission queue (waiting, or expired there) is explained by its
+    channel's last word before it (however old): Channel Stopped / Not Activated / errors,
+    unless a later Channel Started followed (an expired message: the last stop, whatever
+    came after); the channel is the one it was last seen on, or the one serving its
+    transmission queue (`xmitqs`, channel -> transmission queue from the MQSC, and what the
+    events that name both say). Other events count on the same queue manager within
+    `window` before the message was last seen (and `slack` after): puts refused for its
+    queue (dead-lettered, put failed), its queue not served (left on its queue), its
+    transmission queue full or deep.
+    """
+    if not place.stop:
+        return []
+    xmitq_of = dict(xmitqs or {})
+    mine = [i for i, e in enumerate(events) if e.qmgr == place.qmgr]
+    for i in mine:
+        e = events[i]
+        if e.channel and e.xmitq:
+            xmitq_of.setdefault(e.channel, e.xmitq)
+    found: list[tuple[str, int]] = []
+    latest_channel: dict[str, int] = {}
+    for i in mine:
+        e = events[i]
+        if place.stop in ("xmitq", "expired") and e.reason in CHANNEL_DOWN | CHANNEL_UP:
+            # a channel's state lasts: its last word before the message counts, however old;
+            # a message that expired was found so when the channel came back: its last stop
+            if place.stop == "expired" and e.reason in CHANNEL_UP:
+                continue
+            if not _in_time(e.time, place.time, timedelta(days=3650), slack):
+                continue
+            xmitq = e.xmitq or xmitq_of.get(str(e.channel))
+            if e.channel == place.channel or (place.queue and xmitq == place.queue):
+                key = str(e.channel)
+                old = latest_channel.get(key)
+                if old is None or _key(e.time) >= _key(events[old].time):
+                    latest_channel[key] = i
+        elif not _in_time(e.time, place.time, window, slack):
+            continue
+        elif place.stop == "refused" and e.reason in PUT_REFUSED:
+            if e.object_name == place.queue:
+                found.append(("refused", i))
+        elif e.object_name == place.queue and e.reason in _SERVED_AT.get(place.stop, ()):
+            found.append(("served", i))
+    for i in latest_channel.values():  # the channel's last word: stopped (not restarted)
+        if events[i].reason in CHANNEL_DOWN:
+            found.append(("channel", i))
+    found.sort(key=lambda x: _key(events[x[1]].time), reverse=True)
+    return found
 
 
 def explain_place(place: Place, events: Iterable[Event], *,
                   window: timedelta = timedelta(hours=1),
                   slack: timedelta = timedelta(minutes=5),
                   xmitqs: Mapping[str, str] | None = None) -> list[Explanation]:
-    """The events that explain a message stopped at `place` (most recent first).
-
-    `xmitqs` (channel -> transmission queue on that queue manager, from its MQSC) links a
-    channel event that does not name its transmission queue; events that do name it
-    (Channel Started, Channel Stopped) teach the link too.
-    """
-    if not place.stop:
-        return []
+    """The events that explain a message stopped at `place` (most recent first): the rule
+    of `explain_facts`, with each event's explanation in words."""
     events = [e for e in events if e.qmgr == place.qmgr]
-    xmitq_of = dict(xmitqs or {})
-    for e in events:
-        channel, xmitq = e.get(mqc.MQCACH_CHANNEL_NAME), e.get(mqc.MQCACH_XMIT_Q_NAME)
-        if isinstance(channel, str) and isinstance(xmitq, str) and xmitq:
-            xmitq_of.setdefault(channel, xmitq)
-    found: list[Explanation] = []
-    latest_channel: dict[str, Event] = {}
-    for e in events:
-        if place.stop in ("xmitq", "expired") and e.reason in CHANNEL_DOWN | CHANNEL_UP:
-            # a channel's state lasts: its last word before the message counts, however old;
-            # a message that expired was found so when the channel came back: its last stop
-            if place.stop == "expired" and e.reason in CHANNEL_UP:
-                continue
-            if not _in_time(e, place.time, timedelta(days=3650), slack):
-                continue
-            channel = e.get(mqc.MQCACH_CHANNEL_NAME)
-            xmitq = e.get(mqc.MQCACH_XMIT_Q_NAME) or xmitq_of.get(str(channel))
-            if channel == place.channel or (place.queue and xmitq == place.queue):
-                key = str(channel)
-                old = latest_channel.get(key)
-                if old is None or _key(e) >= _key(old):
-                    latest_channel[key] = e
-        elif not _in_time(e, place.time, window, slack):
-            continue
-        elif place.stop == "refused" and e.reason in PUT_REFUSED:
-            if e.object_name == place.queue or e.get(mqc.MQCA_Q_NAME) == place.queue:
-                found.append(Explanation("refused", e, _text("refused", e, None, place.queue)))
-        elif e.object_name == place.queue and e.reason in _SERVED_AT.get(place.stop, ()):
-            found.append(Explanation("served", e, _text("served", e, None, place.queue)))
-    why = "expired" if place.stop == "expired" else "channel"
-    for e in latest_channel.values():  # the channel's last word: stopped (not restarted)
-        if e.reason in CHANNEL_DOWN:
-            found.append(Explanation("channel", e, _text(why, e, place.channel, place.queue)))
-    found.sort(key=lambda x: _key(x.event), reverse=True)
-    return found
+    found = explain_facts(place, [facts_of(e) for e in events], window=window, slack=slack,
+                          xmitqs=xmitqs)
+    out = []
+    for kind, i in found:
+        e = events[i]
+        words = ("expired" if place.stop == "expired" else "channel") \
+            if kind == "channel" else kind
+        out.append(Explanation(kind, e, _text(words, e, place.channel, place.queue)))
+    return out
 
 
 def place_of_route(route: Route) -> Place:
     """Where a route's message stopped, as `explain_place` needs it."""
     loc = route.location
     qmgr = loc.queue_manager or ""
-    time = None
-    for activity in reversed(route.activities):
-        op = activity.last
-        if op is not None and op.timestamp:
-            time = _parse(op.timestamp)
-            if time is not None:
-                break
+    time = _parse(last_time(route) or "")
     stop = {Verdict.WAITING_ON_XMITQ: "xmitq", Verdict.EXPIRED: "expired",
             Verdict.DEAD_LETTERED: "refused", Verdict.DELIVERED: "on_queue"
             }.get(route.verdict, "")
     return Place(qmgr, loc.queue, loc.channel, stop, time)
+
+
+def last_time(route: Route) -> str | None:
+    """The latest operation time of a route and its branches, as written (the routes
+    table's last_time)."""
+    stamps = [op.timestamp for a in route.activities for op in a.operations if op.timestamp]
+    return max(stamps) if stamps else None
+
+
+def place_of_route_row(row: Mapping[str, object]) -> Place:
+    """`place_of_route` of a routes/ table row (verdict, last_* columns)."""
+    stop = {Verdict.WAITING_ON_XMITQ.value: "xmitq", Verdict.EXPIRED.value: "expired",
+            Verdict.DEAD_LETTERED.value: "refused", Verdict.DELIVERED.value: "on_queue"
+            }.get(str(row.get("verdict")), "")
+    return Place(str(row.get("last_queue_manager") or ""), _opt(row.get("last_queue")),
+                 _opt(row.get("last_channel")), stop, _parse(str(row.get("last_time") or "")))
+
+
+def _opt(value: object) -> str | None:
+    return str(value) if value else None
 
 
 def place_of_journey(journey: Journey) -> Place:
