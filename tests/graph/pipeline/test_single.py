@@ -9,8 +9,9 @@ import random
 import pytest
 
 from graph import pipeline
+from graph.pipeline.events import route_event_rows as route_events
 from graph.pipeline.inputs import list_inputs
-from graph.pipeline.single import SMALL_INPUT, count_messages, route_events, run_single
+from graph.pipeline.single import SMALL_INPUT, count_messages, run_single
 from pcf import dmpmqmsg
 from tests.support.tour import make_tour_data
 from traceroute.sim.corpus import corpus, corrupt
@@ -68,9 +69,19 @@ EVENT = {"category": "channel", "event_type": 46, "event_type_name": "Channel Ev
          "object_state": None, "source": "e.dmp", "position": 0, "data": "{}"}
 
 
+def _timed(event: dict) -> dict:
+    """The event with its time what its epoch says (the events/ table has both)."""
+    from datetime import UTC, datetime
+
+    epoch = event["epoch"]
+    time = None if epoch is None else \
+        datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {**event, "time": time}
+
+
 def _events_cases():
     started = {**EVENT, "reason": 2282, "reason_name": "Channel Started", "xmit_queue": "QM2",
-               "position": 1}
+               "epoch": 1795327200 - 600, "position": 1}  # before the stop: it stays stopped
     late = {**EVENT, "category": "queue", "reason": 2053, "object": "QM2",
             "epoch": 1795341600 + 301, "position": 2}
     early = {**EVENT, "category": "queue", "reason": 2224, "object": "QM2",
@@ -83,7 +94,7 @@ def _events_cases():
     routes = [ROUTE, {**ROUTE, "correl_id": "bb", "last_time": None},
               {**ROUTE, "correl_id": "cc", "verdict": "delivered"},
               {**ROUTE, "correl_id": "dd", "last_queue": None, "last_channel": "QM1.TO.QM2"}]
-    return routes, [EVENT, started, late, early, near, untimed, other_qm]
+    return routes, [_timed(e) for e in (EVENT, started, late, early, near, untimed, other_qm)]
 
 
 def test_route_events_join_equals_sparks(spark):
