@@ -27,6 +27,11 @@ from mqroute.eventinputs import read_any_events
 from mqroute.inputs import Inputs, read_stats
 from mqroute.output import write_file
 
+EXIT_STATUS = ("0 written (or, serving, stopped by SIGTERM); 1 an input unreadable, a source "
+               "failed or an output not written (each named, the rest still exported); 2 "
+               "usage, an estate that cannot be opened, or the --listen address cannot be "
+               "bound.")
+
 #: mq_prometheus polls object status every 30 seconds by default; so does this.
 DEFAULT_INTERVAL = 30.0
 
@@ -291,6 +296,7 @@ def run(args: argparse.Namespace) -> int:
     from graph.metrics.refresh import Refresher
 
     _check(args)
+    _needs(args)
     listen = parse_listen(args.listen) if args.listen else None
     failures: list[str] = []
 
@@ -313,6 +319,20 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for source in sources:
             getattr(source.read, "close", lambda: None)()
+
+
+def _needs(args: argparse.Namespace) -> None:
+    """The optional libraries the options need, each missing one a line naming its extra."""
+    from mqroute.extras import need
+
+    if args.listen or args.textfile:
+        need("metrics", "prometheus_client", extra="metrics")
+    if args.analyze:
+        need("metrics --analyze", "pyarrow", extra="metrics")
+    if args.otlp or args.otlp_endpoint:
+        need("metrics --otlp", "opentelemetry.sdk", "google.protobuf", extra="otel")
+    if args.otlp_endpoint:
+        need("metrics --otlp-endpoint", "opentelemetry.exporter.otlp.proto.http", extra="otel")
 
 
 def _summary(snap) -> None:

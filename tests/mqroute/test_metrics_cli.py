@@ -222,3 +222,21 @@ def test_network_usage(tmp_path):
     assert r.returncode == 0, r.stderr
     assert depth((tmp_path / "x.prom").read_text(), "QM1", "QM2") == 0
     assert depth((tmp_path / "x.prom").read_text(), "QM2", "TARGET.Q") is None  # -m QM1 only
+
+
+@pytest.mark.parametrize(("option", "blocked", "expected"), [
+    ("--textfile", "prometheus_client",
+     "mqroute: metrics needs prometheus_client: pip install 'mqroute[metrics]'"),
+    ("--otlp", "opentelemetry",
+     "mqroute: metrics --otlp needs the OpenTelemetry OTLP exporter: pip install "
+     "'mqroute[otel]'"),
+])
+def test_a_missing_library_is_one_line_naming_its_extra(tmp_path, option, blocked, expected):
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1)})
+    code = (f"import sys\nsys.modules[{blocked!r}] = None\n"
+            "from mqroute.main import main\nsys.exit(main(sys.argv[1:]))\n")
+    r = subprocess.run([sys.executable, "-c", code, "metrics", "--stats", str(stats), option,
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2 and r.stderr.splitlines() == [expected], r.stderr
+    assert not (tmp_path / "out").exists()
