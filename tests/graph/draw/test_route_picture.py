@@ -30,7 +30,7 @@ def chain_mqsc(names: list[str], target: str, stopped: str | None = None) -> str
     for i, qm in enumerate(names):
         out.append(f"* Queue manager name: {qm}")
         out.append("ALTER QMGR ACTIVREC(MSG) ROUTEREC(MSG) DEADQ(SYSTEM.DEAD.LETTER.QUEUE)")
-        out.append("DEFINE QLOCAL('SYSTEM.DEAD.LETTER.QUEUE')")
+        out.append("DEFINE QLOCAL('SYSTEM.DEAD.LETTER.QUEUE') REPLACE")  # crtmqm made it
         if i + 1 < len(names):
             nxt = names[i + 1]
             out.append(f"DEFINE QLOCAL('{last}') USAGE(XMITQ)")
