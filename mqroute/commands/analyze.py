@@ -88,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     from mqroute.progress import Progress
 
     check_otlp(args)
+    # plain strings from here on: the paths travel to Spark's executors (pickled rows)
+    args.inputs = [str(path) for path in args.inputs]
+    args.out = str(args.out)
     spark_only = _needs_spark(args)
     if args.no_spark and spark_only:
         raise UsageError(f"--no-spark: {', '.join(spark_only)} run(s) on Spark only")
