@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from mqroute.errors import EXIT_FINDINGS, Problems, UsageError
+from mqroute.extras import need
 from mqroute.inputs import expand, open_binary
 from mqroute.options import Filters, add_filters
 from mqroute.output import replacing
@@ -31,6 +32,9 @@ from traceroute.smf.findings import named, when_written
 
 #: Rows of one structure kept before they are written out as a row group.
 BATCH_ROWS = 20_000
+EXIT_STATUS = ("0 read (with --findings: none); 1 an input unreadable or a bad spot in one "
+               "(each named with its byte offset, the rest still read); 2 usage, or a table "
+               "that cannot be written; 3 --findings found some (and every input was read).")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -296,10 +300,7 @@ def write_tables(rows: Iterable[Row], folder: Path, fmt: str = "parquet") -> dic
     """Write each structure's rows to folder/<structure>/part-00000.<fmt>; rows per table.
     The tables are renamed into place when every row is written: a failure leaves the old
     ones."""
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise UsageError("smf --out needs pyarrow: pip install 'mqroute[spark]'") from None
+    need("smf --out", "pyarrow")
     writers: dict[str, _TableWriter] = {}
     with contextlib.ExitStack() as files:
         for row in rows:
