@@ -37,8 +37,9 @@ class SMFCounts:
         decoded = sum(self.records.values())
         parts = [f"{decoded} MQ SMF records, {sum(self.rows.values())} rows"]
         if self.skipped:
-            parts.append("skipped: " + ", ".join(f"{n} {what}" for what, n in
-                                                 sorted(self.skipped.items())))
+            parts.append("skipped " + ", ".join(
+                f"{n} record{'s' if n != 1 else ''} of {what}"
+                for what, n in sorted(self.skipped.items())))
         return "; ".join(parts)
 
 
@@ -67,7 +68,7 @@ def smf_rows(stream: BinaryIO, source: str, problem: Problem, *, rdw: bool = Tru
             problem(f"{source}:offset {frame.offset}",
                     f"SMF {frame.data[5]} record: {reason} (at byte {at} of the record)")
         if decoded.skipped:
-            counts.skipped[f"SMF {decoded.skipped} records"] += 1
+            counts.skipped[decoded.skipped] += 1
             continue
         if decoded.key is not None:
             counts.records[decoded.key] += 1

@@ -39,6 +39,8 @@ TASK_SUBTYPES = (1, 2)
 #: Subtypes that exist but whose structures we do not decode: counted, not reported.
 #: 240 holds data for IBM's use only.
 NOT_DECODED = {(115, 240): "data for IBM use only"}
+#: Other record types a dump of MQ's records holds.
+_KNOWN_TYPES = {2: " (dump header)", 3: " (dump trailer)"}
 HEADER_LENGTH = 28
 #: The smallest record: the RDW and the SMF header up to the system id.
 MINIMUM_LENGTH = 18
@@ -102,7 +104,7 @@ def decode_record(record: bytes) -> Decoded:
         return out
     rtype = record[5]
     if rtype not in (STATISTICS, ACCOUNTING):
-        out.skipped = f"type {rtype}"
+        out.skipped = f"type {rtype}" + _KNOWN_TYPES.get(rtype, "")
         return out
     if len(record) < HEADER_LENGTH + 8:
         out.problems.append((0, f"record cut short: {len(record)} bytes, an SMF {rtype} "
@@ -112,7 +114,7 @@ def decode_record(record: bytes) -> Decoded:
     subtype = _U16.unpack_from(record, 22)[0] if record[4] & _SUBTYPES_VALID else None
     key = (rtype, subtype)
     if key in NOT_DECODED:
-        out.skipped = f"{rtype} subtype {subtype}: {NOT_DECODED[key]}"
+        out.skipped = f"type {rtype} subtype {subtype} ({NOT_DECODED[key]})"
         return out
     if key not in SECTIONS and not (rtype == ACCOUNTING and subtype in TASK_SUBTYPES):
         what = "no subtype" if subtype is None else f"subtype {subtype}"

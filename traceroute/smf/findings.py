@@ -93,7 +93,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("log-checkpoints-frequent", _L, "QJSTLLCP is more than 10 an hour",
          "More checkpoints than a busy system needs: LOGLOAD (CSQ6SYSP) is too small, or the "
          "active logs are so small that they fill and switch often.",
-         "Increase LOGLOAD, or the size of the log data sets."),
+         "Increase LOGLOAD, or the size of the log data sets.",
+         "the interval's rate, and more than one checkpoint in it (one checkpoint in a "
+         "short interval is no rate)"),
     Rule("log-compression-ineffective", _L,
          "QJSTCmpFail > 0 or QJSTCmpComp is not less than QJSTCmpUncmp",
          "The queue manager could not compress the log records significantly.",
@@ -140,7 +142,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "indexed, or browsing with get next.",
          "Make the pool hold the queue; index the queue (INDXTYPE); avoid MQGET by MsgId or "
          "CorrelId and browse-next; give the page set its own pool.",
-         "much larger: more than twice; pools with long-lived messages (those not short-lived)"),
+         "much larger: more than twice, over all the intervals of the data (IBM: over the "
+         "period the messages are processed); pools with long-lived messages (those not "
+         "short-lived)"),
     Rule("db2-thread-waits", "Q5ST",
          "the average thread time is significantly greater than the average SQL time, and "
          "DHIGMAX is greater than one",
@@ -315,6 +319,8 @@ class Interpreter:
         self.found: list[Finding] = []
         self._chinit: dict[tuple[str, str], _Chinit] = {}
         self._zero_cpu: dict[tuple, int] = defaultdict(int)
+        #: long-lived pools: [first Where, page reads, pages written, intervals]
+        self._long_lived: dict[tuple, list] = {}
         self._tasks: dict[tuple[str, str], tuple[int, int]] = {}
         self._checks: dict[str, Callable[[Where, dict], None]] = {
             "QJST": self._qjst, "QPST": self._qpst, "Q5ST": self._q5st, "QEST": self._qest,
@@ -363,6 +369,11 @@ class Interpreter:
                     | ({"adapters": adapters, "dispatchers": dispatchers} if kind == "CHIN"
                        else {})))
         self._zero_cpu.clear()
+        for (_lpar, _qmgr, pool), (where, reads, written, n) in self._long_lived.items():
+            if reads > 2 * written and reads > 0:
+                self._add("bp-pages-reread", where, f"buffer pool {pool}",
+                          {"QPSTRIO": reads, "QPSTTPW": written, "intervals": n})
+        self._long_lived.clear()
         return self.take()
 
     def _add(self, rule: str, where: Where, obj: str, detail: dict) -> None:
@@ -389,7 +400,7 @@ class Interpreter:
                        "Nlogread_per_Nlogwrite": round(reads / writes, 4) if writes else 0.0})
         duration = where.interval_seconds
         checkpoints = _n(v.get("checkpoints"))
-        if duration > 0 and checkpoints * 3600 > 10 * duration:
+        if duration > 0 and checkpoints > 1 and checkpoints * 3600 > 10 * duration:
             self._add("log-checkpoints-frequent", where, "log",
                       {"QJSTLLCP": checkpoints, "interval_seconds": duration,
                        "per_hour": round(checkpoints * 3600 / duration, 2)})
@@ -428,8 +439,12 @@ class Interpreter:
                           {"QPSTSTL": v["bufferSteals"],
                            "QPSTGETP_plus_QPSTGETN": _n(v.get("getpOldRequests"))
                            + _n(v.get("getpNewRequests"))})
-        elif reads > 2 * written and reads > 0:
-            self._add("bp-pages-reread", where, obj, {"QPSTRIO": reads, "QPSTTPW": written})
+        else:  # long-lived: reads against pages written, judged over all intervals at the end
+            total = self._long_lived.setdefault((where.lpar, where.qmgr, pool),
+                                                [where, 0, 0, 0])
+            total[1] += reads
+            total[2] += written
+            total[3] += 1
 
     def _q5st(self, where: Where, v: dict) -> None:
         thread = sum(_n(v.get(t)) for t, _ in _DB2_PAIRS)

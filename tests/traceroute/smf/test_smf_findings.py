@@ -74,8 +74,9 @@ CASES = {
                           [qjst(tapeContentionDelays=2, logReadOutputBuffer=200)]),
     "log-reads-from-archive": ([qjst(logReadArchiveLog=1, logReadActiveLog=99)],
                                [qjst(logReadArchiveLog=0, logReadActiveLog=99)]),
-    # more than 10 an hour: 6 in 30 minutes is 12, 5 is 10
-    "log-checkpoints-frequent": ([qjst(1800, checkpoints=6)], [qjst(1800, checkpoints=5)]),
+    # more than 10 an hour: 6 in 30 minutes is 12, 5 is 10; one in 3 minutes is no rate
+    "log-checkpoints-frequent": ([qjst(1800, checkpoints=6), qjst(360, checkpoints=2)],
+                                 [qjst(1800, checkpoints=5), qjst(180, checkpoints=1)]),
     "log-compression-ineffective": (
         [qjst(compRequests=10, compUncompressedBytes=1000, compCompressedBytes=1000),
          qjst(compRequests=10, compFail=1, compUncompressedBytes=1000,
@@ -94,7 +95,7 @@ CASES = {
                                                           qpst(4, lowestStealable=150)]),
     "bp-dasd-reads": ([qpst(0, dasdRead=1, pagesWritten=1)], [qpst(0, dasdRead=0)]),
     "bp-new-pages": ([qpst(0, bufferSteals=1)], [qpst(0, bufferSteals=0)]),
-    # much larger: more than twice
+    # much larger: more than twice, over all the intervals
     "bp-pages-reread": ([qpst(4, dasdRead=201, pagesWritten=100)],
                         [qpst(4, dasdRead=200, pagesWritten=100),
                          qpst(0, dasdRead=201, pagesWritten=100)]),
@@ -206,6 +207,16 @@ def test_finding_names_where_and_what():
     chan = found(qcst(batches=10, fullBatches=10, batchsize=50, msgAllCount=500))[0]
     assert chan.object == "channel QM1.TO.QM2" and chan.detail["percent"] == 100.0
     assert chan.interval_start == dt.datetime(2024, 3, 26, 2, 32, 10)  # when SMF wrote it
+
+
+def test_pages_reread_over_all_intervals():
+    """One interval reads without writing (the pages were written earlier): over the data
+    set, reads are not more than twice the pages written."""
+    early, late = qpst(4, dasdRead=0, pagesWritten=150), qpst(4, dasdRead=290, pagesWritten=0)
+    assert "bp-pages-reread" not in rules(early, late)
+    (f,) = [f for f in found(early, late, qpst(4, dasdRead=20)) if f.rule.id ==
+            "bp-pages-reread"]
+    assert f.detail == {"QPSTRIO": 310, "QPSTTPW": 150, "intervals": 3}
 
 
 def test_short_lived_pools_are_configurable():

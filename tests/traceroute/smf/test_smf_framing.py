@@ -54,7 +54,9 @@ def test_records_with_rdws_and_dump_header():
     assert problems == []
     assert [(r["structure"], r.get("chlName", "").strip()) for r in rows] == [
         ("QSST", ""), ("QJST", ""), ("QCST", "A.B"), ("QCST", "B.A")]
-    assert counts.skipped == {"SMF type 2 records": 1, "SMF type 3 records": 1}
+    assert counts.skipped == {"type 2 (dump header)": 1, "type 3 (dump trailer)": 1}
+    assert counts.summary() == ("2 MQ SMF records, 4 rows; skipped 1 record of type 2 (dump "
+                                "header), 1 record of type 3 (dump trailer)")
     offsets = [f.offset for f in frames(io.BytesIO(data))]
     assert offsets == [0, 18, 18 + len(log_record()),
                        18 + len(log_record()) + len(channel_record("A.B", "B.A"))]
