@@ -135,3 +135,31 @@ def test_vectors_on_any_split(vectors, tmp_path, split):
     entry = storage.stat(str(path))
     tables, result = smfpipe.local_tables([(entry, True)], split)
     assert result.problems == [] and sum(t.num_rows for t in tables.values()) == 1245
+
+
+def test_analyze_in_one_process_writes_the_smf_tables(tmp_path):
+    """analyze's single-process path (small inputs) writes smf/ as Spark does: the same
+    ranges and writer; bad spots in rejects/."""
+    import pyarrow.dataset as ds
+
+    from graph.pipeline.single import run_single
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "A.SMF").write_bytes(dataset(6))
+    bad = bytearray(dataset(2))
+    struct.pack_into(">H", bad, 18 + 22, 99)
+    (folder / "C.SMF").write_bytes(bytes(bad))
+    out = tmp_path / "out"
+    counts = run_single([str(folder)], str(out), listing=list_inputs([str(folder)]))
+    expected = {}
+    for name in ("A.SMF", "C.SMF"):
+        tables, _ = smfpipe.local_tables([(storage.stat(str(folder / name)), True)], 1 << 30)
+        for kind, t in tables.items():
+            expected.setdefault(kind, []).extend(t.to_pylist())
+    for kind, rows_ in expected.items():
+        written = ds.dataset(out / "smf" / kind.lower(), format="parquet").to_table()
+        assert sorted(map(str, written.to_pylist())) == sorted(map(str, rows_)), kind
+    rejects = ds.dataset(out / "rejects", format="parquet").to_table().to_pylist()
+    assert [(r["source"].rsplit("/", 1)[1], r["position"]) for r in rejects] == [("C.SMF", 18)]
+    assert counts.rejected == 1
