@@ -17,7 +17,7 @@ from tests.support.estate_dumps import analyze_in_one_process, estate_dumps
 
 pytest.importorskip("pyarrow")
 pytest.importorskip("prometheus_client")
-from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[3]
 
