@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC
 from importlib import resources
 from pathlib import Path
 
@@ -79,3 +80,122 @@ def simulation(specs: list[str], *, seed: int | None = None, latency: float = 0.
         return
     sim = simulator.Simulator(network_of(specs, strict=strict), seed=seed, latency=latency)
     yield Simulation(sim, attach(sim))
+
+
+def simulated_specs(args) -> list[str]:
+    """What --network (and --mqsc, where a command has it) name to simulate ([]: a real
+    queue manager)."""
+    return [*(getattr(args, "network", None) or []), *(getattr(args, "mqsc", None) or [])]
+
+
+class Admins:
+    """The Admins of a command, one per queue manager asked, made when first needed and
+    closed (temporary reply queues deleted) by `close`. Call it with a queue manager's
+    name ('' for the default one). `names` are a simulated estate's queue managers."""
+
+    def __init__(self, make, names: list[str] | None = None) -> None:
+        self._make = make
+        self._made: dict[str, object] = {}
+        self.names = list(names or [])
+
+    def __call__(self, name: str = ""):
+        if name not in self._made:
+            self._made[name] = self._make(name)
+        return self._made[name]
+
+    def close(self) -> None:
+        """Close every Admin made (each once), even if one fails."""
+        from traceroute.mq.transport import TransportError
+
+        for admin in self._made.values():
+            with contextlib.suppress(TransportError, OSError):
+                admin.close()  # type: ignore[attr-defined]
+        self._made.clear()
+
+
+def simulated_admins(live: Simulation, *, wait: float | None = None) -> Admins:
+    """Admins of the simulated queue managers of `live` (through their command servers)."""
+    from traceroute.mq.admin import WAIT, Admin, PCFOverQueues
+    from traceroute.mq.transport import SimTransport
+
+    def make(name: str):
+        transport = SimTransport(live.sim, name or live.first, quiet_ends_wait=True)
+        return Admin(PCFOverQueues(transport), wait=WAIT if wait is None else wait)
+
+    return Admins(make, list(live.sim.network.qmgrs))
+
+
+def real_admins(args, *, wait: float | None = None) -> Admins:
+    """Admins of real queue managers through the connection options: -m's queue manager,
+    and any other one through it (its command queue as a remote queue: target_qmgr)."""
+    from dataclasses import replace
+    from datetime import datetime
+
+    from mqroute.errors import UsageError
+    from mqroute.options import connection_of
+    from traceroute.mq.admin import WAIT, Admin, PCFOverQueues
+    from traceroute.mq.client import MQTransport
+    from traceroute.mq.options import ConnectionOptionError
+
+    try:
+        base = connection_of(args)
+    except ConnectionOptionError as e:
+        raise UsageError(str(e)) from None
+    local = datetime.now().astimezone().tzinfo or UTC
+    home = getattr(args, "qmgr", "") or ""
+    if not isinstance(home, str):
+        home = ""
+
+    def make(name: str):
+        if home and name and name != home:  # through -m's queue manager
+            transport = MQTransport.connect(replace(base, qmgr=home))
+            channel = PCFOverQueues(transport, target_qmgr=name)
+        else:
+            channel = PCFOverQueues(MQTransport.connect(replace(base, qmgr=name or home)))
+        return Admin(channel, tz=local, wait=WAIT if wait is None else wait)
+
+    return Admins(make)
+
+
+@contextlib.contextmanager
+def administration(args, *, wait: float | None = None,
+                   specs: list[str] | None = None) -> Iterator[Admins]:
+    """`Admins` for the command's queue managers: the simulated estate of --network (saved
+    at the end when it is a folder), else real queue managers through the connection
+    options. Every Admin made is closed when the block ends. Problems: one line, exit
+    status 2."""
+    from mqroute.errors import UsageError
+    from mqroute.options import connection_given
+
+    specs = simulated_specs(args) if specs is None else specs
+    with admin_errors():
+        if specs:
+            refused = connection_given(args)
+            if refused:
+                raise UsageError(f"{', '.join(refused)}: no meaning with --network (a "
+                                 "simulated estate has no connections to configure)")
+            with simulation(specs, strict=getattr(args, "strict", False)) as live:
+                admins = simulated_admins(live, wait=wait)
+                try:
+                    yield admins
+                finally:
+                    admins.close()
+            return
+        admins = real_admins(args, wait=wait)
+        try:
+            yield admins
+        finally:
+            admins.close()
+
+
+@contextlib.contextmanager
+def admin_errors() -> Iterator[None]:
+    """A connection or an exchange that fails becomes one line and exit status 2."""
+    from traceroute.mq.admin import AdminError
+    from traceroute.mq.client import PymqiMissing
+    from traceroute.mq.transport import TransportError
+
+    try:
+        yield
+    except (TransportError, PymqiMissing, AdminError) as e:
+        raise FatalError(str(e)) from None

@@ -16,7 +16,7 @@ from mqroute.paths import check_paths, option_names, plain
 
 #: The subcommand modules under mqroute.commands, in the order `mqroute --help` lists them.
 COMMANDS = ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
-            "follow", "report", "metrics", "smf", "sim")
+            "follow", "report", "metrics", "smf", "sim", "status", "config")
 
 
 #: Said at the end of every command's --help: the statuses every command shares.

@@ -365,14 +365,17 @@ def _utc(t: datetime) -> datetime:
 # --- reaching a real queue manager -----------------------------------------------------------
 
 #: The connection options' destinations and flags (refused where a simulated estate is used).
-CONNECTION = (("client", "-c"), ("channel", "--channel"), ("conname", "--conname"),
-              ("ccdt", "--ccdt"), ("user", "--user"), ("cipher", "--cipher"),
-              ("key_repository", "--key-repository"), ("cert_label", "--cert-label"))
+CONNECTION = (("client", "-c"), ("channel", "--channel"), ("client_channel", "--client-channel"),
+              ("conname", "--conname"), ("ccdt", "--ccdt"), ("user", "--user"),
+              ("cipher", "--cipher"), ("key_repository", "--key-repository"),
+              ("cert_label", "--cert-label"))
 
 
-def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True) -> None:
+def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True,
+                   channel_flag: str = "--channel") -> None:
     """How to reach a real queue manager: -m, -c and the client options (as dspmqrte and
-    runmqsc spell them; each client option implies -c)."""
+    runmqsc spell them; each client option implies -c). A command whose own --channel names
+    the channels it is about (status) spells the client channel `--client-channel`."""
     from mqroute.paths import address
 
     group = parser.add_argument_group("connection", "a real queue manager, through IBM's MQ "
@@ -382,7 +385,9 @@ def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True) -> Non
                            help="queue manager to connect to (on a simulated estate: the one to "
                                 "start from; default: the default queue manager)")
     group.add_argument("-c", dest="client", action="store_true", help="connect as a client")
-    group.add_argument("--channel", help="client channel (implies -c; with --conname)")
+    group.add_argument(channel_flag, dest="channel" if channel_flag == "--channel"
+                       else "client_channel", metavar="CHANNEL",
+                       help="client channel, SVRCONN (implies -c; with --conname)")
     group.add_argument("--conname", help="client connection name, e.g. host(1414) (implies "
                                          "-c; with --channel)")
     group.add_argument("--ccdt", metavar="URL", type=address,
@@ -400,9 +405,17 @@ def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True) -> Non
                             "MQSERVER, not --ccdt)")
 
 
+def _client_channel(args: argparse.Namespace) -> str:
+    value = getattr(args, "client_channel", None) or getattr(args, "channel", None)
+    return value if isinstance(value, str) else ""  # status's --channel is a list of names
+
+
 def connection_given(args: argparse.Namespace) -> list[str]:
     """The connection options given (their flags), e.g. to refuse them with --network."""
-    return [flag for key, flag in CONNECTION if getattr(args, key, None)]
+    return [flag for key, flag in CONNECTION if key not in ("channel", "client_channel")
+            and getattr(args, key, None)] + \
+        ([flag for key, flag in CONNECTION if key in ("channel", "client_channel")
+          and getattr(args, key, None) == _client_channel(args) != ""][:1])
 
 
 def connection_of(args: argparse.Namespace):
@@ -411,7 +424,7 @@ def connection_of(args: argparse.Namespace):
     from traceroute.mq.options import client_connection, password_for
 
     return password_for(client_connection(
-        getattr(args, "qmgr", "") or "", client=args.client, channel=args.channel or "",
+        getattr(args, "qmgr", "") or "", client=args.client, channel=_client_channel(args),
         conname=args.conname or "", ccdt=args.ccdt or "", user=args.user or "",
         cipher=args.cipher or "", key_repository=args.key_repository or "",
         cert_label=args.cert_label or ""))

@@ -20,7 +20,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -63,30 +63,43 @@ def add_verbosity(parser: argparse.ArgumentParser, *, unset: bool = False) -> No
                                   "msgdelta,operation,traceroute], all or none")
 
 
+#: Where a route stopped, explained by the queue manager now: (sentence, live_status).
+Live = Callable[[Route], "tuple[str, list[dict]] | None"]
+
+
 def print_route(route: Route, *, as_json: bool, level: str, options: Sequence[str],
-                heading: bool = True, parameters: str | None = None) -> None:
+                heading: bool = True, parameters: str | None = None,
+                live: Live | None = None) -> None:
     """One route as a JSON line, or as dspmqrte's text (with `show`'s heading, notes and
-    blank line unless heading=False, as `trace` prints it)."""
+    blank line unless heading=False, as `trace` prints it); `live` adds where it waits
+    explained now ("live_status" in JSON, a 'Now:' line in text)."""
+    now = live(route) if live is not None else None
     if as_json:
-        print(json.dumps(route_to_dict(route, parameters=parameters)))
+        document = route_to_dict(route, parameters=parameters)
+        if now is not None:
+            document["live_status"] = now[1]
+        print(json.dumps(document))
         return
     if heading:
         print(route_heading(route))
     for line in render_route(route, level, list(options)):
         print(line)
+    if now is not None:
+        print(printable(f"Now: {now[0]}"))
     if heading:
         for note in route.notes:
             print(printable(f"note: {note}"))
         print()
 
 
-def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[str]) -> int:
+def print_routes(routes: Iterable[Route], *, as_json: bool, verbosity: Sequence[str],
+                 live: Live | None = None) -> int:
     """Print routes as dspmqrte-style text or JSON Lines; the number printed."""
     level, options = parse_verbosity(verbosity)
     count = 0
     for route in routes:
         count += 1
-        print_route(route, as_json=as_json, level=level, options=options)
+        print_route(route, as_json=as_json, level=level, options=options, live=live)
     return count
 
 

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
 from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import add_strict, load_mqsc
-from mqroute.options import add_mqsc
+from mqroute.options import add_connection, add_mqsc, add_network
 from mqroute.paths import input_path
 from pcf.text import printable
 
@@ -22,8 +22,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute audit`."""
     audit = sub.add_parser("audit", help="hold the configured topology (MQSC) against the "
                                          "observed routes (mqroute analyze's output)")
-    add_mqsc(audit, old=["--config"], help="dmpmqcfg output of every queue manager (required)")
+    add_mqsc(audit, old=["--config"], help="dmpmqcfg output of every queue manager (or -m)")
     add_strict(audit)
+    audit.add_argument("-m", dest="qmgrs", action="append", default=[], metavar="QMGR",
+                       help="collect this queue manager's configuration live, through its "
+                            "command server, instead of reading MQSC (repeatable; with "
+                            "--network or the connection options)")
+    add_network(audit, help="with -m (or alone: every queue manager of it): a simulated "
+                            "estate, demo, MQSC files or an estate folder")
+    audit.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+                       help="-m: how long to wait for each command server's responses")
+    add_connection(audit, qmgr=False)
     audit.add_argument("--observed", metavar="DIR", type=input_path,
                        help="the --out folder of mqroute analyze (without it: configuration "
                             "checks only)")
@@ -57,14 +66,40 @@ def spark_patterns(args: argparse.Namespace, network, findings: list) -> list:
     return sorted(kept + found, key=lambda f: (f.kind, f.queue_manager, f.objects))
 
 
+def live_network(args: argparse.Namespace):
+    """The configuration of the -m queue managers (every queue manager of --network when
+    none is named), collected through their command servers: the network audit reads."""
+    from mqroute.estates import administration
+    from traceroute.mq.config import collect_config, to_queue_manager
+    from traceroute.sim.network import Network
+
+    if not args.wait > 0:
+        raise UsageError(f"--wait {args.wait:g}: seconds above 0")
+    network = Network()
+    with administration(args, wait=args.wait, specs=args.network) as connect:
+        for name in args.qmgrs or list(connect.names):
+            config = collect_config(connect(name))
+            network.qmgrs[config.name] = to_queue_manager(config, defaults=False,
+                                                          keep_level=True)
+    if not network.qmgrs:
+        raise UsageError("audit: -m QMGR (which queue managers to collect)")
+    return network
+
+
 def run(args: argparse.Namespace) -> int:
     """One finding per line; exit 3 when there are findings (0 when the estate is clean)."""
     from graph.audit import audit_output
 
-    if not args.mqsc:
+    if args.qmgrs or args.network:
+        if args.mqsc:
+            raise UsageError("audit: --mqsc reads the configuration from files; -m/--network "
+                             "collect it live: give one or the other")
+        network = live_network(args)
+    elif not args.mqsc:
         raise UsageError("audit needs the configuration: --mqsc FILE.mqsc... (dmpmqcfg output "
-                         "of every queue manager)")
-    network = load_mqsc(args.mqsc, strict=args.strict)
+                         "of every queue manager), or -m QMGR... to collect it live")
+    else:
+        network = load_mqsc(args.mqsc, strict=args.strict)
     try:
         findings = audit_output(network, args.observed or None)
     except (OSError, ValueError, KeyError) as e:  # pyarrow's ArrowInvalid is a ValueError

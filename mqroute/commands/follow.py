@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
-from mqroute.options import Filters, add_filters, add_msg_id, msg_ids
+from mqroute.livestatus import live_explainer, stop_of_journey
+from mqroute.options import Filters, add_connection, add_filters, add_msg_id, add_network, msg_ids
 from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
@@ -49,6 +50,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="each call's trace record as amqsact -v prints it")
     add_events_option(p)
     add_otlp_options(p)
+    add_network(p, help="explain where stuck messages wait by asking this simulated estate "
+                        "now (demo, MQSC files or an estate folder)")
+    add_connection(p, channel_flag="--client-channel")
     p.set_defaults(func=run)
 
 
@@ -84,6 +88,14 @@ def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace
     return inputs.decoded(decode, skip=(NotActivityTrace,))
 
 
+def _with_live(journey: Journey, why) -> dict:
+    document = journey.to_dict()
+    now = why(journey)
+    if now is not None:
+        document["live_status"] = now[1]
+    return document
+
+
 def run(args: argparse.Namespace) -> int:
     """`mqroute follow`: print the journeys; the exit status of the contract."""
     wanted = msg_ids(args)
@@ -95,13 +107,18 @@ def run(args: argparse.Namespace) -> int:
     journeys = [j for j in result.journeys
                 if (not wanted or j.msg_id in wanted) and kept(j, filters)]
     join_records(journeys, records)
-    if args.json:
-        print_json_lines(j.to_dict() for j in journeys)
-    else:
-        for n, j in enumerate(journeys):
-            if n:
-                print()
-            print("\n".join(render_journey(j, verbose=args.verbose)))
+    with live_explainer(args, stop_of_journey,
+                        lambda text: inputs.problems("live status", text)) as why:
+        if args.json:
+            print_json_lines(_with_live(j, why) for j in journeys)
+        else:
+            for n, j in enumerate(journeys):
+                if n:
+                    print()
+                print("\n".join(render_journey(j, verbose=args.verbose)))
+                now = why(j)
+                if now is not None:
+                    print(printable(f"Now: {now[0]}"))
     for missing in sorted(wanted - {j.msg_id for j in journeys}):
         print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
               file=sys.stderr)

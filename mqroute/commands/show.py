@@ -8,7 +8,8 @@ import sys
 from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
-from mqroute.options import add_msg_id, msg_ids
+from mqroute.livestatus import live_explainer, stop_of_route
+from mqroute.options import add_connection, add_msg_id, add_network, msg_ids
 from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import (
     add_graph_option,
@@ -40,6 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_graph_option(show)
     add_otlp_options(show)
     add_events_option(show)
+    add_network(show, help="explain where stuck messages wait by asking this simulated "
+                           "estate now (demo, MQSC files or an estate folder)")
+    add_connection(show)
     show.set_defaults(func=run)
 
 
@@ -62,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if wanted:
         records = (r for r in records if r.key.ljust(24, b"\0") in wanted)
     routes = build_routes(records)
-    shown = print_routes(routes, as_json=args.json, verbosity=args.v)
+    with live_explainer(args, stop_of_route,
+                        lambda text: problems("live status", text)) as why:
+        shown = print_routes(routes, as_json=args.json, verbosity=args.v, live=why)
     draw_routes(args, routes)
     export(args, routes)
     print_explanations(args, routes=routes, problem=problems)

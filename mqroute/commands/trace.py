@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
 
+from mqroute.estates import Admins, real_admins
 from mqroute.inputs import add_strict
+from mqroute.livestatus import Explainer, stop_of_route
 from mqroute.options import (
     add_connection,
     add_mqsc,
@@ -31,7 +34,7 @@ from mqroute.output import (
 )
 from mqroute.paths import output_path
 from pcf.text import printable
-from traceroute.display import describe_location
+from traceroute.display import describe_location, route_to_dict
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
@@ -234,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
             _error(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
                   "simulated network has no connections to configure)")
             return EXIT_ERROR
-        from mqroute.estates import simulation
+        from mqroute.estates import simulated_admins, simulation
         from traceroute.mq.transport import SimTransport
 
         with simulation(simulated(args), seed=args.seed, latency=args.latency,
@@ -244,16 +247,25 @@ def run(args: argparse.Namespace) -> int:
             def connect(name: str) -> Transport:
                 return SimTransport(live.sim, name or live.first, quiet_ends_wait=folder)
 
-            return _trace(args, options, connect)
+            admins = simulated_admins(live)
+            try:
+                return _trace(args, options, connect, admins)
+            finally:
+                admins.close()
     try:
         connect = _connector(args)
+        admins = real_admins(args)
     except ConnectionOptionError as e:
         _error(f"mqroute: trace: {e}")
         return EXIT_ERROR
-    return _trace(args, options, connect)
+    try:
+        return _trace(args, options, connect, admins)
+    finally:
+        admins.close()
 
 
-def _trace(args: argparse.Namespace, options: TraceOptions | None, connect) -> int:
+def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
+           admins: Admins | None = None) -> int:
     """Send, collect, display: the trace itself, on a connected estate."""
     level, display = parse_verbosity(args.v or ["summary"])
     argv = getattr(args, "argv", [])
@@ -296,10 +308,21 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect) -> i
             wait = args.wait if args.wait is not None else options.expiry + 60.0
         say("AMQ8674: DSPMQRTE command is now waiting for information to display.")
 
+        why = Explainer(admins, stop_of_route, lambda text: _error(f"mqroute: trace: {text}"))
+
         def show_route(route: Route) -> None:
-            print_route(route, as_json=args.json, level=level, options=display, heading=False,
-                        parameters=typed_options(argv))
-            say(result_line(route))
+            live = why(route)  # where it waits, explained by what is true now
+            if args.json and live is not None:
+                document = route_to_dict(route, parameters=typed_options(argv))
+                document["live_status"] = live[1]
+                print(json.dumps(document))
+            else:
+                print_route(route, as_json=args.json, level=level, options=display,
+                            heading=False, parameters=typed_options(argv))
+                say(result_line(route))
+            if live is not None:  # on stderr: standard output stays dspmqrte's
+                _output_written()
+                _error(f"mqroute: trace: now: {live[0]}")
 
         routes: list[Route] = []
         many = args.count > 1 and not args.msg_id  # --count: the distribution first

@@ -66,3 +66,56 @@ def cfgr(pid: int, members: list[bytes], order: str = "<") -> bytes:
 def message(parameters: list[bytes], **header) -> bytes:
     """A whole PCF message: MQCFH and its top-level parameters."""
     return cfh(len(parameters), **header) + b"".join(parameters)
+
+
+MQCFT_COMMAND, MQCFT_INTEGER_FILTER, MQCFT_STRING_FILTER = 1, 13, 14
+
+
+def cfif(pid: int, operator: int, value: int, order: str = "<") -> bytes:
+    """MQCFIF: Type 13, StrucLength 20, Parameter, Operator, FilterValue."""
+    return struct.pack(order + "5i", MQCFT_INTEGER_FILTER, 20, pid, operator, value)
+
+
+def cfsf(pid: int, operator: int, text: bytes, ccsid: int = 1208, order: str = "<") -> bytes:
+    """MQCFSF: Type 14, StrucLength, Parameter, Operator, CodedCharSetId,
+    FilterValueLength, FilterValue."""
+    body = _pad(text)
+    return struct.pack(order + "6i", MQCFT_STRING_FILTER, 24 + len(body), pid, operator,
+                       ccsid, len(text)) + body
+
+
+def read_cfh(data: bytes, order: str = "<") -> dict:
+    """The MQCFH at the start of `data`, field by field (spec order)."""
+    names = ("Type", "StrucLength", "Version", "Command", "MsgSeqNumber", "Control",
+             "CompCode", "Reason", "ParameterCount")
+    return dict(zip(names, struct.unpack_from(order + "9i", data, 0), strict=True))
+
+
+def read_parameters(data: bytes, order: str = "<") -> list[tuple[int, int, object]]:
+    """(Type, Parameter, value) of each top-level structure after the MQCFH: MQCFIN and
+    MQCFIF values as ints (MQCFIF: (operator, value)), MQCFST/MQCFSF as bytes (MQCFSF:
+    (operator, bytes)), MQCFIL as a list; others as their raw body."""
+    count = read_cfh(data, order)["ParameterCount"]
+    offset, out = 36, []
+    for _ in range(count):
+        typ, length, pid = struct.unpack_from(order + "3i", data, offset)
+        body = data[offset:offset + length]
+        if typ == MQCFT_INTEGER:
+            value: object = struct.unpack_from(order + "i", body, 12)[0]
+        elif typ == MQCFT_STRING:
+            n = struct.unpack_from(order + "i", body, 16)[0]
+            value = body[20:20 + n]
+        elif typ == MQCFT_INTEGER_LIST:
+            n = struct.unpack_from(order + "i", body, 12)[0]
+            value = list(struct.unpack_from(order + f"{n}i", body, 16))
+        elif typ == MQCFT_INTEGER_FILTER:
+            value = struct.unpack_from(order + "2i", body, 12)
+        elif typ == MQCFT_STRING_FILTER:
+            op, _, n = struct.unpack_from(order + "3i", body, 12)
+            value = (op, body[24:24 + n])
+        else:
+            value = body
+        out.append((typ, pid, value))
+        offset += length
+    assert offset == len(data), f"{len(data) - offset} bytes after the last structure"
+    return out

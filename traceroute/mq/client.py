@@ -184,10 +184,10 @@ class MQTransport:
         self._call("MQPUT", "", handle.queue.put, data, m, p.PMO(Options=options))
         return unpack(m.pack(), encoding=_NATIVE)
 
-    def open_reply_queue(self, name: str) -> str:
+    def open_reply_queue(self, name: str, prefix: str = "DSPMQRTE") -> str:
         """Open the reply queue for input; a model queue creates a temporary dynamic one."""
         p = self.pymqi
-        od = p.OD(ObjectName=name.encode(), DynamicQName=b"DSPMQRTE.*")
+        od = p.OD(ObjectName=name.encode(), DynamicQName=f"{prefix}.*".encode())
         q = self._call("MQOPEN", f"'{name}'", p.Queue, self.qm, od,
                        mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE | mqc.MQOO_FAIL_IF_QUIESCING)
         real = _text(od.ObjectName) or name

@@ -63,8 +63,9 @@ class Transport(Protocol):
     def put(self, handle: object, md: MQMD, data: bytes) -> MQMD:
         """Put a message; returns its MQMD as put (MsgId filled in)."""
 
-    def open_reply_queue(self, name: str) -> str:
-        """Open (creating, for a model queue) the queue replies come to; its real name."""
+    def open_reply_queue(self, name: str, prefix: str = "DSPMQRTE") -> str:
+        """Open (creating, for a model queue, a temporary dynamic queue named PREFIX.*) the
+        queue replies come to; its real name."""
 
     def get(self, queue: str, *, correl_id: bytes | None, wait: float, browse: bool = False,
             syncpoint: bool = True) -> tuple[MQMD, bytes] | None:
@@ -128,7 +129,7 @@ class SimTransport:
 
         return replace(md, msg_id=result.msg_id)
 
-    def open_reply_queue(self, name: str) -> str:
+    def open_reply_queue(self, name: str, prefix: str = "DSPMQRTE") -> str:
         """A named queue as it is; a model queue makes a temporary dynamic queue."""
         qm = self.sim.network.qmgrs[self.qmgr_name]
         obj = qm.queues.get(name)
@@ -136,7 +137,11 @@ class SimTransport:
             raise TransportError("MQOPEN", mqc.MQRC_UNKNOWN_OBJECT_NAME, f"'{name}'")
         if obj.kind != "QMODEL":
             return name
-        dynamic = f"DSPMQRTE.{len(self._temporary) + 1:04d}.TEMP"
+        n = len(self._temporary) + 1
+        dynamic = f"{prefix}.{n:04d}.TEMP"
+        while dynamic in qm.queues:  # another connection's
+            n += 1
+            dynamic = f"{prefix}.{n:04d}.TEMP"
         qm.queues[dynamic] = MQObject("QLOCAL", dynamic, {"DEFTYPE": "TEMPDYN"})
         self._temporary.append(dynamic)
         return dynamic

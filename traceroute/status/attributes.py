@@ -3,8 +3,9 @@
 One table per object type (queues, channels, the queue manager): the MQSC keyword, the PCF
 parameter identifier of the Inquire responses (and of Create/Change commands), the kind of
 value, and for words (DEFPSIST(YES), MONQ(QMGR) ...) the MQ constant each stands for.
-Flag pairs (SHARE/NOSHARE, TRIGGER/NOTRIGGER, HARDENBO/NOHARDENBO) are keywords without a
-value in MQSC and one integer in PCF. `readonly` attributes (CRDATE, ALTDATE, CMDLEVEL ...)
+Flag pairs (SHARE/NOSHARE, TRIGGER/NOTRIGGER, HARDENBO/NOHARDENBO) are kept as the MQSC
+layer keeps them, SHARE(YES) / SHARE(NO) (`FLAGS`: how MQSC writes each), one integer in
+PCF. `readonly` attributes (CRDATE, ALTDATE, CMDLEVEL ...)
 are shown but cannot be set: dmpmqcfg writes them as comments, and so does `mqroute config`.
 
 Values in MQSC form are the strings `traceroute.sim.mqsc` keeps (upper-case words, numbers as
@@ -20,7 +21,10 @@ from pcf import mqc
 from pcf.model import Integer, IntegerList, Parameter, String, StringList
 from traceroute.status.words import CHANNEL_TYPE, MONITORING, reverse
 
-STR, INT, WORD, FLAG, LIST, WORDS = "str", "int", "word", "flag", "list", "words"
+STR, INT, WORD, LIST, WORDS = "str", "int", "word", "list", "words"
+#: Flag keywords: the keyword MQSC writes for YES, and the one for NO.
+FLAGS = {"SHARE": ("SHARE", "NOSHARE"), "TRIGGER": ("TRIGGER", "NOTRIGGER"),
+         "HARDENBO": ("HARDENBO", "NOHARDENBO")}
 
 
 @dataclass(frozen=True)
@@ -34,10 +38,6 @@ class Attribute:
     width: int = 48
     readonly: bool = False
 
-    @property
-    def keywords(self) -> tuple[str, ...]:
-        """The MQSC keywords that set this attribute (both words of a flag pair)."""
-        return tuple(self.words) if self.kind == FLAG else (self.keyword,)
 
 
 def _c(name: str) -> int:
@@ -60,11 +60,7 @@ _RECORDING = _w(DISABLED="MQRECORDING_DISABLED", QUEUE="MQRECORDING_Q",
 
 
 def _table(*rows: Attribute) -> dict[str, Attribute]:
-    out: dict[str, Attribute] = {}
-    for a in rows:
-        for keyword in a.keywords:
-            out[keyword] = a
-    return out
+    return {a.keyword: a for a in rows}
 
 
 def _a(keyword: str, param: str, kind: str = STR, words: Mapping[str, int] | None = None,
@@ -93,17 +89,17 @@ QUEUE = _table(
         FORCE="MQPROP_FORCE_MQRFH2", V6COMPAT="MQPROP_V6COMPAT")),
     _a("MAXDEPTH", "MQIA_MAX_Q_DEPTH", INT),
     _a("MAXMSGL", "MQIA_MAX_MSG_LENGTH", INT),
-    _a("SHARE", "MQIA_SHAREABILITY", FLAG, _w(SHARE="MQQA_SHAREABLE",
-                                              NOSHARE="MQQA_NOT_SHAREABLE")),
+    _a("SHARE", "MQIA_SHAREABILITY", WORD, _w(YES="MQQA_SHAREABLE",
+                                              NO="MQQA_NOT_SHAREABLE")),
     _a("DEFSOPT", "MQIA_DEF_INPUT_OPEN_OPTION", WORD, _w(EXCL="MQOO_INPUT_EXCLUSIVE",
                                                          SHARED="MQOO_INPUT_SHARED")),
     _a("MSGDLVSQ", "MQIA_MSG_DELIVERY_SEQUENCE", WORD, _w(PRIORITY="MQMDS_PRIORITY",
                                                           FIFO="MQMDS_FIFO")),
-    _a("HARDENBO", "MQIA_HARDEN_GET_BACKOUT", FLAG, _w(
-        HARDENBO="MQQA_BACKOUT_HARDENED", NOHARDENBO="MQQA_BACKOUT_NOT_HARDENED")),
+    _a("HARDENBO", "MQIA_HARDEN_GET_BACKOUT", WORD, _w(
+        YES="MQQA_BACKOUT_HARDENED", NO="MQQA_BACKOUT_NOT_HARDENED")),
     _a("BOTHRESH", "MQIA_BACKOUT_THRESHOLD", INT),
     _a("BOQNAME", "MQCA_BACKOUT_REQ_Q_NAME"),
-    _a("TRIGGER", "MQIA_TRIGGER_CONTROL", FLAG, _w(TRIGGER="MQTC_ON", NOTRIGGER="MQTC_OFF")),
+    _a("TRIGGER", "MQIA_TRIGGER_CONTROL", WORD, _w(YES="MQTC_ON", NO="MQTC_OFF")),
     _a("TRIGTYPE", "MQIA_TRIGGER_TYPE", WORD, _w(NONE="MQTT_NONE", FIRST="MQTT_FIRST",
                                                  EVERY="MQTT_EVERY", DEPTH="MQTT_DEPTH")),
     _a("TRIGDPTH", "MQIA_TRIGGER_DEPTH", INT),
@@ -280,7 +276,7 @@ QMGR = _table(
     _a("CHADEV", "MQIA_CHANNEL_AUTO_DEF_EVENT", WORD, _EVENT),
     _a("CLWLUSEQ", "MQIA_CLWL_USEQ", WORD, _w(LOCAL="MQCLWL_USEQ_LOCAL",
                                               ANY="MQCLWL_USEQ_ANY")),
-    _a("CLWLLEN", "MQIA_CLWL_MRU_CHANNELS", INT),
+    _a("CLWLLEN", "MQIA_CLUSTER_WORKLOAD_LENGTH", INT),
     _a("CHLAUTH", "MQIA_CHLAUTH_RECORDS", WORD, _w(ENABLED="MQCHLA_ENABLED",
                                                    DISABLED="MQCHLA_DISABLED")),
     _a("PSMODE", "MQIA_PUBSUB_MODE", WORD, _w(COMPAT="MQPSM_COMPAT",
@@ -360,23 +356,17 @@ def to_parameters(kind: str, attrs: Mapping[str, str]) -> tuple[list[Parameter],
     table = table_for(kind)
     out: list[Parameter] = []
     left: list[str] = []
-    done: set[int] = set()
-    for keyword in reversed(list(attrs)):  # the last of a flag pair wins
+    for keyword, value in attrs.items():
         a = table.get(keyword)
-        value = attrs[keyword]
-        p = None if a is None or a.param in done else _parameter(a, keyword, value)
+        p = None if a is None else _parameter(a, value)
         if p is None:
-            if a is None or a.param not in done:
-                left.append(keyword)
-            continue
-        done.add(a.param)
-        out.append(p)
-    out.reverse()
-    left.reverse()
+            left.append(keyword)
+        else:
+            out.append(p)
     return out, left
 
 
-def _parameter(a: Attribute, keyword: str, value: str) -> Parameter | None:
+def _parameter(a: Attribute, value: str) -> Parameter | None:
     if a.kind == STR:
         return String(a.param, value, width=a.width)
     if a.kind == LIST:
@@ -388,8 +378,6 @@ def _parameter(a: Attribute, keyword: str, value: str) -> Parameter | None:
             return Integer(a.param, int(value))
         except ValueError:
             return None
-    if a.kind == FLAG:
-        return Integer(a.param, a.words[keyword])
     if a.kind == WORDS:
         items = [w.strip().upper() for w in value.split(",") if w.strip()]
         if not all(w in a.words for w in items):
@@ -420,10 +408,6 @@ def from_parameters(kind: str, parameters: Iterable[Parameter], *,
             if a.kind == INT:
                 word = next((w for w, n in a.words.items() if n == p.value), None)
                 out[a.keyword] = word or str(p.value)
-            elif a.kind == FLAG:
-                word = next((w for w, n in a.words.items() if n == p.value), None)
-                if word is not None:
-                    out[word] = ""
             else:
                 word = next((w for w, n in a.words.items() if n == p.value), None)
                 out[a.keyword] = word if word is not None else str(p.value)

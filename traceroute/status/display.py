@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, tzinfo
 
+from traceroute.status.attributes import FLAGS
 from traceroute.status.values import (
     ChannelStatus,
     ClusterQmgr,
@@ -148,7 +149,14 @@ def definition_items(d: Definition, wanted: Iterable[str] | None = None) -> list
     if wanted is not None:
         chosen = set(wanted)
         keys = [k for k in keys if k in chosen]
-    return head + [item(k) if d.attrs[k] == "" else item(k, d.attrs[k]) for k in keys]
+    out = list(head)
+    for k in keys:
+        value = d.attrs[k]
+        if k in FLAGS and value in ("YES", "NO"):
+            out.append(item(FLAGS[k][value == "NO"]))  # SHARE / NOSHARE, as runmqsc shows
+        else:
+            out.append(item(k) if value == "" else item(k, value))
+    return out
 
 
 def reset_items(r: ResetStats) -> list[str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pcf import mqc
 from pcf.model import IntegerFilter, Parameter, StringFilter
-from traceroute.status.attributes import FLAG, INT, LIST, STR, table_for
+from traceroute.status.attributes import INT, LIST, STR, table_for
 from traceroute.status.words import (
     CHANNEL_STATUS,
     CHANNEL_SUBSTATE,
@@ -93,10 +93,7 @@ def where_filter(kind: str, text: str) -> Parameter:
         return StringFilter(a.param, op, value)
     if a.kind == INT:
         return IntegerFilter(a.param, op, _number(keyword, value, None))
-    words = dict(a.words)
-    if a.kind == FLAG:
-        raise ValueError(f"WHERE: {keyword} is a flag; filter on its value instead")
-    return IntegerFilter(a.param, op, _number(keyword, value, words))
+    return IntegerFilter(a.param, op, _number(keyword, value, dict(a.words)))
 
 
 def _number(keyword: str, value: str, words: dict[str, int] | None) -> int:

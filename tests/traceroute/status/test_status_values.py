@@ -1,0 +1,168 @@
+"""traceroute.status: values <-> PCF response parameters both ways (what the simulated
+command server writes, the client reads back), MQSC attributes <-> PCF for every object
+type crtmqm makes, WHERE filters, runmqsc's layout and the one-line explanations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pcf import mqc
+from pcf.decoder import decode
+from pcf.encoder import encode
+from pcf.model import Header, IntegerFilter, Message, StringFilter
+from traceroute.sim.crtmqm import QMGR_DEFAULTS, SYSTEM_OBJECTS, type_default
+from traceroute.status import ChannelStatus, QueueStatus
+from traceroute.status import responses as resp
+from traceroute.status.attributes import from_parameters, to_parameters
+from traceroute.status.display import columns, definition_items, item, queue_status_items
+from traceroute.status.explain import QUEUE, XMITQ, Stop, explain
+from traceroute.status.values import Definition
+from traceroute.status.where import where_filter
+
+WORDS = ["RUNNING", "STOPPED", "RETRYING", "INACTIVE", "BINDING", "PAUSED"]
+names = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/%", min_size=1, max_size=48)
+moments = st.none() | st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2099, 1, 1)
+                                   ).map(lambda d: d.replace(microsecond=0, tzinfo=UTC))
+pairs = st.none() | st.tuples(st.integers(0, 999_999_999), st.integers(0, 999_999_999))
+
+
+def through_bytes(parameters) -> Message:
+    """Parameters as a response, encoded and decoded again (big-endian, EBCDIC: not ours)."""
+    message = Message(Header(mqc.MQCFT_RESPONSE, 41), parameters)
+    data = encode(message, encoding=mqc.MQENC_NORMAL, ccsid=500)
+    return decode(data, encoding=mqc.MQENC_NORMAL, ccsid=500)
+
+
+@settings(max_examples=60, deadline=None)
+@given(names, st.integers(0, 999_999_999), st.integers(0, 99), st.integers(0, 99),
+       st.sampled_from(["OFF", "LOW", "MEDIUM", "HIGH"]), st.none() | st.integers(0, 999_999_999),
+       pairs, moments, moments)
+def test_queue_status_round_trip(name, depth, ipprocs, opprocs, monq, age, qtime, put, got):
+    s = QueueStatus("QM1", name, depth, ipprocs, opprocs, 0, monq, age, qtime, put, got)
+    assert resp.queue_status_from(through_bytes(resp.queue_status_parameters(s)), "QM1") == s
+
+
+@settings(max_examples=60, deadline=None)
+@given(names.map(lambda n: n[:20]), st.sampled_from(["SDR", "RCVR", "SVR", "CLUSSDR"]),
+       st.sampled_from(WORDS), st.integers(0, 10**6), pairs, pairs, moments, moments)
+def test_channel_status_round_trip(name, chltype, status, msgs, xq, net, last, started):
+    c = ChannelStatus("QM1", name, chltype, status, "CURRENT", "MQGET", "host(1414)", "XQ",
+                      "QM2", msgs, msgs // 50, 0, msgs, msgs, False, False, "HIGH", xq, net,
+                      last, started, None, None, None)
+    assert resp.channel_status_from(through_bytes(resp.channel_status_parameters(c)),
+                                    "QM1") == c
+
+
+def test_dates_travel_in_the_queue_managers_time_zone():
+    paris = timezone(timedelta(hours=1))
+    s = QueueStatus("QM1", "Q", 1, last_put=datetime(2026, 11, 28, 23, 30, tzinfo=UTC))
+    parameters = resp.queue_status_parameters(s, paris)
+    [date] = [p.value for p in parameters if p.parameter == mqc.MQCACF_LAST_PUT_DATE]
+    [time] = [p.value for p in parameters if p.parameter == mqc.MQCACF_LAST_PUT_TIME]
+    assert (date, time) == ("2026-11-29", "00.30.00")  # as DISPLAY QSTATUS shows them there
+    back = resp.queue_status_from(Message(Header(2, 41), parameters), "QM1", paris)
+    assert back.last_put == s.last_put
+    assert back.to_json()["last_put"] == "2026-11-28T23:30:00Z"
+
+
+def test_the_json_objects_are_the_contracts():
+    q = QueueStatus("QM1", "Q", 3, 1, 0, 0, "HIGH", 41, (5, 6))
+    assert list(q.to_json()) == ["queue_manager", "object_type", "name", "curdepth", "ipprocs",
+                                 "opprocs", "uncom", "msgage", "qtime", "last_put", "last_get"]
+    c = ChannelStatus("QM1", "C", "SDR")
+    assert list(c.to_json()) == ["queue_manager", "object_type", "name", "chltype", "status",
+                                 "substate", "conname", "xmitq", "msgs", "batches", "xqtime",
+                                 "nettime", "last_msg"]
+    assert c.to_json()["status"] == "INACTIVE" and q.to_json()["qtime"] == [5, 6]
+
+
+@pytest.mark.parametrize("kind, subtype", [
+    ("QLOCAL", ""), ("QREMOTE", ""), ("QALIAS", ""), ("QMODEL", ""),
+    *(("CHANNEL", t) for t in ("SDR", "RCVR", "SVR", "RQSTR", "CLUSSDR", "CLUSRCVR", "SVRCONN")),
+])
+def test_every_default_attribute_round_trips_through_pcf(kind, subtype):
+    attrs = type_default(kind, {"CHLTYPE": subtype} if subtype else {})
+    parameters, left = to_parameters(kind, attrs)
+    back = from_parameters(kind, through_bytes(parameters).parameters)
+    assert back == {k: v for k, v in attrs.items() if k not in left}
+    assert len(left) <= 5, left  # the few with no PCF parameter here
+
+
+def test_the_queue_managers_attributes_and_the_system_objects_round_trip():
+    parameters, left = to_parameters("QMGR", dict(QMGR_DEFAULTS))
+    back = from_parameters("QMGR", parameters)
+    assert back == {k: v for k, v in QMGR_DEFAULTS.items() if k not in left}
+    for (kind, name), own in SYSTEM_OBJECTS.items():
+        if kind in ("QLOCAL", "QREMOTE", "QALIAS", "QMODEL", "CHANNEL"):
+            attrs = {**type_default(kind, own), **own}
+            parameters, left = to_parameters(kind, attrs)
+            assert from_parameters(kind, parameters) == \
+                {k: v for k, v in attrs.items() if k not in left}, name
+
+
+def test_readonly_attributes_can_be_left_out():
+    parameters, _ = to_parameters("QMGR", {"CMDLEVEL": "940", "DEADQ": "DLQ"})
+    assert from_parameters("QMGR", parameters, readonly=False) == {"DEADQ": "DLQ"}
+
+
+@pytest.mark.parametrize("kind, text, expected", [
+    ("QSTATUS", "CURDEPTH GT 0", IntegerFilter(mqc.MQIA_CURRENT_Q_DEPTH, mqc.MQCFOP_GREATER, 0)),
+    ("CHSTATUS", "STATUS EQ STOPPED",
+     IntegerFilter(mqc.MQIACH_CHANNEL_STATUS, mqc.MQCFOP_EQUAL, mqc.MQCHS_STOPPED)),
+    ("QLOCAL", "DESCR LK 'Order*'", StringFilter(mqc.MQCA_Q_DESC, mqc.MQCFOP_LIKE, "Order*")),
+    ("QLOCAL", "USAGE EQ XMITQ", IntegerFilter(mqc.MQIA_USAGE, mqc.MQCFOP_EQUAL, 1)),
+    ("CHANNEL", "XMITQ EQ QM2", StringFilter(mqc.MQCACH_XMIT_Q_NAME, mqc.MQCFOP_EQUAL, "QM2")),
+])
+def test_where_becomes_the_pcf_filter(kind, text, expected):
+    assert where_filter(kind, text) == expected
+
+
+@pytest.mark.parametrize("kind, text, says", [
+    ("QSTATUS", "CURDEPTH", "keyword, operator and value"),
+    ("QSTATUS", "CURDEPTH XX 1", "not an operator"),
+    ("QSTATUS", "NOPE EQ 1", "cannot filter on NOPE"),
+    ("CHSTATUS", "STATUS EQ SLEEPY", "not a value of STATUS"),
+])
+def test_a_bad_where_says_why(kind, text, says):
+    with pytest.raises(ValueError, match=says):
+        where_filter(kind, text)
+
+
+def test_runmqsc_layout_and_hostile_names_stay_on_one_line():
+    s = QueueStatus("QM1", "A", 2, monq="OFF")
+    assert columns(queue_status_items(s, {"CURDEPTH"})) == [
+        "   QUEUE(A)                                TYPE(QUEUE)", "   CURDEPTH(2)"]
+    assert item("DESCR", "evil)\nQUEUE(X") == "DESCR('evil)\\x0aQUEUE(X')"
+    d = Definition("QM1", "QLOCAL", "Q", {"SHARE": "NO", "TRIGGER": "YES", "DESCR": ""})
+    assert definition_items(d) == ["QUEUE(Q)", "TYPE(QLOCAL)", "NOSHARE", "TRIGGER", "DESCR"]
+
+
+def test_explanations_in_one_line():
+    q = QueueStatus("QM1", "QM2", 8, monq="MEDIUM", msgage=41)
+    c = ChannelStatus("QM1", "QM1.TO.QM2", "SDR", "STOPPED")
+    assert explain(Stop(XMITQ, "QM1", "QM2", "QM1.TO.QM2"), queue=q, channel=c) == (
+        "channel QM1.TO.QM2 is STOPPED; transmission queue QM2 holds 8 messages, the oldest "
+        "41 s old")
+    off = QueueStatus("QM1", "QM2", 1)
+    assert explain(Stop(XMITQ, "QM1", "QM2"), queue=off) == (
+        "no sender channel serves transmission queue QM2; transmission queue QM2 holds 1 "
+        "message (MONQ is OFF: their age is not measured)")
+    target = QueueStatus("QM2", "APP", 3, 0, monq="HIGH", msgage=7)
+    assert explain(Stop(QUEUE, "QM2", "APP"), queue=target) == (
+        "queue APP on QM2 holds 3 messages, the oldest 7 s old; no application has it open "
+        "for input (IPPROCS 0)")
+    assert "not running (INACTIVE" in explain(Stop(XMITQ, "QM1", "QM2", "C"), queue=q)
+
+
+def test_no_two_keywords_of_a_table_share_a_parameter():
+    from traceroute.status.attributes import TABLES
+
+    for kind, table in TABLES.items():
+        seen: dict[int, str] = {}
+        for keyword, a in table.items():
+            assert a.param not in seen, f"{kind}: {keyword} and {seen.get(a.param)}"
+            seen[a.param] = keyword
