@@ -55,7 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--expiry", type=float, metavar="SECONDS",
                    help="put: expiry in seconds (MQMD Expiry in tenths)")
     p.add_argument("--browse", action="store_true", help="get: browse, leave them there")
-    p.add_argument("--seed", type=int, default=0, help="init: the simulation's seed")
+    p.add_argument("--seed", type=int, default=None,
+                   help="init: the simulation's seed: the same MsgIds every time (default: "
+                        "unique ones)")
     p.add_argument("--latency", type=float, default=0.05,
                    help="init: simulated seconds a message takes per channel hop")
     p.set_defaults(func=run)

@@ -31,11 +31,11 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def check(*args: str, inputs: list[Path]) -> subprocess.CompletedProcess:
+def check(*args: str, inputs: list[Path], stdin: bytes = b"") -> subprocess.CompletedProcess:
     """Run mqroute; assert the promises every run keeps."""
     start = time.monotonic()
     r = subprocess.run([sys.executable, "-m", "mqroute", *args], capture_output=True,
-                       timeout=SECONDS, preexec_fn=_limit)
+                       timeout=SECONDS, preexec_fn=_limit, input=stdin)
     took = time.monotonic() - start
     err = r.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err and "MemoryError" not in err and "internal error" not in err, \
@@ -265,3 +265,30 @@ def test_every_subcommand_is_fuzzed():
     text = Path(__file__).read_text()
     missing = [c for c in COMMANDS if c != "analyze" and f'"{c}"' not in text]
     assert not missing, f"subcommands without a fuzz run: {missing}"
+
+
+def test_estates_status_and_config_on_everything(corpus, tmp_path):
+    """sim init from hostile MQSC; sim runmqsc fed hostile bytes; status, config, sim put and
+    get on an estate whose every file was overwritten with junk: an exit status, one line."""
+    rnd = random.Random(SEED)
+    for k, path in enumerate(rnd.sample(corpus, 3)):
+        check("sim", "init", str(tmp_path / f"bad{k}"), str(path), inputs=[path])
+    good = tmp_path / "estate"
+    check("sim", "init", str(good), "--network", "demo", inputs=[])
+    for path in rnd.sample(corpus, 3):
+        r = check("sim", "runmqsc", str(good), "QM1", inputs=[path], stdin=path.read_bytes())
+        assert r.returncode in (0, 2)
+    r = check("sim", "put", str(good), "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3",
+              inputs=[])
+    assert r.returncode in (0, 2)
+    files = [p for p in sorted(good.rglob("*")) if p.is_file() and p.name != ".lock"]
+    for victim in rnd.sample(files, min(4, len(files))):
+        saved = victim.read_bytes()
+        victim.write_bytes(_mutate(saved or b"x", rnd))
+        for words in (["status", "--network", str(good), "-m", "QM1", "--json"],
+                      ["config", "--network", str(good), "-m", "QM2"],
+                      ["sim", "get", str(good), "-m", "QM1", "-q", "QM2", "--browse"],
+                      ["audit", "--network", str(good)]):
+            r = check(*words, inputs=[victim])
+            assert r.returncode in (0, 1, 2, 3)
+        victim.write_bytes(saved)

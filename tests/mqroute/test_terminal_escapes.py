@@ -92,6 +92,12 @@ def runs(f: dict[str, str]) -> list[list[str]]:
         ["sim", "init", f["estate"], f["mqsc"]],
         ["sim", "init", f["estate"], f["example"]],
         ["sim", "put", f["estate"], "-m", "QM1", "-q", one_line("NO.SUCH.Q")],
+        ["sim", "get", f["estate"], "-m", "QM1", "-q", "QM9", "--browse"],
+        ["status", "--network", f["mqsc"], "-m", "QM1", "--system"],
+        ["status", "--network", f["mqsc"], "-m", "QM1", "--json"],
+        ["status", "--network", f["mqsc"], "-m", "QM1", "--queue", one_line("NO.SUCH.Q")],
+        ["config", "--network", f["mqsc"], "-m", "QM1"],
+        ["trace", "--network", f["estate"], "-m", "QM1", "-q", one_line("TO.QM9")],
     ]
 
 

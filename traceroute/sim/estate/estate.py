@@ -144,7 +144,7 @@ class Estate:
                 estate.settle()
                 estate.save()
         except FolderError as e:
-            raise EstateError(f"{folder.path}: {e.strerror or e}") from None
+            raise EstateError(f"{e.filename or folder.path}: {e.strerror or e}") from None
         except StateError as e:
             raise EstateError(str(e)) from None
 

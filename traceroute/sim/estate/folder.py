@@ -74,11 +74,20 @@ class Folder:
         return self.path / relative
 
     def read(self, relative: str) -> str | None:
-        """A file's text (None when it does not exist)."""
+        """A file's text (None when it does not exist); FolderError naming the file and the
+        byte when it is not UTF-8 text."""
+        path = self.file(relative)
         try:
-            return self.file(relative).read_text(encoding="utf-8")
+            data = path.read_bytes()
         except FileNotFoundError:
             return None
+        except OSError as e:
+            raise FolderError(e.errno, e.strerror or str(e), str(path)) from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise FolderError(0, f"not UTF-8 text (byte 0x{data[e.start]:02X} at offset "
+                                 f"{e.start}): damaged?", str(path)) from None
 
     @contextlib.contextmanager
     def locked(self, wait: float = 60.0) -> Iterator[None]:

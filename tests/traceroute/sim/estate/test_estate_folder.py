@@ -184,6 +184,8 @@ def test_a_second_command_waits_for_the_lock_and_gives_up_with_a_sentence(estate
      (d / "QM1" / "messages" / "NOPE.dmp").write_text(""), "NOPE is not defined on QM1"),
     (lambda d: (d / "QM1" / "queues.json").write_text('{"Q": {"last_put": "noon"}}'),
      "'noon' is not an ISO 8601 time"),
+    (lambda d: (d / "QM1" / "queues.json").write_bytes(b'{"\xff"}'),
+     r"queues.json: not UTF-8 text \(byte 0xFF at offset 2\)"),
 ])
 def test_a_damaged_folder_is_refused_naming_the_file(estate, damage, says):
     damage(estate)
