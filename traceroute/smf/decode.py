@@ -44,6 +44,10 @@ _KNOWN_TYPES = {2: " (dump header)", 3: " (dump trailer)"}
 HEADER_LENGTH = 28
 #: The smallest record: the RDW and the SMF header up to the system id.
 MINIMUM_LENGTH = 18
+#: No MQ SMF structure is shorter (QLST and the channel initiator's adapter block are 32
+#: bytes): a section claiming shorter ones is damaged, and would make a row of nothing for
+#: every few bytes.
+SMALLEST_STRUCTURE = 32
 _SUBTYPES_VALID = 0x40
 _QWHX_PRESENT = 0x40
 _TRIPLET = struct.Struct(">IHH")
@@ -201,9 +205,10 @@ def _instances(record: bytes, sections: list[tuple[int, int, int]], index: int, 
     if count == 0:
         return
     where = HEADER_LENGTH + 8 * index
-    if length == 0:
+    if length < SMALLEST_STRUCTURE:
         out.problems.append((where, f"{name}: self-defining section {index} claims {count} "
-                                    f"structures of length 0"))
+                                    f"structures of {length} bytes (none is shorter than "
+                                    f"{SMALLEST_STRUCTURE})"))
         return
     for position in range(count):
         start = offset + length * position

@@ -128,6 +128,16 @@ def test_unknown_subtype_and_sections_past_the_end():
     assert len(problems) == 2 and counts.records[(116, 10)] == 2
 
 
+def test_sections_of_tiny_structures_are_refused():
+    """A section claiming 4,000 structures of 8 bytes: reported, no row (a row per 8 bytes
+    would multiply the input)."""
+    rec = bytearray(channel_record("A.B"))
+    struct.pack_into(">IHH", rec, 36, 44, 8, 4000)
+    rows, problems, _ = read(bytes(rec))
+    assert rows == [] and len(problems) == 1
+    assert "claims 4000 structures of 8 bytes (none is shorter than 32)" in problems[0][1]
+
+
 def test_a_structure_length_is_bounded_by_its_section():
     """A QJST claiming 4000 bytes in a section of X'78': only the section's bytes are read."""
     block = bytearray(structure("QJST", {"wrtRequestNowait": 3, "compRequests": 9},
