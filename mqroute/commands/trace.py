@@ -1,7 +1,10 @@
 """`mqroute trace`: dspmqrte's job — generate, send, collect, order, display — done better.
 
 Runs on a real queue manager (pymqi, the `mq` extra) or on a simulated network defined in
-MQSC (`--mqsc FILE.mqsc...`, or `--network demo` for IBM's QM1/QM2 example network).
+MQSC (`--mqsc FILE.mqsc...`, or `--network demo` for IBM's QM1/QM2 example network), or on
+an estate folder (`--network DIR`, `mqroute sim init`) that lives between commands. When the
+message stops waiting somewhere, the queue manager there is asked why (stderr; --json:
+"live_status").
 """
 
 from __future__ import annotations
@@ -103,8 +106,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                "CorrelId), from the -q queue; repeatable")
     p.add_argument("-b", dest="browse", action="store_true", help="browse, do not get")
     add_verbosity(p, unset=True)
-    add_network(p, help="run on a simulated estate: demo (IBM's QM1/QM2 example) or MQSC "
-                        "files (as --mqsc)")
+    add_network(p, help="run on a simulated estate: demo (IBM's QM1/QM2 example), MQSC "
+                        "files (as --mqsc), or an estate folder (mqroute sim init), which "
+                        "keeps the trace-route message where it stops")
     add_mqsc(p, help="run on a simulated network defined in these MQSC files (dmpmqcfg "
                      "output of each queue manager)")
     p.add_argument("--seed", type=int, default=None,

@@ -162,3 +162,18 @@ def test_two_commands_at_once_on_one_estate_never_corrupt_it(estate):
     assert len(ids) == 60 and len(set(ids)) == 60
     status, out, _ = run("sim", "runmqsc", estate, "QM1", stdin="DISPLAY QLOCAL(MORE.Q)\n")
     assert status == 0 and "QUEUE(MORE.Q)" in out
+
+
+def test_events_and_activity_trace_are_written_back_to_the_estate(estate):
+    run("sim", "runmqsc", estate, "QM1", stdin=(
+        "ALTER QMGR ACTVTRC(ON) PERFMEV(ENABLED)\n"
+        "ALTER QL(QM2) QDPHIEV(ENABLED) QDEPTHHI(1) MAXDEPTH(10)\n"
+        "STOP CHANNEL(QM1.TO.QM2)\n"))
+    run("sim", "put", estate, "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3")
+    messages = Path(estate) / "QM1" / "messages"
+    status, out, _ = run("events", str(messages / "SYSTEM.ADMIN.PERFM.EVENT.dmp"))
+    assert status == 0 and "Queue Depth High" in out
+    status, out, _ = run("follow", str(messages / "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE.dmp"),
+                         "--network", estate)
+    assert status == 4 and out.count("on_xmitq") == 3
+    assert "Now: channel QM1.TO.QM2 is STOPPED; transmission queue QM2 holds 3 messages" in out

@@ -117,7 +117,7 @@ class Estate:
         epoch = _utc_naive(now)
         sim = Simulator(network, seed=seed, latency=latency, start=epoch)
         meta = Meta(list(sim.network.qmgrs), epoch, 0.0, seed, latency)
-        estate = cls(Folder(target), meta, sim, attach(sim))
+        estate = cls(Folder(target), meta, sim, _attach(sim))
         try:
             with estate.folder.locked():
                 estate.settle()
@@ -141,6 +141,7 @@ class Estate:
                 estate.retry()
                 estate.settle()
                 yield estate
+                estate.end_applications()
                 estate.settle()
                 estate.save()
         except FolderError as e:
@@ -173,7 +174,7 @@ class Estate:
         sim = Simulator(network, seed=meta.seed, latency=meta.latency, start=meta.epoch)
         sim.now = max((_utc_naive(now) - meta.epoch).total_seconds(), meta.clock)
         sim.restore_identity(meta.identity)
-        server = attach(sim)
+        server = _attach(sim)
         for name in meta.queue_managers:
             qm = sim.network.qmgrs[name]
             base = file_name(name)
@@ -196,6 +197,13 @@ class Estate:
         return estate
 
     # --- running and saving ----------------------------------------------------------------
+
+    def end_applications(self) -> None:
+        """The command's applications disconnect (their activity trace is written); the
+        channels' agents keep running, as a queue manager's do between commands."""
+        for conn in self.sim.connections():
+            if not conn.mca:
+                self.sim.disconnect(conn)
 
     def retry(self) -> None:
         """Channels with messages waiting try again (their retry timer has run)."""
@@ -244,6 +252,19 @@ class Estate:
                 self.folder.remove(relative)
         self.folder.commit()
         self._texts = texts
+
+
+def _attach(sim: Simulator) -> CommandServer:
+    """What every queue manager of an estate runs: the command server and its monitor, the
+    event engine (events on the event queues as the switches say) and activity trace (as
+    ACTVTRC says)."""
+    from traceroute.sim.activity_trace import ActivityTracer
+    from traceroute.sim.events import SimEvents
+
+    server = attach(sim)
+    SimEvents(sim)
+    ActivityTracer(sim)
+    return server
 
 
 def _json(text: str | None, where: str) -> object:
