@@ -255,6 +255,32 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
                              "runmqsc does, and the rest applied)")
 
 
+#: What a folder given as --mqsc contributes: its MQSC files (dmpmqcfg output, runmqsc input).
+MQSC_SUFFIXES = (".mqsc", ".mqs", ".in", ".txt")
+
+
+def mqsc_files(paths: Iterable[str]) -> list[str]:
+    """The MQSC files of `--mqsc`: files as given; a folder's files ending in .mqsc, .mqs,
+    .in or .txt (recursively, sorted; names starting with . or _ skipped), e.g. an estate
+    folder or a folder of dmpmqcfg output; FatalError for a folder without one."""
+    out: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            out.append(path)
+            continue
+        found = sorted(
+            os.path.join(root, name)
+            for root, dirs, names in os.walk(path)
+            if not any(part.startswith((".", "_")) for part in
+                       os.path.relpath(root, path).split(os.sep) if part != ".")
+            for name in names
+            if name.lower().endswith(MQSC_SUFFIXES) and not name.startswith((".", "_")))
+        if not found:
+            raise FatalError(f"{path}: no MQSC files in it (*.mqsc, *.mqs, *.in, *.txt)")
+        out += found
+    return out
+
+
 def load_mqsc(paths: Iterable[str], *, strict: bool = False,
               stream: TextIO | None = None) -> Network:
     """One network from MQSC files, each command applied on its own as runmqsc does: one
@@ -264,7 +290,7 @@ def load_mqsc(paths: Iterable[str], *, strict: bool = False,
     (or is not UTF-8), and with `strict` when any command failed (after all are reported)."""
     from traceroute.sim.mqsc import MQSCError, read_mqsc
 
-    paths = list(paths)
+    paths = mqsc_files(paths)
     out = stream or sys.stderr
     failed = 0
 

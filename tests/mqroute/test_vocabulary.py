@@ -190,3 +190,25 @@ def test_every_help_reads_as_one_tool():
     for name in ("decode", "show", "trace", "analyze", "audit", "stats", "events", "cfstruct",
                  "follow", "report"):
         assert "Exit status: " in SUBS[name].format_help(), name
+
+
+def test_mqsc_takes_folders(tmp_path, capsys):
+    """--mqsc DIR reads the folder's MQSC files (an estate folder, dmpmqcfg output), as the
+    files one by one would."""
+    text = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
+    qm1, qm2 = text.split("* Queue manager name: QM2")
+    folder = tmp_path / "config"
+    (folder / "more").mkdir(parents=True)
+    (folder / "QM1.mqsc").write_text(qm1)
+    (folder / "more" / "QM2.mqsc").write_text("* Queue manager name: QM2" + qm2)
+    (folder / "notes.json").write_text("{}")  # not MQSC: left alone
+    assert main(["audit", "--json", "--mqsc", str(folder)]) in (0, 3)
+    from_folder = capsys.readouterr()
+    assert main(["audit", "--json", "--mqsc", str(folder / "QM1.mqsc"),
+                 str(folder / "more" / "QM2.mqsc")]) in (0, 3)
+    assert capsys.readouterr() == from_folder
+    main(["audit", "--mqsc", str(folder)])
+    assert "2 queue managers" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["audit", "--mqsc", str(tmp_path / "empty")]) == 2
+    assert "no MQSC files in it" in capsys.readouterr().err
