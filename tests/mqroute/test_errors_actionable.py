@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from pcf import dmpmqmsg
 from tests.support import dspmqrte_examples as ex
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,11 +34,7 @@ def run(*args: str, blocked: tuple[str, ...] = (), timeout: float = 120,
 
 @pytest.fixture
 def dump(tmp_path):
-    path = tmp_path / "activity.dmp"
-    path.write_text(dmpmqmsg.write([dmpmqmsg.DumpedMessage(md, d)
-                                    for md, d in ex.reports(ex.trace_md(), [0, 1, 2])]),
-                    encoding="latin-1")
-    return path
+    return ex.write_example_dump(tmp_path / "activity.dmp")
 
 
 def one_line(r: subprocess.CompletedProcess) -> str:

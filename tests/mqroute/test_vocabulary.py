@@ -12,7 +12,6 @@ import pytest
 
 from mqroute.main import build_parser, main, subcommand_parsers
 from mqroute.options import untangle
-from pcf import dmpmqmsg
 from tests.support import dspmqrte_examples as ex
 
 SUBS = subcommand_parsers(build_parser())
@@ -20,11 +19,7 @@ SUBS = subcommand_parsers(build_parser())
 
 @pytest.fixture
 def dump(tmp_path):
-    path = tmp_path / "activity.dmp"
-    path.write_text(dmpmqmsg.write([dmpmqmsg.DumpedMessage(md, d)
-                                    for md, d in ex.reports(ex.trace_md(), [0, 1, 2])]),
-                    encoding="latin-1")
-    return path
+    return ex.write_example_dump(tmp_path / "activity.dmp")
 
 
 @pytest.fixture

@@ -200,3 +200,13 @@ Activity:
     RemoteQName: 'TARGET.Q'
     RemoteQMgrName: 'QM2'
 -----"""
+
+
+def write_example_dump(path, which: tuple[int, ...] = (0, 1, 2)):
+    """IBM's example activity reports (`which` of them) as a dmpmqmsg dump at `path`."""
+    from pcf import dmpmqmsg
+
+    path.write_text(dmpmqmsg.write([dmpmqmsg.DumpedMessage(md, d)
+                                    for md, d in reports(trace_md(), list(which))]),
+                    encoding="latin-1")
+    return path
