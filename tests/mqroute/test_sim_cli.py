@@ -98,8 +98,13 @@ def test_put_and_get_as_amqsput_and_amqsget(estate):
     status, out, _ = run("sim", "get", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q", "--browse",
                          "--count", "1")
     assert status == 0 and "message <message 1 of 3......>" in out and "(1 browsed)" in out
+    status, out, _ = run("sim", "get", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q", "--count",
+                         "1")
+    assert "(1 got)" in out
+    left = read_file(Path(estate) / "QM1" / "messages" / "ACTIV.REPLY.Q.dmp")
+    assert [m.data[:14] for m in left.messages] == [b"message 2 of 3", b"message 3 of 3"]
     status, out, _ = run("sim", "get", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q")
-    assert out.count("message <") == 3 and "(3 got)" in out
+    assert out.count("message <") == 2 and "(2 got)" in out
     assert not (Path(estate) / "QM1" / "messages" / "ACTIV.REPLY.Q.dmp").exists()
 
 

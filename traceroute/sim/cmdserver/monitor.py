@@ -385,6 +385,8 @@ class Monitor(Watcher):
         rec = self.channels.get((qmgr, name))
         if name in qm.stopped:
             return "STOPPED", rec
+        if name in qm.channels and self.sim.channel_status(qmgr, name) == "RETRYING":
+            return "RETRYING", rec  # a message it could not deliver waits for the retry
         if rec is None or not rec.state:
             return "INACTIVE", rec
         if rec.chltype in RECEIVERS:

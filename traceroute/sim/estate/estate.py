@@ -76,6 +76,10 @@ class Estate:
         self.sim = sim
         self.server = server
         self._texts: dict[str, str] = {}
+        #: relative path of a dump -> (the messages it holds; its text): a queue whose
+        #: messages are the very same objects is not written out again (the objects are
+        #: held here, so no new message can take an old one's identity)
+        self._dumps: dict[str, tuple[tuple, str]] = {}
 
     @property
     def path(self) -> Path:
@@ -194,6 +198,10 @@ class Estate:
                         server.monitor, qm, meta.epoch, where)
         estate = cls(folder, meta, sim, server)
         estate._texts = texts
+        for (owner, queue), messages in sim.queues.items():
+            relative = f"{file_name(owner)}/{message_file(queue)}"
+            if relative in texts:
+                estate._dumps[relative] = (tuple(messages), texts[relative])
         return estate
 
     # --- running and saving ----------------------------------------------------------------
@@ -237,8 +245,14 @@ class Estate:
             out[f"{base}/{QUEUES}"] = json_text(queues_data(sim, self.monitor, qm, epoch))
             for (owner, queue), messages in sorted(sim.queues.items()):
                 if owner == qm.name and messages and queue in qm.queues:
-                    out[f"{base}/{message_file(queue)}"] = dump_text(qm.name, queue,
-                                                                     list(messages))
+                    relative = f"{base}/{message_file(queue)}"
+                    now = tuple(messages)
+                    kept = self._dumps.get(relative)
+                    if kept is None or len(kept[0]) != len(now) or \
+                            any(a is not b for a, b in zip(kept[0], now, strict=True)):
+                        kept = self._dumps[relative] = (now, dump_text(qm.name, queue,
+                                                                       list(now)))
+                    out[relative] = kept[1]
         return out
 
     def save(self) -> None:

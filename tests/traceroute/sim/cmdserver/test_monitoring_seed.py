@@ -256,3 +256,26 @@ def test_the_running_channel_has_its_transmission_queue_open_for_input():
         ("runmqchl", "QM1.TO.QM2", "EXCL")]
     sim.stop_channel("QM1", "QM1.TO.QM2")
     assert status(server, "QM1", "QM2")[1].ipprocs == 0
+
+
+def test_a_message_backed_out_for_want_of_a_dead_letter_queue_makes_its_channel_retry():
+    sim, server = estate()
+    sim.network.qmgrs["QM2"].queues["TARGET"].attrs["PUT"] = "DISABLED"  # QM2 has no DLQ
+    sim.put("QM1", "TO.QM2", MQMD(persistence=mqc.MQPER_PERSISTENT), b"x")
+    sim.run(until=sim.now + 30)  # past the MCA's message retries (MRRTY 10 x MRTMR 1 s)
+    c, _ = channel(server, "QM1", "QM1.TO.QM2")
+    assert c.status == "RETRYING" and sim.depth("QM1", "QM2") == 1
+
+
+def test_cluster_queue_managers_as_display_clusqmgr_shows_them():
+    from traceroute.sim.netgen import generate
+
+    sim = Simulator(generate("cluster", 4, seed=2).network, seed=2)
+    server = attach(sim)
+    found = [resp.cluster_qmgr_from(m, "QM0001") for m in
+             server.execute("QM0001", cmd.inquire_cluster_qmgr("*"))]
+    assert {c.name for c in found} == {"QM0000", "QM0001", "QM0002", "QM0003"}
+    own = [c for c in found if c.name == "QM0001"]
+    assert own[0].deftype == "CLUSRCVR"
+    assert {c.qmtype for c in found} == {"REPOS", "NORMAL"}
+    assert all(c.cluster == "CL01" for c in found)
