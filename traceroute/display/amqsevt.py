@@ -11,6 +11,7 @@ are kept as they were so the round trip JSON -> Event -> JSON is exact.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -337,9 +338,48 @@ class JsonItem:
     error: str | None = None
 
 
+#: The longest number read from amqsevt JSON (digits); amqsevt writes 64-bit integers.
+MAX_NUMBER_DIGITS = 40
+#: The deepest nesting read (amqsevt writes objects 3 deep, lists of them 4).
+MAX_JSON_DEPTH = 32
+
+
+def _number(text: str) -> int:
+    if len(text) > MAX_NUMBER_DIGITS:
+        raise ValueError(f"a number of {len(text):,} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text) if len(text) <= MAX_NUMBER_DIGITS else math.inf
+    if not math.isfinite(value) or abs(value) >= 2**63:
+        raise ValueError(f"a number out of range ({text[:20]}{'...' if len(text) > 20 else ''})")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number amqsevt writes")
+
+
+def _too_deep(obj: object, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether a decoded value nests deeper than `limit` (walked without recursion)."""
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict)
+                                                  else value))
+    return False
+
+
 def iter_json(text: str, *, source: str = "<json>") -> Iterator[JsonItem]:
-    """Every event of amqsevt output: pretty or compact, one or many, '#' comment lines."""
-    decoder = json.JSONDecoder()
+    """Every event of amqsevt output: pretty or compact, one or many, '#' comment lines.
+    A document that is not JSON, nests deeper than MAX_JSON_DEPTH, or holds a number past
+    MAX_NUMBER_DIGITS digits (or not finite) is one bad item naming its line; the rest read."""
+    decoder = json.JSONDecoder(parse_int=_number, parse_float=_real,
+                               parse_constant=_constant)
     pos, n = 0, len(text)
     line, counted = 1, 0  # lines counted up to `counted` (linear, not per object)
     while pos < n:
@@ -355,8 +395,14 @@ def iter_json(text: str, *, source: str = "<json>") -> Iterator[JsonItem]:
             continue
         try:
             obj, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as e:
-            yield JsonItem(None, line, f"not JSON: {e.msg} (line {e.lineno})")
+            if _too_deep(obj):
+                raise RecursionError
+        except (ValueError, RecursionError) as e:
+            reason = f"not JSON: {e.msg} (line {e.lineno})" \
+                if isinstance(e, json.JSONDecodeError) else \
+                f"not read: nested deeper than {MAX_JSON_DEPTH}" \
+                if isinstance(e, RecursionError) else f"not read: {e}"
+            yield JsonItem(None, line, reason)
             nxt = text.find("\n{", pos + 1)
             pos = n if nxt < 0 else nxt + 1
             continue

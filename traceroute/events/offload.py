@@ -30,10 +30,14 @@ _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)B?\s*$", re.IGNORECASE
 def parse_size(text: str) -> int:
     """'32K' -> 32768, '4G' -> 4 GiB, '1M' -> 1048576 (binary units, as MQSC's K); bytes."""
     m = _SIZE.match(text)
+    shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text):,} characters)"
     if not m:
-        raise ValueError(f"{text!r} is not a size (like 0K, 4K, 32K, 4G)")
+        raise ValueError(f"{shown!r} is not a size (like 0K, 4K, 32K, 4G)")
     power = " KMGT".index(m.group(2).upper() or " ")
-    return round(float(m.group(1)) * KB ** power)
+    value = float(m.group(1)) * KB ** power if len(m.group(1)) <= 24 else math.inf
+    if not value < 2**63:
+        raise ValueError(f"{shown!r}: too large (a size is under 8 EB)")
+    return round(value)
 
 
 def show_size(n: float) -> str:
