@@ -32,6 +32,35 @@ EXIT_BROKEN_PIPE = 141
 SHOWN_PER_SOURCE = 20
 
 
+#: Ended by SIGTERM (128 + 15, as a shell reports it).
+EXIT_TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: unwinds like Ctrl-C, so what a command does on an interrupt (back out
+    gets, remove staging folders and temporary files) happens; exit status 143."""
+
+
+@contextlib.contextmanager
+def terminate_cleanly():
+    """While the block runs (in the main thread), SIGTERM raises Terminated."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class UsageError(Exception):
     """Wrong arguments: reported as `mqroute: <message>`, exit status 2."""
 
@@ -114,6 +143,9 @@ def run_command(func: Callable[[Any], int], args: Any) -> int:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except Terminated:
+        _say("terminated (SIGTERM); nothing half written was left in place")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         _say("interrupted")
         return 130

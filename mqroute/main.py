@@ -8,7 +8,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from mqroute.errors import run_command
+from mqroute.errors import run_command, terminate_cleanly
 from mqroute.extras import missing_extra
 from mqroute.options import untangle
 from mqroute.output import terminal_safe
@@ -94,7 +94,7 @@ def _dispatch(words: list[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `mqroute` with these arguments (default: the process's); the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    with terminal_safe():
+    with terminal_safe(), terminate_cleanly():
         return run_command(_dispatch, words)
 
 

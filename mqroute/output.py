@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mqroute.paths import OutputPath
+from pcf.pids import alive
 from pcf.text import printable
 from traceroute.display import OUTLINE_OPTIONS, render_route, route_heading, route_to_dict
 from traceroute.routes import Route
@@ -245,7 +246,7 @@ def _remove_stale_parts(folder: Path, name: str) -> None:
     with contextlib.suppress(OSError):
         for part in folder.glob(f".{glob_escape(name)}.*{PART}"):
             pid = part.name[len(name) + 2:-len(PART)].partition(".")[0]
-            if pid.isdigit() and not _alive(int(pid)):
+            if pid.isdigit() and not alive(int(pid)):
                 with contextlib.suppress(OSError):
                     part.unlink()
 
@@ -255,16 +256,6 @@ def glob_escape(text: str) -> str:
     import glob
 
     return glob.escape(text)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True
-    return True
 
 
 @contextlib.contextmanager

@@ -90,7 +90,7 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
 
     ship(spark)
     storage.forward_environment(spark)
-    with staged_output(spark, inputs, out) as stage:
+    with staged_output(spark, inputs, out, progress) as stage:
         raw = read_inputs(spark, inputs, split_bytes=split_bytes, listing=listing)
         classified = classify(raw)  # one read and one decode serve every stage (persisted)
         by_kind = counts(classified)  # the first action: fills the cache

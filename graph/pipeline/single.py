@@ -18,8 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +32,7 @@ from graph.pipeline.classify import (
     TRACE,
     classify_batches,
 )
-from graph.pipeline.commit import MARKER, OutputError, check_out
+from graph.pipeline.commit import OutputError, staged_local
 from graph.pipeline.events import EVENT_COLUMNS, ROUTE_EVENT_COLUMNS, route_event_rows
 from graph.pipeline.inputs import (
     DEFAULT_SPLIT_BYTES,
@@ -209,48 +207,6 @@ def _write(rows: list[dict], columns, path: str, partition: str | None = None, *
                      existing_data_behavior="overwrite_or_ignore")
 
 
-def _check_replaceable(out: str, target: str) -> None:
-    if not os.path.lexists(target):
-        return
-    if not os.path.isdir(target):
-        raise OutputError(f"--out {out} is a file, not a folder")
-    names = os.listdir(target)
-    if names and MARKER not in names:
-        raise OutputError(f"--out {out} holds files that `mqroute analyze` did not write "
-                          f"(no {MARKER}); refusing to replace it: choose a new or empty folder")
-
-
-@contextlib.contextmanager
-def _staged(inputs: Sequence[str], out: str) -> Iterator[str]:
-    """A staging folder beside `out`, renamed into place when the block ends cleanly."""
-    check_out(inputs, out)
-    target = os.path.abspath(storage.local_path(out)).rstrip(os.sep)
-    parent, name = os.path.split(target)
-    _check_replaceable(out, target)
-    token = uuid.uuid4().hex[:12]
-    staging = os.path.join(parent, f".{name}.mqroute-tmp-{token}")
-    try:
-        os.makedirs(staging)
-        yield staging
-        with open(os.path.join(staging, MARKER), "w"):
-            pass
-        _check_replaceable(out, target)
-        old = os.path.join(parent, f".{name}.mqroute-old-{token}")
-        had_old = os.path.lexists(target)
-        if had_old:
-            os.rename(target, old)
-        try:
-            os.rename(staging, target)
-        except BaseException:
-            if had_old:
-                os.rename(old, target)
-            raise
-        if had_old:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
 @dataclass
 class Counts:
     """What a run found, as the Spark job's `Summary` holds it (the same fields)."""
@@ -288,7 +244,7 @@ def run_single(inputs: Sequence[str], out: str, *, listing: Listing,
         progress(f"routes failed {len(failures)} (in rejects)")
     progress(f"routes built {len(routes)}")
     calls, journeys = local_tables(iter(tables.traces))
-    with _staged(inputs, out) as stage:
+    with staged_local(inputs, out, progress) as stage:
         _write(tables.ops, OPERATION_COLUMNS, f"{stage}/operations", "date")
         _write(tables.rejects + failures, REJECT_COLUMNS, f"{stage}/rejects")
         _write(routes, ROUTE_COLUMNS, f"{stage}/routes", "verdict")

@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
+from mqroute.errors import EXIT_TERMINATED, Terminated
 from mqroute.estates import Admins, real_admins
 from mqroute.inputs import add_strict
 from mqroute.livestatus import Explainer, stop_of_route
@@ -375,7 +376,11 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
               f"stays on its queue, as does everything collected but not saved; "
               f"{archive.saved if archive else 0} report(s) saved before it are in the dump")
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        if isinstance(e, Terminated):
+            _error("mqroute: trace: terminated (SIGTERM); what was not saved or displayed is "
+                   "backed out and stays on its queue")
+            return EXIT_TERMINATED
         _error("mqroute: trace: interrupted; what was not saved or displayed is backed out "
               "and stays on its queue")
         return 130

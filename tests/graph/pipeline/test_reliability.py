@@ -160,9 +160,9 @@ def test_cli_refuses_out_inside_input_before_reading(tmp_path):
     _dump(corpus(1, seed=1)[:5], tmp_path / "a.dmp")
     result = _cli(str(tmp_path), "--out", str(tmp_path / "tables"))
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        f"mqroute: --out {tmp_path / 'tables'} is inside the input {tmp_path}: the next run "
-        "would read its own tables; choose a folder outside the inputs"]
+    (line,) = result.stderr.strip().splitlines()   # mqroute.paths' check, before any work
+    assert line.startswith(f"mqroute: --out {tmp_path / 'tables'} is inside the input ")
+    assert str(tmp_path) in line and "choose another place" in line
     assert not (tmp_path / "tables").exists()
 
 
