@@ -5,33 +5,18 @@ audit finds over the same definitions as MQSC files."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from mqroute.main import main
 from pcf import dmpmqmsg
+from tests.support.cli import run
 
 QUEUE_KEYS = ["queue_manager", "object_type", "name", "curdepth", "ipprocs", "opprocs",
               "uncom", "msgage", "qtime", "last_put", "last_get"]
 CHANNEL_KEYS = ["queue_manager", "object_type", "name", "chltype", "status", "substate",
                 "conname", "xmitq", "msgs", "batches", "xqtime", "nettime", "last_msg"]
-
-
-def run(*words: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main(list(words))
-    finally:
-        sys.stdin = old
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

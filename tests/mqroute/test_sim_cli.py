@@ -3,8 +3,6 @@ one estate never corrupting it."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import subprocess
 import sys
@@ -12,22 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mqroute.main import main
 from pcf.dmpmqmsg import read_file
+from tests.support.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*words: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main(list(words))
-    finally:
-        sys.stdin = old
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
