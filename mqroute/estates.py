@@ -82,6 +82,16 @@ def simulation(specs: list[str], *, seed: int | None = None, latency: float = 0.
     yield Simulation(sim, attach(sim))
 
 
+def add_admin_options(parser) -> None:
+    """--wait and --model-queue: how a command asks a command server."""
+    parser.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+                        help="how long to wait for the command server's responses (default "
+                             "30)")
+    parser.add_argument("--model-queue", dest="model_queue", metavar="QUEUE",
+                        help="the model queue the temporary reply queue is made from "
+                             "(default SYSTEM.DEFAULT.MODEL.QUEUE)")
+
+
 def simulated_specs(args) -> list[str]:
     """What --network (and --mqsc, where a command has it) name to simulate ([]: a real
     queue manager)."""
@@ -113,19 +123,21 @@ class Admins:
         self._made.clear()
 
 
-def simulated_admins(live: Simulation, *, wait: float | None = None) -> Admins:
+def simulated_admins(live: Simulation, *, wait: float | None = None,
+                     model: str | None = None) -> Admins:
     """Admins of the simulated queue managers of `live` (through their command servers)."""
-    from traceroute.mq.admin import WAIT, Admin, PCFOverQueues
+    from traceroute.mq.admin import MODEL_QUEUE, WAIT, Admin, PCFOverQueues
     from traceroute.mq.transport import SimTransport
 
     def make(name: str):
         transport = SimTransport(live.sim, name or live.first, quiet_ends_wait=True)
-        return Admin(PCFOverQueues(transport), wait=WAIT if wait is None else wait)
+        return Admin(PCFOverQueues(transport, model_queue=model or MODEL_QUEUE),
+                     wait=WAIT if wait is None else wait)
 
     return Admins(make, list(live.sim.network.qmgrs))
 
 
-def real_admins(args, *, wait: float | None = None) -> Admins:
+def real_admins(args, *, wait: float | None = None, model: str | None = None) -> Admins:
     """Admins of real queue managers through the connection options: -m's queue manager,
     and any other one through it (its command queue as a remote queue: target_qmgr)."""
     from dataclasses import replace
@@ -133,7 +145,7 @@ def real_admins(args, *, wait: float | None = None) -> Admins:
 
     from mqroute.errors import UsageError
     from mqroute.options import connection_of
-    from traceroute.mq.admin import WAIT, Admin, PCFOverQueues
+    from traceroute.mq.admin import MODEL_QUEUE, WAIT, Admin, PCFOverQueues
     from traceroute.mq.client import MQTransport
     from traceroute.mq.options import ConnectionOptionError
 
@@ -149,9 +161,11 @@ def real_admins(args, *, wait: float | None = None) -> Admins:
     def make(name: str):
         if home and name and name != home:  # through -m's queue manager
             transport = MQTransport.connect(replace(base, qmgr=home))
-            channel = PCFOverQueues(transport, target_qmgr=name)
+            channel = PCFOverQueues(transport, target_qmgr=name,
+                                    model_queue=model or MODEL_QUEUE)
         else:
-            channel = PCFOverQueues(MQTransport.connect(replace(base, qmgr=name or home)))
+            channel = PCFOverQueues(MQTransport.connect(replace(base, qmgr=name or home)),
+                                    model_queue=model or MODEL_QUEUE)
         return Admin(channel, tz=local, wait=WAIT if wait is None else wait)
 
     return Admins(make)
@@ -175,13 +189,14 @@ def administration(args, *, wait: float | None = None,
                 raise UsageError(f"{', '.join(refused)}: no meaning with --network (a "
                                  "simulated estate has no connections to configure)")
             with simulation(specs, strict=getattr(args, "strict", False)) as live:
-                admins = simulated_admins(live, wait=wait)
+                admins = simulated_admins(live, wait=wait,
+                                          model=getattr(args, "model_queue", None))
                 try:
                     yield admins
                 finally:
                     admins.close()
             return
-        admins = real_admins(args, wait=wait)
+        admins = real_admins(args, wait=wait, model=getattr(args, "model_queue", None))
         try:
             yield admins
         finally:

@@ -8,6 +8,7 @@ import sys
 from dataclasses import asdict
 
 from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
+from mqroute.estates import add_admin_options
 from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import add_strict, load_mqsc
 from mqroute.options import add_connection, add_mqsc, add_network
@@ -30,8 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "--network or the connection options)")
     add_network(audit, help="with -m (or alone: every queue manager of it): a simulated "
                             "estate, demo, MQSC files or an estate folder")
-    audit.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
-                       help="-m: how long to wait for each command server's responses")
+    add_admin_options(audit)
     add_connection(audit, qmgr=False)
     audit.add_argument("--observed", metavar="DIR", type=input_path,
                        help="the --out folder of mqroute analyze (without it: configuration "

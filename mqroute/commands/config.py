@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from mqroute.errors import EXIT_OK, UsageError
-from mqroute.estates import administration
+from mqroute.estates import add_admin_options, administration
 from mqroute.options import add_connection, add_network
 
 
@@ -24,8 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       "from a simulated estate or a real queue manager")
     p.add_argument("--system", action="store_true",
                    help="the SYSTEM.* objects crtmqm made too (altered ones always)")
-    p.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to wait for the command server's responses (default 30)")
+    add_admin_options(p)
     add_network(p, help="a simulated estate: demo, MQSC files, or an estate folder")
     add_connection(p)
     p.set_defaults(func=run)

@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from mqroute.errors import EXIT_OK, UsageError
-from mqroute.estates import administration
+from mqroute.estates import add_admin_options, administration
 from mqroute.options import add_connection, add_network
 from mqroute.output import print_json_lines
 from traceroute.status import ChannelStatus, CommandFailed, QueueStatus
@@ -42,8 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="this channel (repeatable; generic allowed)")
     p.add_argument("--system", action="store_true", help="SYSTEM.* queues and channels too")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
-    p.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to wait for the command server's responses (default 30)")
+    add_admin_options(p)
     add_network(p, help="a simulated estate: demo, MQSC files, or an estate folder (mqroute "
                         "sim init)")
     add_connection(p, channel_flag="--client-channel")
