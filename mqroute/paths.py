@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from mqroute.errors import UsageError
+from pcf.text import has_credentials, masked
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 #: Schemes that name the same store.
@@ -100,30 +101,6 @@ def plain(args: argparse.Namespace) -> argparse.Namespace:
             setattr(args, name, tuple(str(v) if isinstance(v, PathArg) else v
                                       for v in value))
     return args
-
-
-def masked(uri: str) -> str:
-    """The URI with the password (or the whole user part when it has no password) masked."""
-    m = _SCHEME.match(uri)
-    if not m:
-        return uri
-    rest = uri[m.end():]
-    authority, sep, tail = rest.partition("/")
-    user, at, host = authority.rpartition("@")
-    if not at:
-        return uri
-    name, colon, _secret = user.partition(":")
-    shown = f"{name}:***" if colon else "***"
-    return f"{uri[:m.end()]}{shown}@{host}{sep}{tail}"
-
-
-def has_credentials(uri: str) -> bool:
-    """True when a URI carries a user or password before its host (`s3://ID:KEY@bucket`)."""
-    m = _SCHEME.match(uri)
-    if not m:
-        return False
-    authority = uri[m.end():].partition("/")[0]
-    return "@" in authority
 
 
 def _store(uri: str) -> str:

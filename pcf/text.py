@@ -1,4 +1,4 @@
-"""Text from data made safe to show: every control character visibly escaped.
+"""Text made safe to show: every control character visibly escaped, credentials masked.
 
 Names in MQ data (queue managers, queues, channels, applications, descriptions) are whatever
 the message holds: an escape sequence (ESC, CSI, OSC), another C0 or C1 control, a NUL, a
@@ -17,6 +17,8 @@ is kept as it is (Windows application names are full of them).
 from __future__ import annotations
 
 import re
+
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 
 _UNSAFE = ("\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
            "\ud800-\udfff\ufffe\uffff")
@@ -49,3 +51,27 @@ def printable(text: str, keep: str = "") -> str:
 def is_printable(text: str, keep: str = "") -> bool:
     """True when `printable` would leave `text` as it is."""
     return unsafe_pattern(keep).search(text) is None
+
+
+def masked(uri: str) -> str:
+    """The URI with the password (or the whole user part when it has no password) masked."""
+    m = _SCHEME.match(uri)
+    if not m:
+        return uri
+    rest = uri[m.end():]
+    authority, sep, tail = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if not at:
+        return uri
+    name, colon, _secret = user.partition(":")
+    shown = f"{name}:***" if colon else "***"
+    return f"{uri[:m.end()]}{shown}@{host}{sep}{tail}"
+
+
+def has_credentials(uri: str) -> bool:
+    """True when a URI carries a user or password before its host (`s3://ID:KEY@bucket`)."""
+    m = _SCHEME.match(uri)
+    if not m:
+        return False
+    authority = uri[m.end():].partition("/")[0]
+    return "@" in authority

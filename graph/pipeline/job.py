@@ -47,7 +47,7 @@ from graph.pipeline.smf import write_tables as write_smf_tables
 from graph.pipeline.stats import STATS_COLUMNS
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
-from pcf.text import printable
+from pcf.text import has_credentials, masked, printable
 
 
 @dataclass
@@ -144,7 +144,8 @@ def _unless_empty(frame, rows: int, columns):
 
 
 def add_arguments(p: argparse.ArgumentParser, *, input_type: Callable[[str], str] = str,
-                  output_type: Callable[[str], str] = str) -> None:
+                  output_type: Callable[[str], str] = str,
+                  address_type: Callable[[str], str] = str) -> None:
     """The analyze job's options (shared by `mqroute analyze` and spark-submit); the
     types mark the inputs and the output folder (`mqroute.paths` checks them)."""
     p.add_argument("inputs", nargs="+", metavar="INPUT", type=input_type,
@@ -154,7 +155,8 @@ def add_arguments(p: argparse.ArgumentParser, *, input_type: Callable[[str], str
     p.add_argument("--out", required=True, metavar="DIR", type=output_type,
                    help="folder (path or URI) for the tables; replaced only when all are "
                         "written")
-    p.add_argument("--master", help="Spark master URL (default local[*], or spark-submit's)")
+    p.add_argument("--master", type=address_type, metavar="URL",
+                   help="Spark master URL (default local[*], or spark-submit's)")
     p.add_argument("--split-mb", type=int, default=DEFAULT_SPLIT_BYTES >> 20,
                    help="bytes of dump per task, in MB (default 32)")
 
@@ -177,6 +179,11 @@ def run_args(args: argparse.Namespace, *, spark=None, single: bool = False,
         print(printable(text), file=sys.stderr, flush=True)   # one line, whatever it names
 
     say = progress or say
+    for uri in (*args.inputs, args.out):   # spark-submit's way in: mqroute checks it first
+        if has_credentials(uri):
+            say(f"mqroute: {masked(uri)}: credentials do not go in a URI; give them through "
+                "the store's environment or configuration")
+            return 2
     try:
         check_out(args.inputs, args.out)
         if listing is None:

@@ -11,6 +11,7 @@ from mqroute.errors import FatalError, UsageError
 from mqroute.extras import need
 from mqroute.graphopts import add_graph_engine_options, add_spark_log_options, start_session
 from mqroute.otlp import add_otlp_options, check_otlp
+from mqroute.paths import address as address_arg
 from mqroute.paths import input_path, output_folder
 
 #: Seconds to wait for a standalone master to answer before giving up (each address).
@@ -30,7 +31,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="reconstruct every route, journey, event and statistic "
                                        "of a network's data, written as Parquet (Spark, or "
                                        "one process for small inputs)")
-    add_arguments(p, input_type=input_path, output_type=output_folder)
+    add_arguments(p, input_type=input_path, output_type=output_folder,
+                  address_type=address_arg)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--spark", action="store_true",
                        help="run on Spark even for a small input")
