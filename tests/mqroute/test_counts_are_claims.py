@@ -69,6 +69,8 @@ def runs(f: dict[str, str], out: Path) -> list[list[str]]:
          str(out / "m.prom")],
         ["smf", f["stats"]],
         ["sim", "init", str(out / "estate"), f["mqsc"]],
+        ["status", "--network", f["mqsc"], "-m", "QM1", "--json"],
+        ["config", "--network", f["mqsc"], "-m", "QM1"],
     ]
 
 
