@@ -27,7 +27,7 @@ ALLOWED = {
     "traceroute.journeys": ("pcf", "traceroute.records", "traceroute.routes",
                             "traceroute.events", "traceroute.stats"),
     "traceroute.events": ("pcf", "traceroute.records", "traceroute.routes",
-                          "traceroute.journeys", "traceroute.stats"),
+                          "traceroute.journeys", "traceroute.stats", "traceroute.status"),
     "traceroute.stats": ("pcf", "traceroute.records", "traceroute.routes"),
     "traceroute.status": ("pcf",),
     "traceroute.display": ("pcf", *PURE),

@@ -37,6 +37,7 @@ from traceroute.sim.mqi import (
     MQOPEN,
     MQPUT,
     MQPUT1,
+    MQSUB,
     SimCall,
     SimConnection,
 )
@@ -48,7 +49,7 @@ LOW, MEDIUM, HIGH = 1, 2, 3
 _LEVELS = {"LOW": LOW, "MEDIUM": MEDIUM, "HIGH": HIGH}
 _VERBS = {MQCONN: mqc.MQXF_CONN, MQDISC: mqc.MQXF_DISC, MQOPEN: mqc.MQXF_OPEN,
           MQCLOSE: mqc.MQXF_CLOSE, MQPUT: mqc.MQXF_PUT, MQPUT1: mqc.MQXF_PUT1,
-          MQGET: mqc.MQXF_GET}
+          MQGET: mqc.MQXF_GET, MQSUB: mqc.MQXF_SUB}
 _CCSID = 819
 
 
@@ -208,6 +209,8 @@ class ActivityTracer:
         key = call.conn.conn_id
         state = self._conns.get(key)
         if call.verb == MQCONN:
+            if call.comp_code == mqc.MQCC_FAILED:
+                return  # no connection: nothing to trace
             qm = self.sim.network.qmgrs.get(call.qmgr)
             attrs = qm.attrs if qm is not None else {}
             actvtrc = attrs.get("ACTVTRC", "OFF").upper() == "ON"

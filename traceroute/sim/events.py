@@ -22,24 +22,37 @@ TYPE(CONFIGEV).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
+import pcf
 from pcf import mqc
+from traceroute.events import channel as ch
 from traceroute.events.build import event_message, perf_event
-from traceroute.events.catalog import EventKind
-from traceroute.events.config import CONFIG_KINDS, change_events, channel_event, config_event
+from traceroute.events.catalog import BY_NAME, EventKind, build
+from traceroute.events.command import command_data, command_event, is_display, mqsc_command
+from traceroute.events.config import CONFIG_KINDS, change_events, config_event
 from traceroute.events.engine import PerfEvent
 from traceroute.events.model import Event
+from traceroute.events.objects import OBJECT, QUEUE_TYPES, parameters
 from traceroute.events.qmgr import FailedCall, event_kind, mqi_event
 from traceroute.events.replay import Estate, Op
+from traceroute.sim.authority import command_authorized
+from traceroute.sim.channels import Attempt, ChannelError, address_of
 from traceroute.sim.crtmqm import QMGR_DEFAULTS
-from traceroute.sim.mqi import MQCONN, MQDISC, MQGET, MQOPEN, MQPUT, MQPUT1, SimCall
-from traceroute.sim.mqsc.apply import Session
-from traceroute.sim.mqsc.syntax import Command, MQSCError, _items
-from traceroute.sim.network import QUEUE_KINDS, QueueManager
-from traceroute.sim.simulator import Simulator
+from traceroute.sim.mqi import MQGET, MQOPEN, MQPUT, MQPUT1, MQSUB, SimCall, SimConnection
+from traceroute.sim.mqsc.apply import FAILED, Outcome, Session
+from traceroute.sim.mqsc.syntax import COMMAND_OPTIONS, Command, MQSCError, _items
+from traceroute.sim.network import QUEUE_KINDS, MQObject, QueueManager
+from traceroute.sim.simulator import Simulator, Watcher
 
 _SENDERS = (mqc.MQCHT_SENDER, mqc.MQCHT_SERVER, mqc.MQCHT_CLUSSDR)
+#: Command keywords that are options of the command, not attributes of the object.
+_OPTIONS = frozenset({*COMMAND_OPTIONS, "PURGE", "NOPURGE", "IGNSTATE", "AUTHREC",
+                      "CHLTABLE", "QSGDISP", "TYPE"})
+#: PCF Inquire commands (CMDEV(NODISPLAY) leaves them out).
+_INQUIRE_COMMANDS = frozenset(v for k, v in vars(mqc).items()
+                              if k.startswith("MQCMD_INQUIRE") and isinstance(v, int))
 
 
 def qmgr_attr(qm: QueueManager, keyword: str) -> str:
@@ -61,8 +74,9 @@ def switched_on(qm: QueueManager, kind: EventKind, qualifier: int = 0) -> bool:
     return value in ("ENABLED", "NODISPLAY")
 
 
-class SimEvents:
-    """Performance, channel and configuration events of a simulated network."""
+class SimEvents(Watcher):
+    """Queue manager, performance, channel and configuration events of a simulated
+    network (an observer of its MQI calls and a watcher of its channels)."""
 
     def __init__(self, sim: Simulator, *, write: bool = True) -> None:
         self.sim = sim
@@ -72,7 +86,11 @@ class SimEvents:
         self.lost: list[Event] = []        # events whose message could not be put
         self._correl = 0
         self._failed_opens: set[tuple[bytes, int | None]] = set()
+        #: (qmgr, kind, name) -> (CRDATE, CRTIME, ALTDATE, ALTTIME) of objects made or
+        #: altered while it watched (the others date from the simulation's start)
+        self._dates: dict[tuple[str, str, str], tuple[str, str, str, str]] = {}
         sim.add_observer(self._call)
+        sim.add_watcher(self)
 
     # --- time and writing ---------------------------------------------------------------
 
@@ -113,7 +131,6 @@ class SimEvents:
     # --- MQI calls ----------------------------------------------------------------------
 
     def _call(self, call: SimCall) -> None:
-        qmgr = call.qmgr
         if call.comp_code == mqc.MQCC_FAILED:
             self._failed(call)
             return
@@ -122,25 +139,6 @@ class SimEvents:
                                                       | mqc.MQGMO_BROWSE_NEXT):
                 return
             self._perform(call, "GET" if call.verb == MQGET else "PUT")
-        elif call.verb in (MQCONN, MQDISC) and call.conn.mca \
-                and call.conn.channel_type in _SENDERS:
-            qm = self.sim.network.qmgrs.get(qmgr)
-            if qm is None or not _enabled(qm, "CHLEV"):
-                return
-            ch = qm.channels.get(call.conn.channel)
-            xmitq = ch.get("XMITQ") if ch is not None else ""
-            conname = ch.get("CONNAME") if ch is not None else ""
-            if call.verb == MQCONN:
-                event = channel_event(mqc.MQRC_CHANNEL_STARTED, qmgr, call.conn.channel,
-                                      self._when(qmgr, call.time), xmitq=xmitq,
-                                      conname=conname)
-            elif call.conn.channel in qm.stopped:
-                event = channel_event(mqc.MQRC_CHANNEL_STOPPED_BY_USER, qmgr,
-                                      call.conn.channel, self._when(qmgr, call.time),
-                                      qualifier=mqc.MQRQ_CHANNEL_STOPPED_DISABLED)
-            else:
-                return
-            self._emit(event, "SYSTEM.ADMIN.CHANNEL.EVENT")
 
     def _perform(self, call: SimCall, op: str) -> None:
         """A put or a destructive get on a local queue drives the performance events; the
@@ -181,67 +179,290 @@ class SimEvents:
             return
         failure = call.failure
         conn = call.conn
+        sub = call.verb == MQSUB
         event = mqi_event(FailedCall(
             call.reason, call.qmgr, conn.appl_type, conn.appl_name,
-            queue=call.object_name, object_qmgr=call.object_qmgr,
+            queue=call.resolved_queue if sub else call.object_name,
+            object_qmgr="" if sub else call.object_qmgr,
             related=failure.related if failure is not None else "",
             related_type=failure.related_type if failure is not None else 0,
             conn_name=conn.partner if conn.client else "",
             channel=conn.channel if conn.client else "", user=conn.user,
-            qualifier=call.qualifier, options=call.options), self._when(call.qmgr, call.time))
+            qualifier=call.qualifier,
+            options=call.options or (mqc.MQOO_OUTPUT if call.verb == MQPUT1 else 0),
+            topic=call.object_name if sub else "",
+            dest_qmgr=call.object_qmgr if sub else "",
+            dest_options=mqc.MQOO_OUTPUT if sub else 0), self._when(call.qmgr, call.time))
         if event is not None:
             self._emit(event, kind.queue)
 
+    # --- channels (a Watcher of the simulator) -------------------------------------------
+
+    def _channel(self, qmgr: str, kind: str, event: Event | None,
+                 qualifier: int = 0) -> None:
+        """Write a channel event of `kind` on qmgr when its switch says so."""
+        qm = self.sim.network.qmgrs.get(qmgr)
+        if event is None or qm is None or not switched_on(qm, BY_NAME[kind], qualifier):
+            return
+        self._emit(event, "SYSTEM.ADMIN.CHANNEL.EVENT")
+
+    def started(self, qmgr: str, channel: str) -> None:
+        """START CHANNEL: the command's Channel Started."""
+        self._channel(qmgr, "Channel Started", ch.started(qmgr, channel, self._when(qmgr)))
+
+    def channel_started(self, qmgr: str, channel: MQObject, attempt: Attempt) -> None:
+        """An instance started: Channel Started at both ends (and Channel Auto-definition
+        OK at the receiving end when CHAD defined its channel)."""
+        partner = attempt.partner
+        assert partner is not None
+        when = self._when(qmgr)
+        me = self.sim.network.qmgrs[qmgr]
+        if attempt.remote == "autodef":
+            self._channel(partner.name, "Channel Auto-definition OK", ch.auto_definition(
+                partner.name, channel.name, self._when(partner.name),
+                channel_type=mqc.MQCHT_RECEIVER, conname=address_of(me)))
+        self._channel(qmgr, "Channel Started", ch.started(
+            qmgr, channel.name, when, xmitq=self._xmitq(channel),
+            conname=channel.get("CONNAME")))
+        self._channel(partner.name, "Channel Started", ch.started(
+            partner.name, channel.name, self._when(partner.name), conname=address_of(me)))
+
+    def channel_ended(self, qmgr: str, channel: MQObject, partner: str, qualifier: int,
+                      error: ChannelError | None, *, by_user: bool = False) -> None:
+        """An instance ended: Channel Stopped By User (STOP CHANNEL), Channel Stopped at
+        the sending end with its qualifier and AMQ message, and at the receiving end."""
+        self._channel(qmgr, "Channel Stopped", self._stopped(qmgr, channel, qualifier, error,
+                                                             sending=True), qualifier)
+        if by_user:
+            self._channel(qmgr, "Channel Stopped By User",
+                          ch.stopped_by_user(qmgr, channel.name, self._when(qmgr)))
+        if partner in self.sim.network.qmgrs and self.sim.active(partner):
+            theirs = mqc.MQRQ_CHANNEL_STOPPED_OK if qualifier in (
+                mqc.MQRQ_CHANNEL_STOPPED_OK, mqc.MQRQ_CHANNEL_STOPPED_DISABLED) \
+                else mqc.MQRQ_CHANNEL_STOPPED_ERROR
+            self._channel(partner, "Channel Stopped",
+                          self._stopped(partner, channel, theirs, error, sending=False,
+                                        conname=address_of(self.sim.network.qmgrs[qmgr])),
+                          theirs)
+
+    def channel_failed(self, qmgr: str, channel: MQObject, attempt: Attempt,
+                       qualifier: int) -> None:
+        """A channel could not start: Channel Stopped (RETRY, or DISABLED when its retries
+        are used up) with the AMQ message; at the receiving end Channel SSL Error, Channel
+        Blocked or Channel Auto-definition Error when that was why."""
+        self._channel(qmgr, "Channel Stopped", self._stopped(qmgr, channel, qualifier,
+                                                             attempt.error, sending=True),
+                      qualifier)
+        partner = attempt.partner
+        if partner is None:
+            return
+        when, me = self._when(partner.name), self.sim.network.qmgrs[qmgr]
+        if attempt.remote == "ssl":
+            self._channel(partner.name, "Channel SSL Error", ch.ssl_error(
+                partner.name, channel.name, when, qualifier=attempt.qualifier,
+                conname=address_of(me)))
+        elif attempt.remote == "blocked":
+            self._channel(partner.name, "Channel Blocked", ch.blocked(
+                partner.name, address_of(me), when, qualifier=attempt.qualifier,
+                channel=channel.name, remote_qmgr=qmgr), attempt.qualifier)
+        elif attempt.remote == "autodef_error":
+            self._channel(partner.name, "Channel Auto-definition Error", ch.auto_definition(
+                partner.name, channel.name, when, channel_type=mqc.MQCHT_RECEIVER,
+                conname=address_of(me), error_id=mqc.MQRC_UNKNOWN_OBJECT_NAME))
+
+    def _stopped(self, qmgr: str, channel: MQObject, qualifier: int,
+                 error: ChannelError | None, *, sending: bool, conname: str = "") -> Event:
+        e = error or ChannelError(0)
+        return ch.stopped(qmgr, channel.name, self._when(qmgr), qualifier=qualifier,
+                          error_id=e.identifier if error else 0, ints=(e.int1, e.int2),
+                          strs=(e.str1, e.str2, e.str3),
+                          xmitq=self._xmitq(channel) if sending else "",
+                          conname=channel.get("CONNAME") if sending else conname)
+
+    @staticmethod
+    def _xmitq(channel: MQObject) -> str:
+        kind = channel.get("CHLTYPE")
+        if kind == "CLUSRCVR":  # the simulator sends on the cluster-receiver's definition
+            return "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+        return ch.xmitq_of(kind, channel.get("XMITQ"))
+
+    def client_refused(self, qmgr: str, conn: SimConnection, reason: int, qualifier: int,
+                       limit: int = 0) -> None:
+        """A client refused by its SVRCONN channel: Channel Blocked (a CHLAUTH record) or
+        Channel Not Available (MAXINST / MAXINSTC reached)."""
+        when = self._when(qmgr)
+        if reason == mqc.MQRC_CHANNEL_NOT_AVAILABLE:
+            self._channel(qmgr, "Channel Not Available", ch.not_available(
+                qmgr, conn.channel, when, conname=conn.partner, qualifier=qualifier,
+                limit=limit))
+            return
+        by_address = qualifier == mqc.MQRQ_CHANNEL_BLOCKED_ADDRESS
+        self._channel(qmgr, "Channel Blocked", ch.blocked(
+            qmgr, conn.partner, when, qualifier=qualifier,
+            channel="" if by_address else conn.channel,
+            user="" if by_address else conn.user,
+            client_user="" if by_address else conn.user,
+            appl_type=None if by_address else conn.appl_type,
+            appl_name="" if by_address else conn.appl_name), qualifier)
+
+    def qmgr_changed(self, qmgr: str, active: bool, qualifier: int) -> None:
+        """strmqm / endmqm: Queue Manager Active / Not Active (STRSTPEV)."""
+        qm = self.sim.network.qmgrs[qmgr]
+        name = "Queue Manager Active" if active else "Queue Manager Not Active"
+        kind = BY_NAME[name]
+        if not switched_on(qm, kind):
+            return
+        values: dict[str, object] = {"ReasonQualifier": qualifier}
+        if active:
+            values["HostName"] = address_of(qm)
+        self._emit(build(kind, qmgr, values, self._when(qmgr)), kind.queue)
+
+    # --- commands ------------------------------------------------------------------------
+
+    def command_refused(self, qmgr: str, verb: str, kind: str, name: str | None, *,
+                        user: str, groups: set[str] | None = None) -> bool:
+        """Whether `user` may not run VERB KIND(name) on qmgr (traceroute.sim.authority);
+        when not, the Not Authorized (type 4) event (AUTHOREV) and True: the command
+        fails with MQRC_NOT_AUTHORIZED and runs not."""
+        qm = self.sim.network.qmgrs[qmgr]
+        groups = self.sim.groups.get(user, set()) if groups is None else groups
+        if command_authorized(qm, verb, kind, name, user, groups):
+            return False
+        event = mqi_event(FailedCall(
+            mqc.MQRC_NOT_AUTHORIZED, qmgr, 0, "", user=user,
+            qualifier=mqc.MQRQ_CMD_NOT_AUTHORIZED,
+            command=mqsc_command(verb, kind) or 0), self._when(qmgr))
+        kind_of_event = event_kind(mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_CMD_NOT_AUTHORIZED)
+        if event is not None and kind_of_event is not None \
+                and switched_on(qm, kind_of_event):
+            self._emit(event, kind_of_event.queue)
+        return True
+
     # --- configuration ------------------------------------------------------------------
 
-    def mqsc(self, text: str, qmgr: str, *, source: str = "<mqsc>") -> list[Event]:
-        """Apply MQSC to the running network; the configuration events it raised."""
-        network = self.sim.network
-        session = Session(network, qmgr, reading=False)
+    def mqsc(self, text: str, qmgr: str, *, source: str = "<mqsc>", user: str = "mqm"
+             ) -> list[Event]:
+        """Apply MQSC to the running network as runmqsc does (`execute` each command); the
+        configuration and command events it raised. The first command that fails raises
+        its MQSCError (those before it applied)."""
+        session = Session(self.sim.network, qmgr, reading=False)
         raised: list[Event] = []
-        altered: list[tuple[str, str, dict[str, str]]] = []
-        resets: list[tuple[str, str]] = []
         for item in _items(text, source):
             if isinstance(item, MQSCError):
                 raise item
             if not isinstance(item, Command):
                 session.header(item.name)
                 continue
-            if session.current is None:
-                outcome = session.execute(item)  # fails: no queue manager named
-                assert outcome.error is not None
-                raise outcome.error
-            qm = network.qmgr(session.current)
-            if item.verb == "RESET" and item.kind == "QSTATS" and item.name:
-                resets.append((qm.name, item.name))
-                continue
-            if item.verb in ("ALTER", "DEFINE") and item.kind == "QLOCAL" and item.name:
-                altered.append((qm.name, item.name, dict(item.attrs)))
-            before = self._object(qm, item.kind, item.name)
-            outcome = session.execute(item)
+            outcome, events = self.execute(session, item, user=user)
             if not outcome.ok:
                 assert outcome.error is not None
                 raise outcome.error
-            after = self._object(qm, item.kind, item.name)
-            if item.kind == "QMGR":
-                if item.verb == "REFRESH" and item.attrs.get("TYPE", "").upper() == "CONFIGEV":
-                    obj_kind = item.attrs.get("OBJECT", "").upper()
-                    raised += self.refresh(qm.name, kind=None if obj_kind in ("", "ALL")
-                                           else obj_kind, name=item.attrs.get("NAME"))
-                continue
-            if not _enabled(qm, "CONFIGEV") or item.kind not in CONFIG_KINDS \
-                    or item.name is None:
-                continue
-            raised += self._config(qm, item.verb, item.kind, item.name, before, after)
+            raised += events
+        return raised
+
+    def execute(self, session: Session, command: Command, *, user: str = "mqm",
+                origin: int = mqc.MQEVO_CONSOLE, context: Iterable[pcf.Parameter] = (),
+                correl_id: bytes | None = None) -> tuple[Outcome, list[Event]]:
+        """Run one MQSC command on `session`'s queue manager as the queue manager takes it
+        (`sim runmqsc`, the command server): `user` needs the authority for it (else Not
+        Authorized type 4 and AMQ8135E); START/STOP CHANNEL act on the running channel;
+        then the configuration events (CONFIGEV) and the command event (CMDEV, DISPLAY
+        left out by NODISPLAY) under one CorrelId. Its Outcome and the events raised."""
+        if session.current is None:
+            return session.execute(command), []
+        qm = self.sim.network.qmgr(session.current)
+        verb, kind, name = command.verb, command.kind, command.name
+        if self.command_refused(qm.name, verb, kind, name, user=user):
+            error = command.error(f"{user} is not authorized to {verb} {kind}",
+                                  amq="AMQ8135E: Not authorized.")
+            return session._count(Outcome(FAILED, error.amq, command, error, qm.name)), []
+        cmdev_before = qmgr_attr(qm, "CMDEV")
+        before = self._object(qm, kind, name)
+        outcome = session.execute(command)
+        if outcome.ok and verb in ("START", "STOP") and kind == "CHANNEL" \
+                and name in qm.channels:  # the running channel starts or stops
+            (self.sim.start_channel if verb == "START" else self.sim.stop_channel)(
+                qm.name, name)
+        if not outcome.ok:
+            return outcome, []
+        after = self._object(qm, kind, name)
+        correl = correl_id or self._new_correl(qm.name)
+        raised: list[Event] = []
+        if verb == "REFRESH" and kind == "QMGR" and \
+                command.attrs.get("TYPE", "").upper() == "CONFIGEV":
+            obj_kind = command.attrs.get("OBJECT", "").upper()
+            raised += self.refresh(qm.name, kind=None if obj_kind in ("", "ALL")
+                                   else obj_kind, name=command.attrs.get("NAME"))
+        elif kind in CONFIG_KINDS and _enabled(qm, "CONFIGEV") and verb in (
+                "DEFINE", "ALTER", "DELETE"):
+            raised += self._config(qm, verb, kind, name or qm.name, before, after, correl,
+                                   user=user, origin=origin)
+        self._after_command(qm, command)
+        cmdev = {cmdev_before, qmgr_attr(qm, "CMDEV")} - {"DISABLED"} \
+            if verb == "ALTER" and kind == "QMGR" else {qmgr_attr(qm, "CMDEV")} - {"DISABLED"}
+        if cmdev and not (is_display(verb) and cmdev <= {"NODISPLAY"}):
+            event = self._command_event(qm, command, user, origin, context, correl)
+            if event is not None:
+                self._emit(event, "SYSTEM.ADMIN.COMMAND.EVENT")
+                raised.append(event)
+        return outcome, raised
+
+    def _command_event(self, qm: QueueManager, command: Command, user: str, origin: int,
+                       context: Iterable[pcf.Parameter], correl: bytes) -> Event | None:
+        number = mqsc_command(command.verb, command.kind)
+        if number is None:
+            return None
+        kind = command.kind
+        _type, name_id, width = OBJECT.get(kind, (0, None, 48))
+        given = {k: v for k, v in command.attrs.items() if k not in _OPTIONS}
+        attrs = parameters(kind, given, whole=False) if kind in OBJECT and command.verb in (
+            "DEFINE", "ALTER") else []
+        if kind in QUEUE_TYPES:
+            attrs = [p for p in attrs if p.parameter != mqc.MQIA_Q_TYPE]
+        name = command.name if kind != "QMGR" else None
+        data = command_data(command.verb, kind, name, QUEUE_TYPES.get(kind),
+                            name_id if kind != "QMGR" else None, width, attrs,
+                            {k: v for k, v in command.attrs.items() if k in _OPTIONS})
+        return command_event(qm.name, number, data, self._when(qm.name), user=user,
+                             origin=origin, correl_id=correl, context=context)
+
+    def pcf_command(self, qmgr: str, message: pcf.Message, *, user: str = "mqm",
+                    context: Iterable[pcf.Parameter] = (),
+                    correl_id: bytes | None = None) -> Event | None:
+        """The Command event of a PCF command the command server ran (MQRC_COMMAND_PCF,
+        EventOrigin MQEVO_MSG, the command message's context), when CMDEV says so: its
+        command data is the command's parameters."""
+        qm = self.sim.network.qmgrs[qmgr]
+        cmdev = qmgr_attr(qm, "CMDEV")
+        inquire = message.header.command in _INQUIRE_COMMANDS
+        if cmdev == "DISABLED" or (cmdev == "NODISPLAY" and inquire):
+            return None
+        event = command_event(qmgr, message.header.command, list(message.parameters),
+                              self._when(qmgr), user=user, origin=mqc.MQEVO_MSG,
+                              correl_id=correl_id or self._new_correl(qmgr), mqsc=False,
+                              context=context)
+        self._emit(event, "SYSTEM.ADMIN.COMMAND.EVENT")
+        return event
+
+    def _after_command(self, qm: QueueManager, command: Command) -> None:
+        """What the performance-event engine learns from a command: new queues, ALTER of
+        the depth/service events (the live enabling state), RESET QSTATS."""
         self.estate = self._rebuild()
         t_ms = round(self.sim.now * 1000)
-        for qmgr_name, queue, attrs in altered:
-            self._set_flags(qmgr_name, queue, attrs)
-        for qmgr_name, queue in resets:
-            engine = self.estate.engines.get(qmgr_name)
-            if engine is not None and queue in engine.queues:
-                engine.reset_stats(t_ms, queue)
-        return raised
+        if command.kind == "QLOCAL" and command.verb in ("ALTER", "DEFINE") and command.name:
+            self._set_flags(qm.name, command.name, dict(command.attrs))
+        if command.verb == "RESET" and command.kind == "QSTATS" and command.name:
+            engine = self.estate.engines.get(qm.name)
+            if engine is not None and command.name in engine.queues:
+                engine.reset_stats(t_ms, command.name)
+        if command.verb in ("DEFINE", "ALTER") and command.name and command.kind != "QMGR":
+            key = (qm.name, command.kind, command.name)
+            date, time = self._stamp(qm.name)
+            if command.verb == "DEFINE" and key not in self._dates:
+                self._dates[key] = (date, time, date, time)
+            else:
+                created = self._dates.get(key, (*self._start_stamp(qm.name),) * 2)
+                self._dates[key] = (created[0], created[1], date, time)
 
     def _set_flags(self, qmgr: str, queue: str, attrs: dict[str, str]) -> None:
         """ALTER QLOCAL QDPHIEV/QDPLOEV/QDPMAXEV/QSVCIEV sets the live enabling state."""
@@ -274,28 +495,59 @@ class SimEvents:
         fresh.shared.update({k: v for k, v in self.estate.shared.items() if k in fresh.shared})
         return fresh
 
-    @staticmethod
-    def _object(qm: QueueManager, kind: str, name: str | None) -> dict[str, str] | None:
+    def _stamp(self, qmgr: str) -> tuple[str, str]:
+        """The queue manager's date and time now as an object's CRDATE/CRTIME show them."""
+        when = self._when(qmgr)
+        return when.strftime("%Y-%m-%d"), when.strftime("%H.%M.%S")
+
+    def _start_stamp(self, qmgr: str) -> tuple[str, str]:
+        when = self._when(qmgr, 0.0)
+        return when.strftime("%Y-%m-%d"), when.strftime("%H.%M.%S")
+
+    def _object(self, qm: QueueManager, kind: str, name: str | None) -> dict[str, str] | None:
+        """Every attribute of an object now (IBM's defaults for its type under its own),
+        with its creation and alteration dates; the queue manager's for QMGR."""
+        if kind == "QMGR":
+            return {**QMGR_DEFAULTS, **qm.attrs}
         if name is None:
             return None
         store = qm.queues if kind in QUEUE_KINDS else qm.channels if kind == "CHANNEL" \
             else None
         obj = store.get(name) if store is not None else qm.others.get((kind, name))
-        return copy.deepcopy(obj.attrs) if obj is not None and obj.kind == kind else None
+        if obj is None or obj.kind != kind:
+            return None
+        created = self._dates.get((qm.name, kind, name))
+        if created is None:
+            created = (*self._start_stamp(qm.name),) * 2
+        attrs = copy.deepcopy(obj.effective())
+        attrs.update(CRDATE=created[0], CRTIME=created[1], ALTDATE=created[2],
+                     ALTTIME=created[3])
+        return attrs
 
     def _config(self, qm: QueueManager, verb: str, kind: str, name: str,
-                before: dict[str, str] | None, after: dict[str, str] | None) -> list[Event]:
+                before: dict[str, str] | None, after: dict[str, str] | None,
+                correl: bytes | None = None, *, user: str = "mqm",
+                origin: int = mqc.MQEVO_CONSOLE) -> list[Event]:
         when = self._when(qm.name)
-        correl = self._new_correl(qm.name)
+        correl = correl or self._new_correl(qm.name)
+        if after is not None and verb in ("DEFINE", "ALTER") and kind != "QMGR":
+            date, time = self._stamp(qm.name)
+            after = {**after, "ALTDATE": date, "ALTTIME": time}
+            if before is None:  # a new object: created now (only a local queue has its
+                after.update(CRDATE=date, CRTIME=time)  # alteration shown at creation)
+                if kind != "QLOCAL":
+                    after.update(ALTDATE="", ALTTIME="")
         if verb == "DELETE" and before is not None:
             events = [config_event(mqc.MQRC_CONFIG_DELETE_OBJECT, qm.name, kind, name, before,
-                                   when, correl_id=correl)]
+                                   when, correl_id=correl, user=user, origin=origin)]
         elif verb in ("DEFINE", "ALTER") and after is not None:
             if before is None:
                 events = [config_event(mqc.MQRC_CONFIG_CREATE_OBJECT, qm.name, kind, name,
-                                       after, when, correl_id=correl)]
+                                       after, when, correl_id=correl, user=user,
+                                       origin=origin)]
             else:  # ALTER, or DEFINE REPLACE: even when nothing changed [doc]
-                events = change_events(qm.name, kind, name, before, after, when, correl)
+                events = change_events(qm.name, kind, name, before, after, when, correl,
+                                       user=user, origin=origin)
         else:
             return []
         for e in events:
@@ -318,8 +570,9 @@ class SimEvents:
             if name and not (obj.name == name or (name.endswith("*")
                                                   and obj.name.startswith(name[:-1]))):
                 continue
+            attrs = self._object(qm, obj.kind, obj.name) or obj.attrs
             event = config_event(mqc.MQRC_CONFIG_REFRESH_OBJECT, qmgr, obj.kind, obj.name,
-                                 obj.attrs, when, correl_id=self._new_correl(qmgr))
+                                 attrs, when, correl_id=self._new_correl(qmgr))
             self._emit(event, "SYSTEM.ADMIN.CONFIG.EVENT")
             out.append(event)
         return out

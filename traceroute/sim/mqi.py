@@ -1,7 +1,7 @@
 """The MQI calls the simulator makes, as values its observers receive (`Simulator.add_observer`).
 
 One `SimCall` per MQI call of every connection: applications' MQCONN / MQOPEN / MQPUT /
-MQPUT1 / MQGET / MQCLOSE / MQDISC and the channel agents' calls (the sending MCA's MQGET
+MQPUT1 / MQGET / MQCLOSE / MQDISC / MQSUB and the channel agents' calls (the sending MCA's MQGET
 from its transmission queue, the receiving MCA's MQPUT1 on the next queue manager, to the
 dead-letter queue when the message cannot be put). Engines that watch a network (activity
 trace, events, accounting and statistics) are driven from these notifications.
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 MQCONN, MQDISC, MQOPEN, MQCLOSE = "MQCONN", "MQDISC", "MQOPEN", "MQCLOSE"
 MQPUT, MQPUT1, MQGET = "MQPUT", "MQPUT1", "MQGET"
+MQSUB = "MQSUB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,8 @@ class SimCall:
 
     time: float                      # virtual seconds since the simulator's start
     conn: SimConnection
-    verb: str                        # MQCONN, MQOPEN, MQPUT, MQPUT1, MQGET, MQCLOSE, MQDISC
+    verb: str                        # MQCONN, MQOPEN, MQPUT, MQPUT1, MQGET, MQCLOSE, MQDISC,
+    #                                  MQSUB (object_name: the topic string)
     object_name: str = ""
     object_qmgr: str = ""
     resolved_queue: str = ""

@@ -50,6 +50,8 @@ class Resolution:
     #: A failed resolution for which MQ writes no queue manager event (a model queue named
     #: on an MQPUT1: 2057 without a queue-manager alias on the way).
     quiet: bool = False
+    #: MQRC_NOT_AUTHORIZED: the MQRQ_* of the authority check that failed.
+    qualifier: int = 0
 
     @property
     def ok(self) -> bool:

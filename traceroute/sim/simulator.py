@@ -72,6 +72,15 @@ from traceroute.records.build import (
     report_descriptor,
 )
 from traceroute.sim import tracestate as ts
+from traceroute.sim.authority import authorized
+from traceroute.sim.channels import (
+    Attempt,
+    ChannelError,
+    attempt,
+    blocked_by,
+    channel_error,
+    listeners,
+)
 from traceroute.sim.mqi import (
     MQCLOSE,
     MQCONN,
@@ -80,13 +89,13 @@ from traceroute.sim.mqi import (
     MQOPEN,
     MQPUT,
     MQPUT1,
+    MQSUB,
     SimCall,
     SimConnection,
 )
 from traceroute.sim.network import MQObject, Network, QueueManager, cached
 from traceroute.sim.resolve import (
     Resolution,
-    receiving_end,
     resolve,
     resolve_input,
     sending_channel,
@@ -146,6 +155,30 @@ class Watcher:
     def started(self, qmgr: str, channel: str) -> None:
         """START CHANNEL."""
 
+    def channel_started(self, qmgr: str, channel: MQObject, attempt: Attempt) -> None:
+        """An instance of sending channel `channel` of `qmgr` started: it reached
+        `attempt.partner` (its receiving end starts with it)."""
+
+    def channel_ended(self, qmgr: str, channel: MQObject, partner: str, qualifier: int,
+                      error: ChannelError | None, *, by_user: bool = False) -> None:
+        """A running instance of a sending channel ended (`qualifier`: MQRQ_CHANNEL_STOPPED_
+        OK, _RETRY or _DISABLED; `error`: the AMQ message it ended with; `by_user`: STOP
+        CHANNEL); its receiving end at `partner` ends with it."""
+
+    def channel_failed(self, qmgr: str, channel: MQObject, attempt: Attempt,
+                       qualifier: int) -> None:
+        """A sending channel could not start (`attempt.error` says why); it retries
+        (MQRQ_CHANNEL_STOPPED_RETRY) or, its retries used up, is STOPPED (_DISABLED)."""
+
+    def qmgr_changed(self, qmgr: str, active: bool, qualifier: int) -> None:
+        """The queue manager started (strmqm) or was asked to end (endmqm)."""
+
+    def client_refused(self, qmgr: str, conn: SimConnection, reason: int, qualifier: int,
+                       limit: int = 0) -> None:
+        """A client's server-connection channel refused it: blocked by a CHLAUTH record
+        (MQRC_NOT_AUTHORIZED, MQRQ_CHANNEL_BLOCKED_*) or at its MAXINST/MAXINSTC `limit`
+        (MQRC_CHANNEL_NOT_AVAILABLE, MQRQ_SVRCONN_INST_LIMIT / _CLIENT_INST_LIMIT)."""
+
 
 @dataclass
 class PutResult:
@@ -190,6 +223,7 @@ class Opened:
     appl_type: int
     hobj: int = 0
     put1: bool = False  # opened by Simulator.put: one MQPUT1, no MQOPEN/MQCLOSE
+    refused: int = 0    # the application could not connect: the MQCONN's reason
 
     @property
     def reason(self) -> int:
@@ -203,17 +237,21 @@ class Opened:
 
     def put(self, md: MQMD, data: bytes) -> PutResult:
         """MQPUT: the message goes where this handle is bound (or is re-resolved)."""
+        if self.refused:
+            return PutResult(self.refused, resolution=self.resolution)
         r = self.resolution
         if self.bind_not_fixed and r.ok:
             r = resolve(self.sim.network, self.qmgr, self.queue, self.target_qmgr,
                         choose=self.sim._choose)
         return self.sim._app_put(self, md, data, r)
 
-    def close(self) -> None:
-        """MQCLOSE (only observers see it; the handle needs no cleanup)."""
-        if not self.put1:
-            conn = self.sim.connection(self.qmgr, self.appl_name, self.appl_type)
-            self.sim._notify(conn, MQCLOSE, object_name=self.queue, hobj=self.hobj)
+    def close(self, options: int = 0) -> int:
+        """MQCLOSE; with MQCO_DELETE / MQCO_DELETE_PURGE a dynamic queue goes: its reason
+        (MQRC_NOT_AUTHORIZED: a permanent dynamic queue this handle did not make, and the
+        user has no +dlt on it; MQRC_Q_NOT_EMPTY: MQCO_DELETE of a queue with messages)."""
+        if self.put1 or self.refused:
+            return 0
+        return self.sim._close(self, options)
 
 
 #: An Operation group, or how to make it: only activities that are recorded need theirs.
@@ -279,6 +317,27 @@ class Simulator:
         self._foreground = 0  # pending events that are not long channel retries
         #: (qmgr, channel) -> [retries so far, waiting for the retry timer]
         self._retrying: dict[tuple[str, str], list] = {}
+        #: (qmgr, sending channel) -> the queue manager its running instance reached
+        self._instances: dict[tuple[str, str], str] = {}
+        #: (qmgr, sending channel) -> when it last moved a message (for DISCINT)
+        self._active_at: dict[tuple[str, str], float] = {}
+        #: queue managers ended (end_qmgr) and not started again
+        self.ended: set[str] = set()
+        #: application name -> the user it runs as ('mqm' when not named here)
+        self.users: dict[str, str] = {}
+        #: user -> the groups it is in (for authority records of GROUP)
+        self.groups: dict[str, set[str]] = {}
+        #: (qmgr, 'app', appl) -> (reason, MQRQ_*) of a connection refused
+        self._refused: dict[tuple[str, str, str], tuple[int, int]] = {}
+        #: (qmgr, dynamic queue) -> (the handle that made it, its user)
+        self._dynamic: dict[tuple[str, str], tuple[int, str]] = {}
+        self._dynamic_serial = 0
+        #: (qmgr, appl) -> (SVRCONN channel, host, user) of an application that is a client
+        self._clients: dict[tuple[str, str], tuple[str, str, str]] = {}
+        for qm in self.network.qmgrs.values():  # listeners that start with the qmgr
+            for listener in listeners(qm):
+                if listener.get("CONTROL") in ("QMGR", "STARTONLY"):
+                    qm.running.add(("LISTENER", listener.name))
 
     # --- MQI calls and connections, for observers (traceroute.sim.mqi) ----------------
 
@@ -301,19 +360,99 @@ class Simulator:
                 fn(call)
 
     def connection(self, qmgr: str, appl_name: str, appl_type: int = mqc.MQAT_UNIX, *,
-                   options: int = 0, client_channel: str = "",
-                   client_host: str = "") -> SimConnection:
+                   options: int = 0, client_channel: str = "", client_host: str = "",
+                   user: str | None = None) -> SimConnection:
         """The application's connection to `qmgr` (MQCONN on first use; `options` are the
         MQCNO options of that MQCONNX, e.g. MQCNO_ACTIVITY_TRACE_ENABLED). With
         `client_channel` the application is an MQ client connected through that
         server-connection channel (from `client_host`): its later calls by the same name
-        are made on this connection."""
+        are made on this connection. `user`: whom it runs as (default `users[appl_name]`,
+        else 'mqm'); a client's channel with MCAUSER runs it as that user. An MQCONN that
+        fails (the queue manager ended, no authority to connect, the channel refused it)
+        gives a connection its calls cannot use: `refusal` says why."""
+        user = user or self.users.get(appl_name, "mqm")
         if client_channel:
+            self._clients[(qmgr, appl_name)] = (client_channel, client_host, user)
+            svrconn = self.network.qmgrs[qmgr].channels.get(client_channel)
+            mcauser = svrconn.get("MCAUSER") if svrconn is not None else ""
             return self._connect(qmgr, "app", appl_name, appl_name, appl_type,
                                  options=options, channel=client_channel,
                                  channel_type=mqc.MQCHT_SVRCONN,
-                                 partner=client_host or f"{appl_name.lower()}.client")
-        return self._connect(qmgr, "app", appl_name, appl_name, appl_type, options=options)
+                                 partner=client_host or f"{appl_name.lower()}.client",
+                                 user=mcauser or user, client_user=user)
+        return self._connect(qmgr, "app", appl_name, appl_name, appl_type, options=options,
+                             user=user)
+
+    def refusal(self, qmgr: str, appl_name: str) -> int:
+        """The MQRC_* the application's last MQCONN to `qmgr` failed with (0: connected)."""
+        refused = self._refused.get((qmgr, "app", appl_name))
+        return refused[0] if refused else 0
+
+    def _app(self, qmgr: str, appl_name: str, appl_type: int) -> tuple[SimConnection, int]:
+        """The application's connection and the reason it could not connect (0: it did)."""
+        key = (qmgr, "app", appl_name)
+        conn = self._conns.get(key)
+        if conn is not None:
+            return conn, 0
+        client = self._clients.get((qmgr, appl_name))
+        if client is not None:  # a client connects again through its channel
+            conn = self.connection(qmgr, appl_name, appl_type, client_channel=client[0],
+                                   client_host=client[1], user=client[2])
+        else:
+            conn = self.connection(qmgr, appl_name, appl_type)
+        return conn, self.refusal(qmgr, appl_name)
+
+    def _refuse(self, conn: SimConnection, client_user: str) -> tuple[int, int, int]:
+        """(MQRC_*, MQRQ_*, limit) of an application's MQCONN that fails, else zeros."""
+        qm = self.network.qmgrs[conn.qmgr]
+        if not self._up(conn.qmgr):
+            return mqc.MQRC_Q_MGR_NOT_AVAILABLE, 0, 0
+        if conn.client:
+            svrconn = qm.channels.get(conn.channel)
+            if svrconn is None or svrconn.get("CHLTYPE") != "SVRCONN" \
+                    or not qm.channel_running(conn.channel):
+                return mqc.MQRC_Q_MGR_NOT_AVAILABLE, 0, 0  # AMQ9520/AMQ9558 at the client
+            blocked = blocked_by(qm, conn.channel, user=conn.user, client_user=client_user,
+                                 address=conn.partner)
+            if blocked:
+                return mqc.MQRC_NOT_AUTHORIZED, blocked, 0
+            clients = [c for c in self._conns.values()
+                       if c.qmgr == conn.qmgr and c.client and c.channel == conn.channel]
+            maxinst = _number(svrconn.get("MAXINST"), 999999999)
+            if len(clients) >= maxinst:
+                return mqc.MQRC_CHANNEL_NOT_AVAILABLE, mqc.MQRQ_SVRCONN_INST_LIMIT, maxinst
+            maxinstc = _number(svrconn.get("MAXINSTC"), 999999999)
+            if sum(1 for c in clients if c.partner == conn.partner) >= maxinstc:
+                return mqc.MQRC_CHANNEL_NOT_AVAILABLE, mqc.MQRQ_CLIENT_INST_LIMIT, maxinstc
+        if not authorized(qm, "QMGR", qm.name, conn.user, self.groups.get(conn.user, ()),
+                          ("CONNECT",)):
+            return mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_CONN_NOT_AUTHORIZED, 0
+        return 0, 0, 0
+
+    def _authority(self, qm: QueueManager, user: str, queue: str,
+                   target_qmgr: str, r: Resolution | None, needed: tuple[str, ...]
+                   ) -> Resolution | None:
+        """The failed Resolution (MQRC_NOT_AUTHORIZED, MQRQ_OPEN_NOT_AUTHORIZED) when `user`
+        may not open `queue` at `target_qmgr` for `needed`: checked on the queue named, on
+        SYSTEM.CLUSTER.TRANSMIT.QUEUE for a cluster queue, on the queue-manager alias or
+        else the transmission queue for another queue manager."""
+        groups = self.groups.get(user, ())
+        if user == "mqm" or "mqm" in groups:
+            return None
+        if target_qmgr and target_qmgr != qm.name:
+            alias = qm.queues.get(target_qmgr)
+            checked = target_qmgr if alias is not None and alias.kind == "QREMOTE" else (
+                r.xmitq if r is not None and r.ok else "")
+            if not checked:
+                return None  # the resolution's own failure comes first
+        elif queue not in qm.queues and r is not None and r.ok and r.xmitq:
+            checked = r.xmitq  # a cluster queue elsewhere: its transmission queue
+        else:
+            checked = queue
+        if authorized(qm, "QUEUE", checked, user, groups, needed):
+            return None
+        return Resolution(qm.name, reason=mqc.MQRC_NOT_AUTHORIZED, related=checked,
+                          qualifier=mqc.MQRQ_OPEN_NOT_AUTHORIZED)
 
     def _connect(self, qmgr: str, kind: str, name: str, appl_name: str, appl_type: int,
                  **mca: object) -> SimConnection:
@@ -324,8 +463,20 @@ class Simulator:
             n = self._conn_serial
             conn_id = (b"AMQC" + qmgr.ljust(12)[:12].encode("latin-1") + self._stamp
                        + n.to_bytes(4, "big"))
+            client_user = str(mca.pop("client_user", "") or mca.get("user", ""))
             conn = SimConnection(qmgr, appl_name, appl_type, conn_id, 1000 + n,
                                  **mca)  # type: ignore[arg-type]
+            if kind == "app":
+                reason, qualifier, limit = self._refuse(conn, client_user)
+                if reason:
+                    self._refused[key] = (reason, qualifier)
+                    self._notify(conn, MQCONN, object_qmgr=qmgr, comp_code=mqc.MQCC_FAILED,
+                                 reason=reason, qualifier=qualifier)
+                    if conn.client and qualifier not in (0, mqc.MQRQ_CONN_NOT_AUTHORIZED):
+                        for w in self.watchers:
+                            w.client_refused(qmgr, conn, reason, qualifier, limit)
+                    return conn
+                self._refused.pop(key, None)
             self._conns[key] = conn
             self._notify(conn, MQCONN, object_qmgr=qmgr)
         return conn
@@ -378,6 +529,7 @@ class Simulator:
         failure = None
         if r is not None and not r.ok:
             failure, reason = r, reason or r.reason
+            qualifier = qualifier or r.qualifier
         elif r is not None:
             fields = {"resolved_queue": r.remote_q if r.xmitq else r.queue,
                       "resolved_qmgr": r.remote_qmgr if r.xmitq else qm.name,
@@ -386,6 +538,7 @@ class Simulator:
             fields = {"resolved_queue": queue, "resolved_qmgr": qm.name, "local_queue": queue}
         elif actor.failure is not None and reason == actor.failure.reason:
             failure = actor.failure
+            qualifier = qualifier or failure.qualifier
         self._notify(actor.conn, actor.verb, object_name=queue or actor.object_name,
                      object_qmgr="" if queue else actor.object_qmgr, md=md,
                      data_length=len(data), data=data, hobj=actor.hobj,
@@ -499,7 +652,12 @@ class Simulator:
         `resolve_input`'s reasons, the get with MQRC_GET_INHIBITED (2016: GET(DISABLED) on
         the alias or the queue) or MQRC_NO_MSG_AVAILABLE (2033)."""
         qm = self.network.qmgrs[qmgr]
+        conn, refused = self._app(qmgr, appl_name, mqc.MQAT_UNIX)
+        if refused:
+            return GetResult(refused)
         r = self._input_resolution(qm, queue)
+        r = self._authority(qm, conn.user, queue, "", None,
+                            ("BROWSE",) if browse else ("GET",)) or r
         hobj = self._input_handle(qmgr, queue, appl_name, browse, r) \
             if self._observers else 0
         options = (mqc.MQGMO_BROWSE_NEXT if browse else 0) | mqc.MQGMO_NO_WAIT
@@ -566,7 +724,8 @@ class Simulator:
                          options=mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE,
                          reason=0 if ok else r.reason,
                          comp_code=mqc.MQCC_OK if ok else mqc.MQCC_FAILED,
-                         failure=None if ok else r, **fields)
+                         failure=None if ok else r, qualifier=0 if ok else r.qualifier,
+                         **fields)
         return hobj
 
     def restore(self, qmgr: str, queue: str, md: MQMD, data: bytes) -> None:
@@ -633,20 +792,23 @@ class Simulator:
 
     def _back_out(self, qm: QueueManager, channel: MQObject, s: Stored, xmitq: str) -> None:
         """The unit of work that moved `s` is backed out: `s` is first on its transmission
-        queue again and the channel retries (SHORTRTY x SHORTTMR s, then LONGTMR)."""
+        queue again, the channel ends and retries (SHORTRTY x SHORTTMR s, then LONGTMR)."""
         self._queue(qm.name, xmitq).appendleft(s)
+        qualifier = self._retry_later(qm, channel, xmitq)
+        self._end_instance(qm, channel, qualifier, channel_error(9999, channel))
+
+    def _retry_later(self, qm: QueueManager, channel: MQObject, xmitq: str) -> int:
+        """Count one more retry of the channel and schedule it: MQRQ_CHANNEL_STOPPED_RETRY,
+        or _DISABLED when its retries are used up (it is STOPPED then)."""
         key = (qm.name, channel.name)
         state = self._retrying.setdefault(key, [0, False])
         state[0] += 1
         state[1] = True
-        mca = self._conns.get((qm.name, "sender", channel.name))
-        if mca is not None:
-            self.disconnect(mca)  # the channel ends: observers see the MCA go
         short = state[0] <= _number(channel.get("SHORTRTY"), 10)
         if not short and state[0] > _number(channel.get("SHORTRTY"), 10) \
                 + _number(channel.get("LONGRTY"), 999999999):
             self.network.qmgrs[qm.name].stopped.add(channel.name)  # retries used up
-            return
+            return mqc.MQRQ_CHANNEL_STOPPED_DISABLED
         delay = _number(channel.get("SHORTTMR" if short else "LONGTMR"), 60 if short else 1200)
 
         def retry() -> None:
@@ -655,6 +817,114 @@ class Simulator:
                 state[1] = False
                 self._drain(qm, xmitq)
         self._at(max(delay, self.latency), retry, background=not short)
+        return mqc.MQRQ_CHANNEL_STOPPED_RETRY
+
+    # --- channel instances --------------------------------------------------------------
+
+    def _up(self, qmgr: str) -> bool:
+        return qmgr not in self.ended
+
+    def _partner(self, qm: QueueManager, channel: MQObject, remote_qmgr: str,
+                 xmitq: str) -> QueueManager | None:
+        """The queue manager the running instance of `channel` reaches, starting it when it
+        is not running (`traceroute.sim.channels.attempt`); None when it cannot start now:
+        it retries then."""
+        key = (qm.name, channel.name)
+        running = self._instances.get(key)
+        if running is not None:
+            other = self.network.qmgrs.get(running)
+            if other is not None and self._up(running) \
+                    and other.channel_running(channel.name):
+                return other
+            self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_RETRY,
+                               channel_error(9999, channel))
+        a = attempt(self.network, qm, channel, remote_qmgr, up=self._up)
+        if not a.started:
+            qualifier = self._retry_later(qm, channel, xmitq)
+            for w in self.watchers:
+                w.channel_failed(qm.name, channel, a, qualifier)
+            return None
+        assert a.partner is not None
+        if a.autodefined is not None:  # CHAD: the receiving end defines the channel
+            a.partner.channels[channel.name] = a.autodefined
+        self._instances[key] = a.partner.name
+        for w in self.watchers:
+            w.channel_started(qm.name, channel, a)
+        return a.partner
+
+    def _end_instance(self, qm: QueueManager, channel: MQObject, qualifier: int,
+                      error: ChannelError | None, *, by_user: bool = False) -> None:
+        """The running instance of a sending channel ends (its MCA disconnects)."""
+        partner = self._instances.pop((qm.name, channel.name), None)
+        mca = self._conns.get((qm.name, "sender", channel.name))
+        if mca is not None:
+            self.disconnect(mca)  # the channel ends: observers see the MCA go
+        if partner is not None:
+            for w in self.watchers:
+                w.channel_ended(qm.name, channel, partner, qualifier, error, by_user=by_user)
+
+    def _moved(self, qm: QueueManager, channel: MQObject, xmitq: str) -> None:
+        """The channel moved a message now: with DISCINT set, it ends normally after that
+        many seconds without one (AMQ9545I disconnect interval expired)."""
+        key = (qm.name, channel.name)
+        self._active_at[key] = self.now
+        discint = _number(channel.get("DISCINT"), 6000)
+        if discint <= 0:
+            return
+
+        def check() -> None:
+            if self._active_at.get(key) == at and key in self._instances \
+                    and not self.depth(qm.name, xmitq):
+                self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_OK,
+                                   channel_error(9545, channel, severity="I"))
+        at = self.now
+        self._at(discint, check, background=True)
+
+    def channel_running(self, qmgr: str, channel: str) -> str:
+        """The queue manager a sending channel's running instance reaches, '' if none."""
+        return self._instances.get((qmgr, channel), "")
+
+    # --- queue managers -----------------------------------------------------------------
+
+    def end_qmgr(self, qmgr: str, *, quiesce: bool = True) -> None:
+        """endmqm (-c: quiesce, -i: immediately): the queue manager stops. Its channels
+        end, its connections are broken; until `start_qmgr`, applications cannot connect
+        (MQRC_Q_MGR_NOT_AVAILABLE) and channels to it find nobody listening."""
+        if qmgr in self.ended:
+            return
+        for w in self.watchers:
+            w.qmgr_changed(qmgr, False, mqc.MQRQ_Q_MGR_QUIESCING if quiesce
+                           else mqc.MQRQ_Q_MGR_STOPPING)
+        self.ended.add(qmgr)
+        qm = self.network.qmgrs[qmgr]
+        for (owner, name), partner in list(self._instances.items()):
+            ch = self.network.qmgrs[owner].channels.get(name) if owner in \
+                self.network.qmgrs else None
+            if ch is None:
+                continue
+            if owner == qmgr:
+                self._end_instance(qm, ch, mqc.MQRQ_CHANNEL_STOPPED_OK,
+                                   channel_error(9528, ch, severity="I"))
+            elif partner == qmgr:
+                xmitq = ch.get("XMITQ") or "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+                self._end_instance(self.network.qmgrs[owner], ch,
+                                   self._retry_later(self.network.qmgrs[owner], ch, xmitq),
+                                   channel_error(9999, ch))
+        for conn in [c for c in self._conns.values() if c.qmgr == qmgr]:
+            self.disconnect(conn)
+
+    def start_qmgr(self, qmgr: str) -> None:
+        """strmqm: an ended queue manager runs again (Queue Manager Active); its senders
+        with messages waiting start, and channels retrying toward it try again."""
+        self.ended.discard(qmgr)
+        for w in self.watchers:
+            w.qmgr_changed(qmgr, True, mqc.MQRQ_FAILOVER_NOT_PERMITTED)
+        for name in self.network.qmgrs:
+            self.retry(name)
+
+    def active(self, qmgr: str) -> bool:
+        """Whether the queue manager runs (not ended)."""
+        return qmgr not in self.ended
 
     def _delivered(self, qm: QueueManager, channel: str) -> None:
         self._retrying.pop((qm.name, channel), None)
@@ -663,7 +933,13 @@ class Simulator:
 
     def stop_channel(self, qmgr: str, channel: str) -> None:
         """STOP CHANNEL: messages for it wait on its transmission queue (its MCA ends)."""
-        self.network.qmgrs[qmgr].stopped.add(channel)
+        qm = self.network.qmgrs[qmgr]
+        qm.stopped.add(channel)
+        self._retrying.pop((qmgr, channel), None)
+        obj = qm.channels.get(channel)
+        if obj is not None and (qmgr, channel) in self._instances:
+            self._end_instance(qm, obj, mqc.MQRQ_CHANNEL_STOPPED_DISABLED,
+                               channel_error(9528, obj, severity="I"), by_user=True)
         mca = self._conns.get((qmgr, "sender", channel))
         if mca is not None:
             self.disconnect(mca)
@@ -674,6 +950,7 @@ class Simulator:
         """START CHANNEL: what waits on its transmission queue moves on."""
         qm = self.network.qmgrs[qmgr]
         qm.stopped.discard(channel)
+        self._retrying.pop((qmgr, channel), None)  # it starts now, not at its retry timer
         for w in self.watchers:
             w.started(qmgr, channel)
         xmitq = qm.channels[channel].get("XMITQ") if channel in qm.channels else ""
@@ -688,6 +965,9 @@ class Simulator:
         """Let every sending channel of `qmgr` try its transmission queues again (as a
         retrying channel does when its retry interval has passed)."""
         qm = self.network.qmgrs[qmgr]
+        for (owner, _name), state in self._retrying.items():
+            if owner == qmgr:
+                state[1] = False  # its retry interval has passed
         xmitqs = {ch.get("XMITQ") for ch in qm.channels.values()
                   if ch.get("CHLTYPE") in ("SDR", "SVR")}
         self._drain_soon(qm, lambda name: name in xmitqs
@@ -701,7 +981,7 @@ class Simulator:
     def _drain(self, qm: QueueManager, xmitq: str) -> None:
         """The sending MCAs of one xmitq move every message whose channel is running."""
         q = self._queue(qm.name, xmitq)
-        if not q:
+        if not q or not self._up(qm.name):
             return
         if xmitq != "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
             # one channel serves every message here: none moves while it is stopped (a
@@ -721,11 +1001,12 @@ class Simulator:
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name):
                 continue
-            other = receiving_end(self.network, channel, qm, xqh.remote_q_mgr_name)
-            if other is None or not other.channel_running(channel.name):
+            other = self._partner(qm, channel, xqh.remote_q_mgr_name, xmitq)
+            if other is None:
                 blocked[channel.name] = channel
                 continue  # the channel cannot start (or its receiver is stopped): it waits
             _take(q, s)
+            self._moved(qm, channel, xmitq)
             if self.watchers:
                 for w in self.watchers:
                     w.taken(qm.name, xmitq, s, expired=False)
@@ -771,7 +1052,7 @@ class Simulator:
         """MQOPEN for output. A cluster queue is bound to one instance at open unless
         `bind_not_fixed` (MQOO_BIND_NOT_FIXED; None = the queue's DEFBIND)."""
         handle = self._open(qmgr, queue, target_qmgr, bind_not_fixed, appl_name, appl_type)
-        if self._observers:
+        if self._observers and not handle.refused:
             r = handle.resolution
             fields = {"resolved_queue": r.remote_q if r.xmitq else r.queue,
                       "resolved_qmgr": r.remote_qmgr if r.xmitq else qmgr,
@@ -780,14 +1061,21 @@ class Simulator:
                          object_name=queue, object_qmgr=target_qmgr, hobj=handle.hobj,
                          options=mqc.MQOO_OUTPUT, reason=r.reason,
                          comp_code=mqc.MQCC_FAILED if r.reason else mqc.MQCC_OK,
-                         failure=None if r.ok else r, **fields)
+                         failure=None if r.ok else r, qualifier=r.qualifier, **fields)
         return handle
 
     def _open(self, qmgr: str, queue: str, target_qmgr: str, bind_not_fixed: bool | None,
               appl_name: str, appl_type: int, put1: bool = False) -> Opened:
         if bind_not_fixed is None:
             bind_not_fixed = self._defbind_not_fixed(qmgr, queue)
+        conn, refused = self._app(qmgr, appl_name, appl_type)
+        if refused:  # the MQCONN failed: nothing more is tried
+            return Opened(self, qmgr, queue, target_qmgr,
+                          Resolution(qmgr, reason=refused, quiet=True), bind_not_fixed,
+                          appl_name, appl_type, 0, put1, refused)
         r = resolve(self.network, qmgr, queue, target_qmgr, choose=self._choose)
+        r = self._authority(self.network.qmgrs[qmgr], conn.user, queue, target_qmgr, r,
+                            ("PUT",)) or r
         return Opened(self, qmgr, queue, target_qmgr, r, bind_not_fixed, appl_name,
                       appl_type, 0 if put1 else self._next_hobj(), put1)
 
@@ -796,6 +1084,103 @@ class Simulator:
         """MQPUT1: open, put (md, data) once, close."""
         return self._open(qmgr, queue, target_qmgr, None, appl_name, appl_type,
                           put1=True).put(md, data)
+
+    def open_model(self, qmgr: str, model: str, *, dynamic_name: str = "AMQ.*",
+                   appl_name: str = "amqsput", appl_type: int = mqc.MQAT_UNIX) -> Opened:
+        """MQOPEN of a model queue: the queue manager makes a dynamic queue from it
+        (DEFTYPE(PERMDYN) or TEMPDYN, named by `dynamic_name`, a trailing '*' made unique);
+        the handle's `queue` is its name, its `resolution` where puts go. A temporary one
+        goes when this handle closes; a permanent one stays until an MQCLOSE deletes it."""
+        conn, refused = self._app(qmgr, appl_name, appl_type)
+        qm = self.network.qmgrs[qmgr]
+        obj = qm.queues.get(model)
+        reason = refused
+        if not reason and (obj is None or obj.kind != "QMODEL"):
+            reason = mqc.MQRC_UNKNOWN_OBJECT_NAME if obj is None else mqc.MQRC_Q_TYPE_ERROR
+        denied = None if reason else self._authority(qm, conn.user, model, "", None, ("GET",))
+        if reason or denied:
+            r = denied or Resolution(qmgr, reason=reason, quiet=reason != 2085)
+            handle = Opened(self, qmgr, model, "", r, False, appl_name, appl_type,
+                            0 if refused else self._next_hobj(), refused=refused)
+            if not refused:
+                self._notify(conn, MQOPEN, object_name=model, hobj=handle.hobj,
+                             options=mqc.MQOO_INPUT_AS_Q_DEF, reason=r.reason,
+                             comp_code=mqc.MQCC_FAILED, failure=r, qualifier=r.qualifier)
+            return handle
+        name = dynamic_name
+        if name.endswith("*"):
+            self._dynamic_serial += 1
+            name = (name[:-1] + f"{self._stamp.hex().upper()}{self._dynamic_serial:08X}")[:48]
+        attrs = {k: v for k, v in obj.effective().items() if k != "DEFTYPE"}
+        attrs["DEFTYPE"] = "PERMDYN" if obj.get("DEFTYPE") == "PERMDYN" else "TEMPDYN"
+        qm.queues[name] = MQObject("QLOCAL", name, attrs, source="dynamic")
+        hobj = self._next_hobj()
+        self._dynamic[(qmgr, name)] = (hobj, conn.user)
+        handle = Opened(self, qmgr, name, "", Resolution(qmgr, name), False, appl_name,
+                        appl_type, hobj)
+        self._notify(conn, MQOPEN, object_name=model, resolved_queue=name,
+                     resolved_qmgr=qmgr, local_queue=name, hobj=hobj,
+                     options=mqc.MQOO_INPUT_AS_Q_DEF)
+        return handle
+
+    def _close(self, handle: Opened, options: int) -> int:
+        """MQCLOSE of an application's handle (see Opened.close)."""
+        conn = self.connection(handle.qmgr, handle.appl_name, handle.appl_type)
+        qm = self.network.qmgrs[handle.qmgr]
+        key = (handle.qmgr, handle.queue)
+        made = self._dynamic.get(key)
+        obj = qm.queues.get(handle.queue)
+        reason = qualifier = 0
+        delete = made is not None and obj is not None and (
+            options & (mqc.MQCO_DELETE | mqc.MQCO_DELETE_PURGE)
+            or (made[0] == handle.hobj and obj.get("DEFTYPE") == "TEMPDYN"))
+        if delete:
+            assert obj is not None and made is not None
+            if made[0] != handle.hobj and obj.get("DEFTYPE") == "PERMDYN" and not authorized(
+                    qm, "QUEUE", handle.queue, conn.user, self.groups.get(conn.user, ()),
+                    ("DLT",)):
+                reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_CLOSE_NOT_AUTHORIZED
+            elif self.depth(handle.qmgr, handle.queue) and \
+                    not options & mqc.MQCO_DELETE_PURGE and obj.get("DEFTYPE") == "PERMDYN":
+                reason = mqc.MQRC_Q_NOT_EMPTY
+            else:
+                qm.queues.pop(handle.queue, None)
+                self.queues.pop(key, None)
+                del self._dynamic[key]
+        self._notify(conn, MQCLOSE, object_name=handle.queue, hobj=handle.hobj,
+                     options=options, reason=reason,
+                     comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK,
+                     qualifier=qualifier)
+        return reason
+
+    def subscribe(self, qmgr: str, topic: str, *, appl_name: str = "amqssub",
+                  appl_type: int = mqc.MQAT_UNIX, destination: str = "",
+                  destination_qmgr: str = "") -> int:
+        """MQSUB to a topic string (publications are not simulated): its reason. The user
+        needs +sub on a topic object at or above the topic (SYSTEM.BASE.TOPIC at the top),
+        and, with a `destination` queue of its own (not managed), +put on it:
+        MQRC_NOT_AUTHORIZED with MQRQ_SUB_NOT_AUTHORIZED / MQRQ_SUB_DEST_NOT_AUTHORIZED."""
+        conn, refused = self._app(qmgr, appl_name, appl_type)
+        if refused:
+            return refused
+        qm = self.network.qmgrs[qmgr]
+        options = mqc.MQSO_CREATE | mqc.MQSO_NON_DURABLE | (
+            0 if destination else mqc.MQSO_MANAGED)
+        groups = self.groups.get(conn.user, ())
+        reason = qualifier = 0
+        if not any(authorized(qm, "TOPIC", name, conn.user, groups, ("SUB",))
+                   for name in _topic_objects(qm, topic)):
+            reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_NOT_AUTHORIZED
+        elif destination:
+            denied = self._authority(qm, conn.user, destination, destination_qmgr, None,
+                                     ("PUT",))
+            if denied is not None:
+                reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_DEST_NOT_AUTHORIZED
+        self._notify(conn, MQSUB, object_name=topic, object_qmgr=destination_qmgr,
+                     resolved_queue=destination, options=options, reason=reason,
+                     comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK,
+                     qualifier=qualifier)
+        return reason
 
     def _defbind_not_fixed(self, qmgr: str, queue: str) -> bool:
         """DEFBIND of the queue as the opening queue manager sees it (default OPEN)."""
@@ -1097,6 +1482,9 @@ class Simulator:
         r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
                     choose=self._choose)
         mine = qm.channels.get(channel.name)  # this end's definition (RCVR, CLUSRCVR ...)
+        user = _mca_user(mine, md)
+        r = self._authority(qm, user, xqh.remote_q_name, xqh.remote_q_mgr_name, r,
+                            ("PUT",)) or r
         held = trace is not None and r.local and not ts.delivers(trace.state)  # not put
         failure = r.reason if not r.ok else 0 if held else \
             self.put_limit(qm, r, len(data), opened=xqh.remote_q_name)
@@ -1119,7 +1507,8 @@ class Simulator:
             self._actor = _Actor(
                 self._connect(qm.name, "receiver", channel.name, self.receiving_mca,
                               mqc.MQAT_QMGR, mca=True, channel=channel.name,
-                              channel_type=_receiver_type(channel), partner=sender.name),
+                              channel_type=_receiver_type(channel), partner=sender.name,
+                              user=user),
                 MQPUT1, xqh.remote_q_name, xqh.remote_q_mgr_name, None,
                 None if r.ok else r)
         try:
@@ -1281,6 +1670,29 @@ def _encoding_of(qm: QueueManager) -> tuple[int, int]:
 def _as_packed(name: str) -> str:
     """A name as an MQXQH holds it: at most 48 characters, trailing blanks gone."""
     return name[:48].rstrip(" \x00")
+
+
+def _topic_objects(qm: QueueManager, topic: str) -> list[str]:
+    """The topic objects whose TOPICSTR is `topic` or above it, the closest first
+    (SYSTEM.BASE.TOPIC, the root, last)."""
+    found = []
+    for (kind, name), obj in qm.others.items():
+        if kind != "TOPIC":
+            continue
+        string = obj.get("TOPICSTR")
+        if string and (topic == string or topic.startswith(string.rstrip("/") + "/")):
+            found.append((len(string), name))
+    return [name for _n, name in sorted(found, reverse=True)] + ["SYSTEM.BASE.TOPIC"]
+
+
+def _mca_user(channel: MQObject | None, md: MQMD) -> str:
+    """Whom a receiving MCA puts as: PUTAUT(CTX) the message's UserIdentifier, else the
+    channel's MCAUSER, else the queue manager's own user (mqm)."""
+    if channel is None:
+        return "mqm"
+    if channel.get("PUTAUT") in ("CTX", "ALTMCA"):
+        return md.user_identifier.strip() or "mqm"
+    return channel.get("MCAUSER") or "mqm"
 
 
 def _sender_type(channel: MQObject) -> int:

@@ -145,6 +145,7 @@ class _Ops:
     open_failed: list[int] = field(default_factory=_objects)
     closes: list[int] = field(default_factory=_objects)
     conns: int = 0
+    conns_failed: int = 0
     conns_max: int = 0
     discs: list[int] = field(default_factory=lambda: [0, 0, 0])
 
@@ -152,7 +153,8 @@ class _Ops:
     def active(self) -> bool:
         """True when any call was counted."""
         return any((*self.puts, *self.put1s, *self.gets, *self.browses, *self.opens,
-                    *self.closes, *self.discs, self.conns, self.put_failed, self.put1_failed,
+                    *self.closes, *self.discs, self.conns, self.conns_failed,
+                    self.put_failed, self.put1_failed,
                     self.get_failed, self.browse_failed))
 
 
@@ -288,6 +290,9 @@ class StatisticsCollector:
         if qm is None:
             return
         self._tick_one(qm, self._qm_state(qm.name), call.time)
+        if call.verb == MQCONN and call.comp_code == mqc.MQCC_FAILED:
+            self._qm_state(qm.name).mqi.conns_failed += 1  # refused: no connection
+            return
         c = self._conn(call.conn)
         if call.verb != MQDISC and call.time - c.since >= interval(qm, "ACCTINT"):
             self._write_accounting(qm, c, final=False)
@@ -491,7 +496,7 @@ class StatisticsCollector:
         if _on(qm, "STATMQI") and st.mqi.active:
             o = st.mqi
             params = [*head, Integer(mqc.MQIAMO_CONNS, o.conns),
-                      Integer(mqc.MQIAMO_CONNS_FAILED, 0),
+                      Integer(mqc.MQIAMO_CONNS_FAILED, o.conns_failed),
                       Integer(mqc.MQIAMO_CONNS_MAX, max(o.conns_max, st.open_conns)),
                       IntegerList(mqc.MQIAMO_DISCS, o.discs), *_ops(o),
                       Integer(mqc.MQIAMO_MSGS_EXPIRED, 0), Integer(mqc.MQIAMO_MSGS_PURGED, 0)]

@@ -10,8 +10,8 @@ import pytest
 
 from pcf import mqc
 from pcf.mqmd import MQMD
+from tests.traceroute.events.sim_events import event_data, read_events
 from traceroute.display.amqsevt import to_json
-from traceroute.events import decode_event
 from traceroute.events.catalog import BY_NAME, kind_of
 from traceroute.sim import Simulator, parse_mqsc
 from traceroute.sim.events import SimEvents
@@ -43,16 +43,8 @@ def _sim(text: str = QM1, **qm: str) -> tuple[Simulator, SimEvents]:
     return sim, SimEvents(sim)
 
 
-def _events(sim: Simulator, qmgr: str = "QM1", queue: str = "SYSTEM.ADMIN.QMGR.EVENT"):
-    out = []
-    while (got := sim.get(qmgr, queue, appl_name="amqsevt")) is not None:
-        md, data = got
-        out.append(decode_event(data, md, queue=queue))
-    return out
 
 
-def _data(event) -> dict:
-    return to_json(event)["eventData"]
 
 
 #: (queue, target qmgr) -> the reason, the event and its data beyond QMgrName/ApplType/Name
@@ -95,11 +87,11 @@ def test_a_failed_put_fails_with_the_reason_of_its_event(queue, target, reason, 
     assert result.reason == reason  # what the application sees
     failed = [c for c in calls if c.comp_code == mqc.MQCC_FAILED]
     assert [(c.verb, c.reason) for c in failed] == [(MQPUT1, reason)]  # activity trace's
-    [event] = _events(sim)
+    [event] = read_events(sim, "QM1")
     assert event.reason == reason and kind_of(event) is BY_NAME[name]
     expected = {"queueMgrName": "QM1", "applType": "Unix", "applName": "amqsput", **extra}
-    assert _data(event) == expected
-    assert list(_data(event)) == [p for p in _order(name) if p in expected]
+    assert event_data(event) == expected
+    assert list(event_data(event)) == [p for p in _order(name) if p in expected]
 
 
 def _order(name: str) -> list[str]:
@@ -117,9 +109,9 @@ def test_the_default_transmission_queue_has_its_own_reasons() -> None:
             ("SYSTEM.CLUSTER.TRANSMIT.QUEUE", mqc.MQRC_DEF_XMIT_Q_USAGE_ERROR, {})):
         sim, _ = _sim(f"{SWITCHES} DEFXMITQ({defxmitq})\n{base}")
         assert sim.put("QM1", "X", MQMD(), b"x", target_qmgr="QM5").reason == reason
-        [event] = _events(sim)
+        [event] = read_events(sim, "QM1")
         assert event.reason == reason
-        assert _data(event) == {"queueMgrName": "QM1", "queueName": "X",
+        assert event_data(event) == {"queueMgrName": "QM1", "queueName": "X",
                                 "xmitQueueName": defxmitq, **extra, "applType": "Unix",
                                 "applName": "amqsput", "objectQueueMgrName": "QM5"}
 
@@ -133,7 +125,7 @@ def test_mqopen_fails_once_and_its_handle_puts_raise_no_second_event() -> None:
     handle.put(MQMD(), b"x")
     assert [(c.verb, c.reason) for c in calls if c.comp_code] == [
         (MQOPEN, 2085), (MQPUT, 2085)]
-    assert [e.reason for e in _events(sim)] == [2085]
+    assert [e.reason for e in read_events(sim, "QM1")] == [2085]
 
 
 def test_put_inhibited_at_mqput_after_a_good_open() -> None:
@@ -141,7 +133,7 @@ def test_put_inhibited_at_mqput_after_a_good_open() -> None:
     handle = sim.open("QM1", "INHIBITED.Q")
     assert handle.reason == 0
     assert handle.put(MQMD(), b"x").reason == mqc.MQRC_PUT_INHIBITED
-    [event] = _events(sim)
+    [event] = read_events(sim, "QM1")
     assert event.reason == mqc.MQRC_PUT_INHIBITED and event.get(mqc.MQCA_Q_NAME) == \
         "INHIBITED.Q"
 
@@ -157,9 +149,9 @@ def test_gets_fail_as_mq_says_with_their_events() -> None:
     assert sim.mqget("QM1", "NORMAL.Q").reason == mqc.MQRC_NO_MSG_AVAILABLE
     assert [(c.verb, c.reason) for c in calls if c.comp_code] == [
         (MQGET, 2016), (MQOPEN, 2085), (MQOPEN, 2082), (MQOPEN, 2045), (MQGET, 2033)]
-    events = _events(sim)
+    events = read_events(sim, "QM1")
     assert [e.reason for e in events] == [2016, 2085, 2082]
-    assert _data(events[0]) == {"queueMgrName": "QM1", "queueName": "INHIBITED.Q",
+    assert event_data(events[0]) == {"queueMgrName": "QM1", "queueName": "INHIBITED.Q",
                                 "applType": "Unix", "applName": "amqsget"}
 
 
@@ -175,17 +167,18 @@ def test_events_are_written_only_when_switched_on() -> None:
     sim.put("QM1", "NO.SUCH.Q", MQMD(), b"x")
     sim.put("QM1", "INHIBITED.Q", MQMD(), b"x")     # INHIBTEV disabled
     sim.put("QM1", "RMT.NOWHERE", MQMD(), b"x")     # REMOTEEV disabled
-    assert [e.reason for e in _events(sim)] == [2085]
+    assert [e.reason for e in read_events(sim, "QM1")] == [2085]
     watcher.mqsc("ALTER QMGR LOCALEV(DISABLED) INHIBTEV(ENABLED)", "QM1")
     sim.put("QM1", "NO.SUCH.Q", MQMD(), b"x")
     sim.put("QM1", "INHIBITED.Q", MQMD(), b"x")
-    assert [e.reason for e in _events(sim)] == [2051]
+    assert [e.reason for e in read_events(sim, "QM1")] == [2051]
 
 
 def test_a_model_queue_on_mqput1_fails_quietly() -> None:
     sim, _ = _sim()
     assert sim.put("QM1", "A.MODEL", MQMD(), b"x").reason == mqc.MQRC_Q_TYPE_ERROR
-    assert _events(sim) == []  # the Queue Type Error event is the queue-manager-alias case
+    # the Queue Type Error event is the queue-manager-alias case only
+    assert read_events(sim, "QM1") == []
 
 
 QM2 = """
@@ -203,11 +196,11 @@ def test_the_receiving_mca_s_failed_put_writes_the_event_on_its_queue_manager() 
     assert sim.put("QM1", "LOST.Q", MQMD(), b"x", target_qmgr="QM2").ok
     assert sim.put("QM1", "SHUT.Q", MQMD(), b"x", target_qmgr="QM2").ok
     sim.run()
-    events = _events(sim, "QM2")
+    events = read_events(sim, "QM2")
     # the put that failed after the MCA's message retries (the retries are not MQI calls of
     # the simulator: they show neither in activity trace nor as events)
     assert [e.reason for e in events] == [2085, 2051]
-    assert _data(events[0]) == {"queueMgrName": "QM2", "applType": "Qmgr",
+    assert event_data(events[0]) == {"queueMgrName": "QM2", "applType": "Qmgr",
                                 "applName": "amqrmppa", "queueName": "LOST.Q"}
     assert sim.depth("QM2", "DLQ") == 2
 
@@ -236,7 +229,7 @@ def test_the_real_captures_are_reproduced_parameter_for_parameter(vectors: Path,
     sim = Simulator(net, seed=3)
     SimEvents(sim)
     sim.put("NHARAPP", queue, MQMD(), b"probe")
-    [event] = _events(sim, "NHARAPP")
+    [event] = read_events(sim, "NHARAPP")
     ours = to_json(event)
     for key in ("eventSource", "eventType", "eventReason", "eventData"):
         assert ours[key] == real[key], key
@@ -252,7 +245,7 @@ def test_queue_full_from_refused_puts_reproduces_the_real_depth_captures(vectors
     SimEvents(sim)
     reasons = [sim.put("NHARAPP", "EVT.HI", MQMD(), b"m").reason for _ in range(6)]
     assert reasons == [0, 0, 0, 0, 0, mqc.MQRC_Q_FULL]
-    events = _events(sim, "NHARAPP", "SYSTEM.ADMIN.PERFM.EVENT")
+    events = read_events(sim, "NHARAPP", "SYSTEM.ADMIN.PERFM.EVENT")
     assert [e.reason for e in events] == [mqc.MQRC_Q_DEPTH_HIGH, mqc.MQRC_Q_FULL]
     for event, name in zip(events, ("2224-queue-depth-high", "2053-queue-full"), strict=True):
         text = (vectors / "amqsevt-json" / f"{name}.json.txt").read_text()
@@ -266,5 +259,5 @@ def test_a_full_transmission_queue_refuses_the_put_with_queue_full_on_it() -> No
     sim, _ = _sim("ALTER QMGR PERFMEV(ENABLED)\nDEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(1)\n")
     assert sim.put("QM1", "X", MQMD(), b"1", target_qmgr="QM2").ok
     assert sim.put("QM1", "X", MQMD(), b"2", target_qmgr="QM2").reason == mqc.MQRC_Q_FULL
-    [event] = _events(sim, "QM1", "SYSTEM.ADMIN.PERFM.EVENT")
+    [event] = read_events(sim, "QM1", "SYSTEM.ADMIN.PERFM.EVENT")
     assert event.reason == mqc.MQRC_Q_FULL and event.object_name == "QM2"

@@ -64,10 +64,13 @@ def test_channel_started_and_stopped_by_user() -> None:
     sim.run()
     sim.stop_channel("QM1", "QM1.TO.QM2")
     events = _on_queue(sim, "QM1", "SYSTEM.ADMIN.CHANNEL.EVENT")
+    # the instance ends (Channel Stopped, AMQ9528 user requested closure), then the
+    # command's Channel Stopped By User
     assert [(e.reason, e.object_name) for e in events] == [
-        (mqc.MQRC_CHANNEL_STARTED, "QM1.TO.QM2"), (mqc.MQRC_CHANNEL_STOPPED_BY_USER,
-                                                   "QM1.TO.QM2")]
-    assert to_json(events[1])["eventData"]["reasonQualifier"] == "Channel Stopped Disabled"
+        (mqc.MQRC_CHANNEL_STARTED, "QM1.TO.QM2"), (mqc.MQRC_CHANNEL_STOPPED, "QM1.TO.QM2"),
+        (mqc.MQRC_CHANNEL_STOPPED_BY_USER, "QM1.TO.QM2")]
+    assert to_json(events[2])["eventData"]["reasonQualifier"] == "Channel Stopped Disabled"
+    assert to_json(events[1])["eventData"]["errorId"] == "0x10009528"
     assert to_json(events[0])["eventData"]["xmitQueueName"] == "QM2"
 
 
@@ -86,7 +89,8 @@ def test_configuration_events_define_alter_delete_refresh() -> None:
     (pair,) = pair_changes(on_queue)
     assert pair.before.object_state == "Before Change"
     assert pair.changed == {mqc.MQIA_MAX_Q_DEPTH: (100, 200),
-                            mqc.MQIA_Q_DEPTH_HIGH_EVENT: (None, mqc.MQEVR_ENABLED)}
+                            mqc.MQIA_Q_DEPTH_HIGH_EVENT: (mqc.MQEVR_DISABLED,
+                                                              mqc.MQEVR_ENABLED)}
     assert pair.before.correl_id == pair.after.correl_id
     assert to_json(on_queue[0])["eventData"]["queueType"] == "Local"
     assert on_queue[-1].object_name == "TARG"

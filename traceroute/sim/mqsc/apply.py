@@ -385,6 +385,14 @@ class Session:
             for k in [k for k in qm.records if k[:3] == key[:3]]:
                 del qm.records[k]
         else:
+            if kind == "AUTHREC":  # grants accumulate: AUTHADD adds, AUTHRMV takes away
+                from traceroute.sim.authority import expand, spelled
+
+                old = qm.records.get(key)
+                had = expand(old.attrs.get("AUTHADD", "")) if old is not None else set()
+                now = (had - expand(attrs.pop("AUTHRMV", ""))) | \
+                    expand(attrs.pop("AUTHADD", ""))
+                attrs["AUTHADD"] = spelled(now)
             qm.records[key] = MQObject(kind, name, attrs, command.source, command.line)
         return _ACTIONS[(command.verb, kind)]
 

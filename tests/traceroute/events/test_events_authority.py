@@ -1,0 +1,228 @@
+"""The simulator's authority model (SET AUTHREC grants as the OAM checks them) and the Not
+Authorized events of types 1-6; clients refused by their channel (Channel Blocked, Channel
+Not Available)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcf import mqc
+from pcf.mqmd import MQMD
+from tests.traceroute.events.sim_events import event_data, read_events
+from traceroute.events import decode_event
+from traceroute.events.catalog import kind_of
+from traceroute.sim import Simulator, parse_mqsc
+from traceroute.sim.authority import authorities, command_authorized, matches
+from traceroute.sim.events import SimEvents
+from traceroute.sim.mqi import MQCONN
+
+QM1 = """
+ALTER QMGR AUTHOREV(ENABLED) CHLEV(ENABLED)
+DEFINE QLOCAL(APP.IN)
+DEFINE QLOCAL(APP.SECRET)
+DEFINE QLOCAL(OTHER.Q)
+DEFINE QALIAS(APP.ALIAS) TARGET(OTHER.Q)
+DEFINE QMODEL(APP.MODEL) DEFTYPE(PERMDYN)
+DEFINE QLOCAL(QM2) USAGE(XMITQ)
+DEFINE TOPIC(PRICES) TOPICSTR('prices')
+DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MAXINST(2) MAXINSTC(1)
+SET AUTHREC OBJTYPE(QMGR) GROUP('apps') AUTHADD(CONNECT,INQ)
+SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(PUT,GET,BROWSE)
+SET AUTHREC PROFILE('APP.SECRET') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE)
+SET AUTHREC PROFILE('APP.IN') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DLT)
+SET AUTHREC PROFILE('PRICES') OBJTYPE(TOPIC) PRINCIPAL('alice') AUTHADD(SUB)
+SET CHLAUTH('APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('mallory')
+SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.9.*')
+SET CHLAUTH('APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('10.8.*') USERSRC(NOACCESS)
+"""
+
+
+def _sim(text: str = QM1) -> tuple[Simulator, SimEvents]:
+    sim = Simulator(parse_mqsc(text, qmgr="QM1"), seed=1)
+    sim.users.update(payroll="alice", audit="bob", intruder="eve", admin="mqm")
+    sim.groups.update(alice={"apps"}, bob={"apps"}, mallory={"apps"})
+    return sim, SimEvents(sim)
+
+
+
+
+
+
+def test_generic_profiles_the_most_specific_wins() -> None:
+    qm = parse_mqsc(QM1, qmgr="QM1").qmgrs["QM1"]
+    assert matches("APP.**", "APP.IN") and matches("APP.**", "APP.A.B")
+    assert matches("APP.*", "APP.IN") and not matches("APP.*", "APP.A.B")
+    assert matches("A?P.IN", "APP.IN") and not matches("APP.IN", "APP.INX")
+    assert authorities(qm, "QUEUE", "APP.IN", "alice", {"apps"}) == {"PUT", "GET", "BROWSE"}
+    # the exact profile beats the generic one for the same group: browse only
+    assert authorities(qm, "QUEUE", "APP.SECRET", "alice", {"apps"}) == {"BROWSE"}
+    # the principal's own record adds to the group's
+    assert authorities(qm, "QUEUE", "APP.IN", "bob", {"apps"}) == {"PUT", "GET", "BROWSE",
+                                                                  "DLT"}
+    assert authorities(qm, "QUEUE", "APP.IN", "eve") == frozenset()
+    assert authorities(qm, "QUEUE", "ANYTHING", "mqm") >= {"PUT", "DLT", "CRT"}
+
+
+def test_set_authrec_adds_and_removes_as_setmqaut_does() -> None:
+    net = parse_mqsc(QM1 + "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) GROUP('apps') "
+                           "AUTHRMV(GET) AUTHADD(INQ)\n", qmgr="QM1")
+    assert authorities(net.qmgrs["QM1"], "QUEUE", "APP.IN", "x", {"apps"}) == {
+        "PUT", "BROWSE", "INQ"}
+
+
+def test_type_1_a_user_without_connect_authority() -> None:
+    sim, _ = _sim()
+    calls = []
+    sim.add_observer(calls.append)
+    assert sim.put("QM1", "APP.IN", MQMD(), b"x", appl_name="intruder").reason == 2035
+    assert [(c.verb, c.reason, c.qualifier) for c in calls] == [
+        (MQCONN, 2035, mqc.MQRQ_CONN_NOT_AUTHORIZED)]
+    [event] = read_events(sim, "QM1", appl_name="admin")
+    assert kind_of(event).name == "Not Authorized (type 1)"
+    assert event_data(event) == {"queueMgrName": "QM1", "reasonQualifier": "Conn Not Authorized",
+                            "userIdentifier": "eve", "applType": "Unix",
+                            "applName": "intruder"}
+
+
+def test_type_2_puts_and_gets_without_the_authority() -> None:
+    sim, _ = _sim()
+    assert sim.put("QM1", "APP.IN", MQMD(), b"x", appl_name="payroll").ok
+    assert sim.put("QM1", "OTHER.Q", MQMD(), b"x", appl_name="payroll").reason == 2035
+    assert sim.put("QM1", "APP.SECRET", MQMD(), b"x", appl_name="payroll").reason == 2035
+    assert sim.mqget("QM1", "APP.SECRET", appl_name="payroll").reason == 2035
+    assert sim.mqget("QM1", "APP.SECRET", appl_name="payroll", browse=True).reason == 2033
+    # the alias is what the OAM checks, not its base queue
+    assert sim.put("QM1", "APP.ALIAS", MQMD(), b"x", appl_name="payroll").ok
+    # a remote queue manager: its transmission queue
+    assert sim.put("QM1", "X", MQMD(), b"x", target_qmgr="QM2",
+                   appl_name="payroll").reason == 2035
+    # an unknown queue under a profile the user has: MQ's own 2085
+    assert sim.put("QM1", "APP.NONE", MQMD(), b"x", appl_name="payroll").reason == 2085
+    events = read_events(sim, "QM1", appl_name="admin")
+    assert [kind_of(e).name for e in events] == ["Not Authorized (type 2)"] * 4
+    assert event_data(events[0]) == {
+        "queueMgrName": "QM1", "reasonQualifier": "Open Not Authorized",
+        "openOptions": mqc.MQOO_OUTPUT, "userIdentifier": "alice", "applType": "Unix",
+        "applName": "payroll", "queueName": "OTHER.Q"}
+    assert event_data(events[2])["openOptions"] == mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE
+    assert event_data(events[3])["objectQueueMgrName"] == "QM2"
+
+
+def test_type_3_deleting_a_permanent_dynamic_queue_made_by_another() -> None:
+    sim, watcher = _sim()
+    made = sim.open_model("QM1", "APP.MODEL", dynamic_name="APP.DYN.*", appl_name="audit")
+    assert made.reason == 0 and made.queue.startswith("APP.DYN.")
+    assert sim.network.qmgrs["QM1"].queues[made.queue].get("DEFTYPE") == "PERMDYN"
+    by_alice = sim.open("QM1", made.queue, appl_name="payroll")
+    assert by_alice.close(mqc.MQCO_DELETE) == mqc.MQRC_NOT_AUTHORIZED
+    assert made.queue in sim.network.qmgrs["QM1"].queues
+    [event] = read_events(sim, "QM1", appl_name="admin")
+    assert event_data(event) == {"queueMgrName": "QM1", "reasonQualifier": "Close Not Authorized",
+                            "closeOptions": mqc.MQCO_DELETE, "userIdentifier": "alice",
+                            "applType": "Unix", "applName": "payroll",
+                            "queueName": made.queue}
+    watcher.mqsc("SET AUTHREC PROFILE('APP.DYN.**') OBJTYPE(QUEUE) PRINCIPAL('alice') "
+                 "AUTHADD(DLT)", "QM1")
+    assert by_alice.close(mqc.MQCO_DELETE) == 0  # now she may
+    assert made.queue not in sim.network.qmgrs["QM1"].queues
+
+
+def test_type_4_a_command_without_the_authority() -> None:
+    sim, watcher = _sim()
+    qm = sim.network.qmgrs["QM1"]
+    assert not command_authorized(qm, "DISPLAY", "QLOCAL", "APP.IN", "alice", {"apps"})
+    assert command_authorized(qm, "DELETE", "QLOCAL", "APP.IN", "mqm")
+    assert watcher.command_refused("QM1", "ALTER", "QLOCAL", "APP.IN", user="alice")
+    [event] = read_events(sim, "QM1", appl_name="admin")
+    assert event_data(event) == {"queueMgrName": "QM1", "reasonQualifier": "Cmd Not Authorized",
+                            "command": "Change Queue", "userIdentifier": "alice"}
+
+
+def test_types_5_and_6_subscriptions() -> None:
+    sim, _ = _sim()
+    assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll") == 0
+    assert sim.subscribe("QM1", "news", appl_name="payroll") == 2035
+    assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll",
+                         destination="OTHER.Q") == 2035
+    assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll",
+                         destination="APP.IN") == 0
+    five, six = read_events(sim, "QM1", appl_name="admin")
+    assert event_data(five) == {"queueMgrName": "QM1", "reasonQualifier": "Sub Not Authorized",
+                           "subOptions": mqc.MQSO_CREATE | mqc.MQSO_MANAGED,
+                           "userIdentifier": "alice", "applType": "Unix",
+                           "applName": "payroll", "topicString": "news"}
+    assert event_data(six) == {"queueMgrName": "QM1", "reasonQualifier": "Sub Dest Not Authorized",
+                          "subOptions": mqc.MQSO_CREATE, "userIdentifier": "alice",
+                          "applType": "Unix", "applName": "payroll",
+                          "topicString": "prices/fruit", "queueName": "OTHER.Q",
+                          "openOptions": mqc.MQOO_OUTPUT}
+
+
+def test_authority_events_need_authorev() -> None:
+    sim, _ = _sim(QM1.replace("AUTHOREV(ENABLED)", "AUTHOREV(DISABLED)"))
+    assert sim.put("QM1", "OTHER.Q", MQMD(), b"x", appl_name="payroll").reason == 2035
+    assert read_events(sim, "QM1", appl_name="admin") == []
+
+
+def test_the_receiving_mca_puts_as_its_mcauser() -> None:
+    qm2 = """
+    ALTER QMGR AUTHOREV(ENABLED) DEADQ(DLQ)
+    DEFINE QLOCAL(DLQ)
+    DEFINE QLOCAL(APP.IN)
+    DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MCAUSER('chan')
+    SET AUTHREC PROFILE('DLQ') OBJTYPE(QUEUE) PRINCIPAL('chan') AUTHADD(PUT)
+    """
+    qm1 = "DEFINE QLOCAL(QM2) USAGE(XMITQ)\nDEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) " \
+          "CONNAME('qm2') XMITQ(QM2)\n"
+    net = parse_mqsc(qm2, qmgr="QM2", network=parse_mqsc(qm1, qmgr="QM1"))
+    sim = Simulator(net, seed=1)
+    SimEvents(sim)
+    sim.put("QM1", "APP.IN", MQMD(), b"x", target_qmgr="QM2")
+    sim.run()
+    assert sim.depth("QM2", "APP.IN") == 0 and sim.depth("QM2", "DLQ") == 1
+    md, data = sim.get("QM2", "SYSTEM.ADMIN.QMGR.EVENT")
+    event = decode_event(data, md)
+    assert event_data(event)["userIdentifier"] == "chan"
+    assert event_data(event)["applName"] == "amqrmppa"
+
+
+CLIENT = {"channelName": "APP.SVRCONN", "userIdentifier": "mallory",
+          "clientUserId": "mallory", "applType": "Unix", "applName": "app"}
+
+
+@pytest.mark.parametrize(("host", "qualifier", "expected"), [
+    ("h1", "Channel Blocked Userid", CLIENT),
+    ("10.9.1.1", "Channel Blocked Address", {}),
+    ("10.8.1.1", "Channel Blocked Noaccess", CLIENT),
+])
+def test_a_client_blocked_by_chlauth(host, qualifier, expected) -> None:
+    sim, _ = _sim()
+    sim.users["app"] = "mallory"
+    sim.connection("QM1", "app", client_channel="APP.SVRCONN", client_host=host)
+    assert sim.put("QM1", "APP.IN", MQMD(), b"x", appl_name="app").reason == 2035
+    events = read_events(sim, "QM1", "SYSTEM.ADMIN.CHANNEL.EVENT", appl_name="admin")
+    assert len(events) == 2  # the MQCONN, and the put's own try to connect again
+    assert kind_of(events[0]).name == "Channel Blocked"
+    data = {"queueMgrName": "QM1", "channelName": "", "connectionName": host,
+            "reasonQualifier": qualifier, **expected}
+    assert event_data(events[0]) == {k: v for k, v in data.items() if v != ""}
+    assert list(event_data(events[0])) == [k for k in data if data[k] != ""]
+
+
+def test_maxinst_and_maxinstc_refuse_clients_with_channel_not_available() -> None:
+    sim, _ = _sim()
+    sim.connection("QM1", "c1", client_channel="APP.SVRCONN", client_host="h1",
+                   user="alice")
+    sim.connection("QM1", "c2", client_channel="APP.SVRCONN", client_host="h1",
+                   user="alice")  # MAXINSTC(1): a second one from h1
+    sim.connection("QM1", "c3", client_channel="APP.SVRCONN", client_host="h2",
+                   user="alice")
+    sim.connection("QM1", "c4", client_channel="APP.SVRCONN", client_host="h3",
+                   user="alice")  # MAXINST(2): a third one
+    assert [sim.refusal("QM1", c) for c in ("c1", "c2", "c3", "c4")] == [0, 2537, 0, 2537]
+    events = read_events(sim, "QM1", "SYSTEM.ADMIN.CHANNEL.EVENT", appl_name="admin")
+    assert [event_data(e) for e in events] == [
+        {"queueMgrName": "QM1", "channelName": "APP.SVRCONN", "connectionName": "h1",
+         "reasonQualifier": "Client Inst Limit", "maxInstsPerClient": 1},
+        {"queueMgrName": "QM1", "channelName": "APP.SVRCONN", "connectionName": "h3",
+         "reasonQualifier": "Svrconn Inst Limit", "maxInstances": 2}]
