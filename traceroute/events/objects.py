@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from pcf import mqc
 from pcf.model import Integer, Parameter, String
 from traceroute.status.attributes import (
-    FLAG,
     INT,
     LIST,
     STR,
@@ -206,7 +205,7 @@ def _value(a: Attribute, value: str) -> Parameter | None:
 
         return StringList(a.param, [v.strip() for v in value.split(",") if v.strip()],
                           width=48)
-    if a.kind in (INT, WORD, FLAG):
+    if a.kind in (INT, WORD):
         word = a.words.get(value.upper())
         if word is not None:
             return Integer(a.param, word)
