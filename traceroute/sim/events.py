@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 
 import pcf
 from pcf import mqc
+from pcf.mqmd import MQMD
 from traceroute.events import channel as ch
 from traceroute.events.build import event_message, perf_event
 from traceroute.events.catalog import BY_NAME, EventKind, build
@@ -50,6 +51,13 @@ _SENDERS = (mqc.MQCHT_SENDER, mqc.MQCHT_SERVER, mqc.MQCHT_CLUSSDR)
 #: Command keywords that are options of the command, not attributes of the object.
 _OPTIONS = frozenset({*COMMAND_OPTIONS, "PURGE", "NOPURGE", "IGNSTATE", "AUTHREC",
                       "CHLTABLE", "QSGDISP", "TYPE"})
+#: (MQSC verb, kind) of the PCF commands the command server takes, for their authority.
+_PCF_COMMANDS = {(verb, kind): n for verb, kind in (
+    ("DISPLAY", "QMGR"), ("DISPLAY", "QUEUE"), ("DISPLAY", "QSTATUS"), ("DISPLAY", "CHANNEL"),
+    ("DISPLAY", "CHSTATUS"), ("DISPLAY", "CLUSQMGR"), ("RESET", "QSTATS"),
+    ("START", "CHANNEL"), ("STOP", "CHANNEL"), ("DEFINE", "QLOCAL"), ("ALTER", "QLOCAL"),
+    ("DELETE", "QLOCAL"), ("DEFINE", "CHANNEL"), ("ALTER", "CHANNEL"), ("DELETE", "CHANNEL"),
+    ("ALTER", "QMGR")) if (n := mqsc_command(verb, kind)) is not None}
 #: PCF Inquire commands (CMDEV(NODISPLAY) leaves them out).
 _INQUIRE_COMMANDS = frozenset(v for k, v in vars(mqc).items()
                               if k.startswith("MQCMD_INQUIRE") and isinstance(v, int))
@@ -72,6 +80,21 @@ def switched_on(qm: QueueManager, kind: EventKind, qualifier: int = 0) -> bool:
         return kind.exception and not (kind.reason == mqc.MQRC_CHANNEL_STOPPED
                                        and qualifier == mqc.MQRQ_CHANNEL_STOPPED_OK)
     return value in ("ENABLED", "NODISPLAY")
+
+
+def events_of(sim: Simulator) -> SimEvents | None:
+    """The SimEvents watching a simulator, if one does (the command server and `sim
+    runmqsc` write their command events through it)."""
+    return next((w for w in sim.watchers if isinstance(w, SimEvents)), None)
+
+
+def message_context(md: MQMD) -> list[pcf.Parameter]:
+    """A command message's context as a command event's CommandContext carries it."""
+    return [pcf.ByteString(mqc.MQBACF_EVENT_ACCOUNTING_TOKEN, bytes(md.accounting_token)),
+            pcf.String(mqc.MQCACF_EVENT_APPL_IDENTITY, md.appl_identity_data, width=32),
+            pcf.Integer(mqc.MQIACF_EVENT_APPL_TYPE, md.put_appl_type),
+            pcf.String(mqc.MQCACF_EVENT_APPL_NAME, md.put_appl_name, width=28),
+            pcf.String(mqc.MQCACF_EVENT_APPL_ORIGIN, md.appl_origin_data, width=4)]
 
 
 class SimEvents(Watcher):
@@ -398,14 +421,28 @@ class SimEvents(Watcher):
             raised += self._config(qm, verb, kind, name or qm.name, before, after, correl,
                                    user=user, origin=origin)
         self._after_command(qm, command)
-        cmdev = {cmdev_before, qmgr_attr(qm, "CMDEV")} - {"DISABLED"} \
-            if verb == "ALTER" and kind == "QMGR" else {qmgr_attr(qm, "CMDEV")} - {"DISABLED"}
-        if cmdev and not (is_display(verb) and cmdev <= {"NODISPLAY"}):
-            event = self._command_event(qm, command, user, origin, context, correl)
-            if event is not None:
-                self._emit(event, "SYSTEM.ADMIN.COMMAND.EVENT")
-                raised.append(event)
-        return outcome, raised
+        event = self.command_ran(qm.name, command, user=user, origin=origin,
+                                 context=context, correl_id=correl, cmdev_before=cmdev_before)
+        return outcome, raised + ([event] if event is not None else [])
+
+    def command_ran(self, qmgr: str, command: Command, *, user: str = "mqm",
+                    origin: int = mqc.MQEVO_CONSOLE, context: Iterable[pcf.Parameter] = (),
+                    correl_id: bytes | None = None, cmdev_before: str | None = None
+                    ) -> Event | None:
+        """The Command event of an MQSC command that ran (MQRC_COMMAND_MQSC), when CMDEV
+        says so: ENABLED, or NODISPLAY for all but DISPLAY; ALTER QMGR when CMDEV was not
+        DISABLED before or is not after (`cmdev_before`)."""
+        qm = self.sim.network.qmgrs[qmgr]
+        now = qmgr_attr(qm, "CMDEV")
+        cmdev = {cmdev_before or now, now} - {"DISABLED"} \
+            if command.verb == "ALTER" and command.kind == "QMGR" else {now} - {"DISABLED"}
+        if not cmdev or (is_display(command.verb) and cmdev <= {"NODISPLAY"}):
+            return None
+        event = self._command_event(qm, command, user, origin, context,
+                                    correl_id or self._new_correl(qmgr))
+        if event is not None:
+            self._emit(event, "SYSTEM.ADMIN.COMMAND.EVENT")
+        return event
 
     def _command_event(self, qm: QueueManager, command: Command, user: str, origin: int,
                        context: Iterable[pcf.Parameter], correl: bytes) -> Event | None:
@@ -425,6 +462,17 @@ class SimEvents(Watcher):
                             {k: v for k, v in command.attrs.items() if k in _OPTIONS})
         return command_event(qm.name, number, data, self._when(qm.name), user=user,
                              origin=origin, correl_id=correl, context=context)
+
+    def pcf_refused(self, qmgr: str, message: pcf.Message, user: str) -> bool:
+        """Whether `user` may not run a PCF command (as `command_refused`: Not Authorized
+        type 4 when not); the command's object is its first name parameter."""
+        command = message.header.command
+        name = next((p.value.strip() for p in message.parameters
+                     if isinstance(p, pcf.String) and isinstance(p.value, str)), None)
+        for (verb, kind), number in _PCF_COMMANDS.items():
+            if number == command:
+                return self.command_refused(qmgr, verb, kind, name, user=user)
+        return False
 
     def pcf_command(self, qmgr: str, message: pcf.Message, *, user: str = "mqm",
                     context: Iterable[pcf.Parameter] = (),

@@ -54,6 +54,7 @@ from pcf.model import (
 from pcf.mqmd import MQMD
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
 from traceroute.sim.crtmqm import QMGR_DEFAULTS
+from traceroute.sim.events import events_of, message_context
 from traceroute.sim.network import MQObject, QueueManager, all_objects
 from traceroute.sim.resolve import clusters_of
 from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher
@@ -285,7 +286,7 @@ class CommandServer(Watcher):
             except PCFError:
                 responses = [self._failure(0, _Fail(mqc.MQRCCF_STRUCTURE_TYPE_ERROR))]
             else:
-                responses = self.execute(qmgr, request)
+                responses = self._run(qmgr, md, request)
         enc, ccsid = self.sim.encoding(qmgr)
         correl = md.correl_id if md.report & mqc.MQRO_PASS_CORREL_ID else md.msg_id
         expiry = -1
@@ -303,6 +304,20 @@ class CommandServer(Watcher):
         self.answered += 1
 
     # --- commands ------------------------------------------------------------------------
+
+    def _run(self, qmgr: str, md: MQMD, request: Message) -> list[Message]:
+        """A command from the command queue: the user of its message must have the
+        authority for it (else MQRC_NOT_AUTHORIZED, and the Not Authorized type 4 event);
+        one that ran is a PCF command event (traceroute.sim.events, when attached)."""
+        events = events_of(self.sim)
+        user = md.user_identifier.strip() or "mqm"
+        if events is not None and events.pcf_refused(qmgr, request, user):
+            return [self._failure(request.header.command, _Fail(mqc.MQRC_NOT_AUTHORIZED))]
+        responses = self.execute(qmgr, request)
+        if events is not None and responses and \
+                responses[-1].header.comp_code != mqc.MQCC_FAILED:
+            events.pcf_command(qmgr, request, user=user, context=message_context(md))
+        return responses
 
     def execute(self, qmgr: str, request: Message) -> list[Message]:
         """The responses of queue manager `qmgr`'s command server to one command."""

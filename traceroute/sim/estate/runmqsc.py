@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pcf import mqc
 from pcf.model import Message
 from traceroute.sim.estate.estate import Estate
+from traceroute.sim.events import events_of
 from traceroute.sim.mqsc import Session
 from traceroute.sim.mqsc.syntax import Command, MQSCError, _Header, _items
 from traceroute.status import commands as pcf_commands
@@ -103,8 +104,19 @@ class _Runner:
         self.qmgr = qmgr
         self.server = estate.server
         self.session = Session(estate.sim.network, qmgr, reading=False)
+        self._changed = False  # the command went through SimEvents.execute (its events)
 
     def run(self, command: Command) -> list[str]:
+        """One command's output lines (_Failed when it fails); a command that ran is a
+        command event (CMDEV), DEFINE/ALTER/DELETE configuration events too (CONFIGEV)."""
+        lines = self._run(command)
+        events = events_of(self.estate.sim)
+        if events is not None and not self._changed:
+            events.command_ran(self.qmgr, command)
+        return lines
+
+    def _run(self, command: Command) -> list[str]:
+        self._changed = False
         verb, kind = command.verb, command.kind
         if verb in ("START", "STOP") and kind == "CHANNEL":
             return self.channel(command)
@@ -125,7 +137,12 @@ class _Runner:
         if command.verb == "DELETE" and kind in ("QLOCAL", "QUEUE") \
                 and sim.depth(self.qmgr, name) and "PURGE" not in command.attrs:
             raise _Failed("AMQ8143E: IBM MQ queue not empty.")
-        outcome = self.session.execute(command)
+        events = events_of(sim)
+        if events is not None:  # authority, configuration and command events
+            outcome, _ = events.execute(self.session, command)
+            self._changed = True
+        else:
+            outcome = self.session.execute(command)
         if not outcome.ok:
             reason = outcome.error.reason if outcome.error is not None else ""
             raise _Failed(outcome.message, *([f"({reason})"] if reason else []))

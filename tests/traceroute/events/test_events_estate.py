@@ -1,0 +1,67 @@
+"""Command, configuration and authority events of an estate folder: `sim runmqsc` and the
+command server write them as a queue manager does (the hooks of traceroute.sim.events)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from importlib import resources
+
+import pcf
+from pcf import mqc
+from pcf.encoder import encode
+from pcf.mqmd import MQMD
+from tests.traceroute.events.sim_events import event_data, read_events
+from traceroute.sim.estate import Estate
+from traceroute.sim.estate.runmqsc import run_mqsc
+from traceroute.sim.mqsc import parse_mqsc
+
+T0 = datetime(2026, 11, 28, 12, 0, 0, tzinfo=UTC)
+
+
+def _estate(tmp_path):
+    net = parse_mqsc(resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc")
+                     .read_text())
+    path = tmp_path / "estate"
+    Estate.create(path, net, now=T0)
+    return path
+
+
+def test_runmqsc_writes_command_and_configuration_events(tmp_path) -> None:
+    path = _estate(tmp_path)
+    with Estate.open(path, now=T0) as e:
+        result = run_mqsc(e, "QM1", "ALTER QMGR CMDEV(ENABLED) CONFIGEV(ENABLED)\n"
+                                     "DEFINE QLOCAL(NEW.Q)\nDISPLAY QLOCAL(NEW.Q)\n"
+                                     "STOP CHANNEL(QM1.TO.QM2)\n")
+        assert result.ok, result.lines
+        commands = read_events(e.sim, "QM1", "SYSTEM.ADMIN.COMMAND.EVENT")
+        config = read_events(e.sim, "QM1", "SYSTEM.ADMIN.CONFIG.EVENT")
+    names = [event_data(c)["commandContext"]["command"] for c in commands]
+    assert names == ["Change Queue Mgr", "Create Queue", "Inquire Queue", "Stop Channel"]
+    assert all(c.reason == mqc.MQRC_COMMAND_MQSC for c in commands)
+    assert [c.reason for c in config] == [2368, 2368, 2367]  # QMGR before/after, NEW.Q
+    assert config[2].correl_id == commands[1].correl_id
+
+
+def test_the_command_server_checks_authority_and_writes_pcf_command_events(tmp_path):
+    path = _estate(tmp_path)
+    with Estate.open(path, now=T0) as e:
+        run_mqsc(e, "QM1", "ALTER QMGR CMDEV(ENABLED) AUTHOREV(ENABLED)\n")
+        read_events(e.sim, "QM1", "SYSTEM.ADMIN.COMMAND.EVENT")
+        request = pcf.Message(pcf.Header(type=mqc.MQCFT_COMMAND,
+                                         command=mqc.MQCMD_INQUIRE_Q_MGR), [])
+        for user in ("mqm", "eve"):
+            md = MQMD(format="MQADMIN", reply_to_q="REPLY", user_identifier=user,
+                      msg_type=mqc.MQMT_REQUEST)
+            e.sim.put("QM1", "SYSTEM.ADMIN.COMMAND.QUEUE", md, encode(request),
+                      appl_name="admin.tool")
+            e.sim.run(until=e.sim.now + 1)
+        commands = read_events(e.sim, "QM1", "SYSTEM.ADMIN.COMMAND.EVENT")
+        refused = read_events(e.sim, "QM1")
+    [command] = commands  # eve's was refused
+    assert command.reason == mqc.MQRC_COMMAND_PCF
+    ctx = event_data(command)["commandContext"]
+    assert ctx["eventOrigin"] == "Msg" and ctx["eventUserId"] == "mqm"
+    assert ctx["eventApplName"] == "admin.tool" and ctx["command"] == "Inquire Queue Mgr"
+    [event] = refused
+    assert event_data(event) == {"queueMgrName": "QM1", "reasonQualifier": "Cmd Not Authorized",
+                                 "command": "Inquire Queue Mgr", "userIdentifier": "eve"}
