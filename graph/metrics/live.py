@@ -1,12 +1,12 @@
 """Live status from any queue manager -> the facts `graph.metrics.status` turns into metrics.
 
 A status source answers, for one queue manager, the questions of `Answers` with
-`traceroute.status`'s typed values: the administration client (`traceroute.mq.admin.Admin`:
-a simulated estate's command server, a real queue manager over PCF, the REST API) does, and
-`ServerAnswers` asks a command server in process. This module only maps the answers onto
-the metrics' facts: DISPLAY QSTATUS and QLOCAL per local queue, CHSTATUS (current instances,
-as mq_prometheus shows by default) and CHANNEL per channel, the queue manager running while
-it answers (status 0 when it does not).
+`traceroute.status`'s typed values: the administration client (`traceroute.mq.admin.Admin`)
+does, over a simulated estate's command server, a real queue manager's (PCF over MQ), or
+MQ's REST API. This module only maps the answers onto the metrics' facts: DISPLAY QSTATUS
+and QLOCAL per local queue, CHSTATUS (current instances, as mq_prometheus shows by default)
+and CHANNEL per channel (the temporary reply queues of the asking itself left out), the
+queue manager running while it answers (status 0 when it does not).
 """
 
 from __future__ import annotations
@@ -16,23 +16,8 @@ from typing import Protocol
 
 from graph.metrics.status import ChannelFacts, EstateFacts, QMgrFacts, QueueFacts
 from pcf import mqc
-from pcf.model import Message
-from traceroute.status import (
-    ChannelStatus,
-    CommandFailed,
-    Definition,
-    QueueStatus,
-    ResponseError,
-    failure_of,
-)
-from traceroute.status.commands import (
-    inquire_channel,
-    inquire_channel_status,
-    inquire_qmgr,
-    inquire_queue,
-    inquire_queue_status,
-)
-from traceroute.status.responses import channel_status_from, definition_from, queue_status_from
+from traceroute.mq.admin import REPLY_PREFIX
+from traceroute.status import ChannelStatus, CommandFailed, Definition, QueueStatus, ResponseError
 from traceroute.status.words import (
     CHANNEL_STATUS,
     CHANNEL_SUBSTATE,
@@ -40,9 +25,6 @@ from traceroute.status.words import (
     INSTANCE_TYPE,
     reverse,
 )
-
-#: A transport: the responses of queue manager `qmgr`'s command server to one command.
-Execute = Callable[[str, Message], list[Message]]
 
 
 class Answers(Protocol):
@@ -62,24 +44,14 @@ class Answers(Protocol):
 
     def queue_manager(self) -> Definition:
         """DISPLAY QMGR."""
-#: Reasons that mean "nothing of that kind here", not a failure.
-NOTHING = frozenset((mqc.MQRC_UNKNOWN_OBJECT_NAME, mqc.MQRCCF_CHANNEL_NOT_FOUND,
-                     mqc.MQRCCF_CHL_STATUS_NOT_FOUND, mqc.MQRCCF_NONE_FOUND))
+
+    @property
+    def qmgr(self) -> str:
+        """The queue manager's name (the one answering for the default one, '')."""
+
+
 _STATUS, _SUBSTATE = reverse(CHANNEL_STATUS), reverse(CHANNEL_SUBSTATE)
 _TYPE, _INSTANCE = reverse(CHANNEL_TYPE), reverse(INSTANCE_TYPE)
-
-
-def ask(execute: Execute, qmgr: str, command: Message) -> list[Message]:
-    """The responses to a command; [] when there is nothing of that kind; CommandFailed
-    when the command server refuses it."""
-    responses = execute(qmgr, command)
-    for r in responses:
-        failed = failure_of(r)
-        if failed is not None:
-            if failed.reason in NOTHING:
-                return []
-            raise failed
-    return responses
 
 
 def _int(attrs: dict[str, str], keyword: str) -> int | None:
@@ -120,42 +92,6 @@ def _by_name(definitions: Iterable[Definition]) -> dict[str, Definition]:
     return {d.name: d for d in definitions}
 
 
-class ServerAnswers:
-    """`Answers` of one queue manager from a command server called in process (the
-    simulated estate's `CommandServer.execute`)."""
-
-    def __init__(self, execute: Execute, qmgr: str) -> None:
-        self.execute, self.qmgr = execute, qmgr
-
-    def _ask(self, command: Message) -> list[Message]:
-        return ask(self.execute, self.qmgr, command)
-
-    def queues(self, name: str = "*", qtype: int = mqc.MQQT_ALL) -> list[Definition]:
-        """DISPLAY QUEUE."""
-        return [definition_from(m, self.qmgr, "QUEUE")
-                for m in self._ask(inquire_queue(name, qtype))]
-
-    def queue_status(self, name: str = "*") -> list[QueueStatus]:
-        """DISPLAY QSTATUS TYPE(QUEUE)."""
-        return [queue_status_from(m, self.qmgr) for m in self._ask(inquire_queue_status(name))]
-
-    def channels(self, name: str = "*") -> list[Definition]:
-        """DISPLAY CHANNEL."""
-        return [definition_from(m, self.qmgr, "CHANNEL")
-                for m in self._ask(inquire_channel(name))]
-
-    def channel_status(self, name: str = "*") -> list[ChannelStatus]:
-        """DISPLAY CHSTATUS, current instances."""
-        return [channel_status_from(m, self.qmgr)
-                for m in self._ask(inquire_channel_status(name))]
-
-    def queue_manager(self) -> Definition:
-        """DISPLAY QMGR."""
-        answers = self._ask(inquire_qmgr())
-        return definition_from(answers[0], self.qmgr, "QMGR") if answers else \
-            Definition(self.qmgr, "QMGR", self.qmgr)
-
-
 def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
             on_error: Callable[[str, str], None] | None = None) -> EstateFacts:
     """One collection of every queue manager's status; a queue manager that fails to
@@ -163,9 +99,11 @@ def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
     manager's PLATFORM attribute (UNIX, ZOS ..., as mq_prometheus spells MQPL_*) when it
     has one."""
     facts = EstateFacts()
-    for qmgr in qmgrs:
+    for asked in qmgrs:
+        qmgr = asked
         try:
-            a = answers_of(qmgr)
+            a = answers_of(asked)
+            qmgr = a.qmgr or asked
             queues = _by_name(a.queues("*", mqc.MQQT_LOCAL))
             qstatus = a.queue_status("*")
             channels = _by_name(a.channels("*"))
@@ -178,6 +116,8 @@ def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
             continue
         platform = described.attrs.get("PLATFORM", "").removeprefix("MQPL_")
         for s in qstatus:
+            if s.name.startswith(REPLY_PREFIX):  # the asking's own reply queue, not theirs
+                continue
             q = queue_facts(s, queues.get(s.name))
             q.platform = platform
             facts.queues.append(q)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graph.metrics.catalog import Family
 from graph.metrics.snapshot import Snapshot, bounded, merged
 
 #: --max-series when none is given: samples exported per refresh, self-metrics excluded.
@@ -72,15 +73,18 @@ class Refresher:
 
     def __init__(self, sources: Sequence[Source], *, max_series: int = DEFAULT_MAX_SERIES,
                  on_error: Callable[[str, str], None] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 keep: Callable[[Family, dict[str, str]], bool] | None = None) -> None:
         self.sources = list(sources)
+        self.keep = keep
         self.max_series = max_series
         self.on_error = on_error or (lambda source, reason: None)
         self.clock = clock
         self.last_error: dict[str, str] = {}
 
     def refresh(self) -> Snapshot:
-        """One refresh: the bounded values of every source and the self-metrics."""
+        """One refresh: the values of every source (those `keep` keeps), bounded, and the
+        self-metrics."""
         started = time.perf_counter()
         parts: list[Snapshot] = []
         up: dict[str, tuple[int, int]] = {}
@@ -98,7 +102,10 @@ class Refresher:
             self.last_error.pop(source.name, None)
             parts.append(snap)
             up[source.name] = (1, problems)
-        values, dropped = bounded(merged(parts), self.max_series)
+        values = merged(parts)
+        if self.keep is not None:
+            values = values.kept(self.keep)
+        values, dropped = bounded(values, self.max_series)
         exported = len(values)
         for name, (ok, problems) in up.items():
             values.put("mqroute_metrics_source_up", {"source": name}, ok)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from graph.metrics.catalog import BY_NAME, COUNTER, FAMILIES, Family
@@ -140,6 +140,16 @@ class Snapshot:
                     mine[key] = _copy(value)
                 else:
                     mine[key] = COMBINE[how](old, value)
+
+    def kept(self, keep: Callable[[Family, dict[str, str]], bool]) -> Snapshot:
+        """The series `keep(family, labels)` keeps (a new snapshot sharing the values)."""
+        out = Snapshot()
+        for fam, values in self.families():
+            mine = {k: v for k, v in values.items() if keep(fam, dict(zip(fam.labels, k,
+                                                                          strict=True)))}
+            if mine:
+                out.series[fam.name] = mine
+        return out
 
     def families(self) -> Iterator[tuple[Family, dict[tuple[str, ...], Value]]]:
         """(family, series) of every family with series, in the catalog's order."""

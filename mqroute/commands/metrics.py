@@ -1,14 +1,14 @@
-"""`mqroute metrics`: Prometheus and OpenTelemetry metrics of statistics, events, analyze
-output (and live status).
+"""`mqroute metrics`: Prometheus and OpenTelemetry metrics of live status, statistics, events
+and analyze output.
 
     mqroute metrics SOURCE... --listen HOST:PORT [--interval SECONDS]   serve /metrics
     mqroute metrics SOURCE... --textfile FILE | --otlp FILE              write once
     mqroute metrics SOURCE... --otlp-endpoint URL [--once]               push (every interval)
 
-SOURCE: --stats FILE..., --events FILE..., --analyze DIR. Serving (or pushing) refreshes
-every --interval seconds and rewrites --textfile/--otlp each time; files that did not change
-are not read again. Exit status: 0 ok; 1 some input unreadable or a source failed (named on
-stderr; the rest still exported); 2 usage, or the address cannot be bound.
+SOURCE: -m QMGR (a real queue manager), --network ESTATE, --stats FILE..., --events FILE...,
+--analyze DIR. Serving (or pushing) refreshes every --interval seconds and rewrites
+--textfile/--otlp each time; files that did not change are not read again. Exit statuses:
+EXIT_STATUS below.
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from collections.abc import Callable
 from mqroute.errors import Problems, UsageError
 from mqroute.eventinputs import read_any_events
 from mqroute.inputs import Inputs, read_stats
+from mqroute.options import Filters
 from mqroute.output import write_file
 
 EXIT_STATUS = ("0 written (or, serving, stopped by SIGTERM); 1 an input unreadable, a source "
                "failed or an output not written (each named, the rest still exported); 2 "
-               "usage, an estate that cannot be opened, or the --listen address cannot be "
-               "bound.")
+               "usage, an estate that cannot be opened, no MQ client library for -m, or the "
+               "--listen address cannot be bound.")
 
 #: mq_prometheus polls object status every 30 seconds by default; so does this.
 DEFAULT_INTERVAL = 30.0
@@ -39,7 +40,8 @@ DEFAULT_INTERVAL = 30.0
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute metrics`."""
     from graph.metrics.refresh import DEFAULT_MAX_SERIES
-    from mqroute.options import add_connection, add_network, several
+    from mqroute.estates import add_admin_options
+    from mqroute.options import add_connection, add_filters, add_network, several
     from mqroute.paths import address, input_path, output_path
 
     p = sub.add_parser(
@@ -53,7 +55,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     src = p.add_argument_group("sources")
     add_network(src, help="live status (DISPLAY QSTATUS, CHSTATUS ...) of a simulated estate: "
                           "an estate folder (mqroute sim init), demo, or MQSC files; every "
-                          "queue manager, or -m's")
+                          "queue manager, or -m's (without --network, -m and the connection "
+                          "options ask a real queue manager)")
     several(src, "--stats", dest="stats", files=True, metavar="FILE",
             help="statistics and accounting messages: dmpmqmsg dumps of "
                  "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files; repeatable")
@@ -84,7 +87,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help=f"export at most N series per refresh, each metric its fair share "
                           f"(default {DEFAULT_MAX_SERIES:,}); the rest are counted in "
                           f"mqroute_metrics_dropped_series")
-    add_connection(p)
+    add_connection(p, channel_flag="--client-channel")
+    add_admin_options(p)
+    add_filters(p, conn_id=False, appl=False)
     p.set_defaults(func=run)
 
 
@@ -97,7 +102,17 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def _stats_reader(paths: list[str]) -> Callable[[], tuple]:
+def _when(text: str | None):
+    """A statistics interval's time (ISO 8601 as the record has it, no zone: UTC)."""
+    from mqroute.options import parse_time
+
+    try:
+        return parse_time(text) if text else None
+    except ValueError:
+        return None
+
+
+def _stats_reader(paths: list[str], filters) -> Callable[[], tuple]:
     def read() -> tuple:
         from graph.metrics.statistics import statistics_snapshot
         from traceroute.stats import join_sequences
@@ -111,7 +126,8 @@ def _stats_reader(paths: list[str]) -> Callable[[], tuple]:
                     problems(first.where, f"incomplete {first.kind.value} sequence "
                              f"(MsgSeqNumber {', '.join(map(str, joined.numbers))}); its "
                              "records used")
-                yield from joined.records()
+                yield from (r for r in joined.records() if filters.time(
+                    _when(r.interval_start), _when(r.interval_end)))
 
         snap = statistics_snapshot(records())
         problems.finish()
@@ -119,12 +135,13 @@ def _stats_reader(paths: list[str]) -> Callable[[], tuple]:
     return read
 
 
-def _events_reader(paths: list[str]) -> Callable[[], tuple]:
+def _events_reader(paths: list[str], filters) -> Callable[[], tuple]:
     def read() -> tuple:
         from graph.metrics.events import events_snapshot
 
         problems = Problems()
-        snap = events_snapshot(read_any_events(paths, problems))
+        snap = events_snapshot(e for e in read_any_events(paths, problems)
+                               if filters.time(e.time))
         problems.finish()
         return snap, problems.count
     return read
@@ -139,50 +156,64 @@ def _analyze_reader(folder: str) -> Callable[[], tuple]:
 
 
 class LiveStatus:
-    """The status source: every refresh asks each queue manager (DISPLAY QSTATUS, QLOCAL,
-    CHSTATUS, CHANNEL, QMGR). An estate folder is opened for each refresh (its lock held only
-    that long, so other commands can act on it between refreshes); demo or MQSC files make one
-    simulated estate for the whole command."""
+    """The status source: every refresh asks each queue manager (DISPLAY QSTATUS, QUEUE,
+    CHSTATUS, CHANNEL, QMGR) through the administration client (mqroute.estates). An
+    estate folder is opened for each refresh (its lock held only that long, so other
+    commands act on it between refreshes); demo or MQSC files, and real queue managers, are
+    kept for the command, a connection opened again after a refresh it failed in."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         from graph.metrics.status import Deltas
+        from mqroute.estates import is_folder, simulated_specs
 
-        self.specs, self.only = list(args.network), args.qmgr
+        self.args = args
+        self.simulated = simulated_specs(args)
+        self.per_refresh = is_folder(self.simulated)
+        self.only = args.qmgr
         self.deltas = Deltas()
-        self.kept = None
         self.stack = contextlib.ExitStack()
+        self.admins = None
         self.said: set[tuple[str, str]] = set()
-        with self._live() as live:  # a bad estate or -m: exit 2 now, not a source down
-            names = list(live.sim.network.qmgrs)
-        if self.only and self.only not in names:
-            raise UsageError(f"-m {self.only}: no such queue manager in the estate "
-                             f"({', '.join(names)})")
+        if self.simulated:  # a bad estate or -m: exit 2 now, not a source down
+            with self._administration() as admins:
+                if self.only and self.only not in admins.names:
+                    raise UsageError(f"-m {self.only}: no such queue manager in the estate "
+                                     f"({', '.join(admins.names)})")
+        else:  # no MQ client library: exit 2 now (a queue manager down is status 0 instead)
+            from mqroute.errors import FatalError
+            from traceroute.mq.client import PymqiMissing, load_mq_client
 
-    def _live(self):
-        from mqroute.estates import is_folder, simulation
+            try:
+                load_mq_client()
+            except PymqiMissing as e:
+                raise FatalError(f"metrics -m: {e}") from None
 
-        if is_folder(self.specs):
-            return simulation(self.specs)
-        if self.kept is None:
-            self.kept = self.stack.enter_context(simulation(self.specs))
-        return contextlib.nullcontext(self.kept)
+    def _administration(self):
+        from mqroute.estates import administration
+
+        return administration(self.args, wait=self.args.wait)
+
+    def _admins(self):
+        if self.per_refresh:
+            return self._administration()
+        if self.admins is None:
+            self.admins = self.stack.enter_context(self._administration())
+        return contextlib.nullcontext(self.admins)
 
     def __call__(self) -> tuple:
         """(values, problems) of one collection."""
         from datetime import UTC, datetime
 
-        from graph.metrics.live import ServerAnswers, collect
+        from graph.metrics.live import collect
         from graph.metrics.status import status_snapshot
 
         problems: list[tuple[str, str]] = []
-        with self._live() as live:
-            names = list(live.sim.network.qmgrs)
-            if self.only and self.only not in names:
-                raise ValueError(f"-m {self.only}: no such queue manager in the estate "
-                                 f"({', '.join(names)})")
-            facts = collect(lambda q: ServerAnswers(live.server.execute, q),
-                            [self.only] if self.only else names,
-                            on_error=lambda q, why: problems.append((q, why)))
+        with self._admins() as admins:
+            names = [self.only] if self.only or not admins.names else admins.names
+            facts = collect(admins, names, on_error=lambda q, why: problems.append((q, why)))
+        if problems and not self.per_refresh:  # connect again next time
+            self.stack.close()
+            self.admins = None
         for q, why in problems:
             if (q, why) not in self.said:  # each problem once, not every refresh
                 print(f"mqroute: {q}: {why}", file=sys.stderr)
@@ -190,21 +221,22 @@ class LiveStatus:
         return status_snapshot(facts, now=datetime.now(UTC), deltas=self.deltas), len(problems)
 
     def close(self) -> None:
-        """Let go of a simulated estate kept for the command."""
+        """Close what was kept for the command (reply queues, connections, the estate)."""
         self.stack.close()
 
 
-def build_sources(args: argparse.Namespace) -> list:
+def build_sources(args: argparse.Namespace, filters) -> list:
     """The sources the options name, each re-read only when its files change."""
     from graph.metrics.refresh import Cached, Source
+    from mqroute.options import connection_given
 
     sources = []
-    if args.network:
+    if args.network or args.qmgr or connection_given(args):
         sources.append(Source("status", LiveStatus(args)))
     if args.stats:
-        sources.append(Source("statistics", Cached(args.stats, _stats_reader(args.stats))))
+        sources.append(Source("statistics", Cached(args.stats, _stats_reader(args.stats, filters))))
     if args.events:
-        sources.append(Source("events", Cached(args.events, _events_reader(args.events))))
+        sources.append(Source("events", Cached(args.events, _events_reader(args.events, filters))))
     if args.analyze:
         sources.append(Source("analyze", Cached([args.analyze],
                                                 _analyze_reader(args.analyze))))
@@ -214,16 +246,10 @@ def build_sources(args: argparse.Namespace) -> list:
 def _check(args: argparse.Namespace) -> None:
     from mqroute.options import connection_given
 
-    if args.network and connection_given(args):
-        raise UsageError(f"{', '.join(connection_given(args))}: connection options go with a "
-                         "real queue manager, not with --network")
-    if args.qmgr and not args.network:
-        raise UsageError(f"-m {args.qmgr}: a real queue manager's status needs the PCF "
-                         "administration client (issue 28), not in this build yet; "
-                         "--network DIR reads a simulated estate's")
-    if not (args.stats or args.events or args.analyze or args.network):
-        raise UsageError("metrics: give a source: --network ESTATE, --stats FILE..., "
-                         "--events FILE..., --analyze DIR")
+    if not (args.stats or args.events or args.analyze or args.network or args.qmgr
+            or connection_given(args)):
+        raise UsageError("metrics: give a source: -m QMGR (a queue manager), --network "
+                         "ESTATE, --stats FILE..., --events FILE..., --analyze DIR")
     if not (args.listen or args.textfile or args.otlp or args.otlp_endpoint):
         raise UsageError("metrics: say where they go: --listen HOST:PORT, --textfile FILE, "
                          "--otlp FILE or --otlp-endpoint URL")
@@ -304,9 +330,11 @@ def run(args: argparse.Namespace) -> int:
         failures.append(source)
         print(f"mqroute: {source}: {reason}", file=sys.stderr)
 
-    sources = build_sources(args)
+    filters = Filters.from_args(args)
+    sources = build_sources(args, filters)
     try:
-        refresher = Refresher(sources, max_series=args.max_series, on_error=on_error)
+        refresher = Refresher(sources, max_series=args.max_series, on_error=on_error,
+                              keep=keep_names(filters))
         outputs = Outputs(args)
         snap = refresher.refresh()
         outputs.emit(snap)
@@ -333,6 +361,21 @@ def _needs(args: argparse.Namespace) -> None:
         need("metrics --otlp", "opentelemetry.sdk", "google.protobuf", extra="otel")
     if args.otlp_endpoint:
         need("metrics --otlp-endpoint", "opentelemetry.exporter.otlp.proto.http", extra="otel")
+
+
+def keep_names(filters: Filters) -> Callable | None:
+    """What --queue and --channel keep: a series with a `queue` label only for a queue they
+    name, with a `channel` label only for a channel they name (others are not filtered)."""
+    if not (filters.queues or filters.channels):
+        return None
+    queues, channels = Filters(queues=filters.queues), Filters(channels=filters.channels)
+
+    def keep(family, labels: dict[str, str]) -> bool:
+        if filters.queues and "queue" in labels and not queues.names(queues=[labels["queue"]]):
+            return False
+        return not (filters.channels and "channel" in labels
+                    and not channels.names(channels=[labels["channel"]]))
+    return keep
 
 
 def _summary(snap) -> None:

@@ -215,7 +215,7 @@ def test_network_usage(tmp_path):
     r = mqroute("--network", "demo", "-m", "QMX", "--textfile", str(tmp_path / "x.prom"))
     assert r.returncode == 2 and "-m QMX: no such queue manager" in r.stderr
     r = mqroute("--network", "demo", "-c", "--textfile", str(tmp_path / "x.prom"))
-    assert r.returncode == 2 and "not with --network" in r.stderr
+    assert r.returncode == 2 and "no meaning with --network" in r.stderr
     r = mqroute("--network", str(tmp_path / "nothing"), "--textfile", str(tmp_path / "x.prom"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     r = mqroute("--network", "demo", "-m", "QM1", "--textfile", str(tmp_path / "x.prom"))
@@ -240,3 +240,33 @@ def test_a_missing_library_is_one_line_naming_its_extra(tmp_path, option, blocke
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.returncode == 2 and r.stderr.splitlines() == [expected], r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_real_queue_manager_through_ibmmq(tmp_path, monkeypatch):
+    """-m QMGR without --network asks a real queue manager through IBM's ibmmq (a fake of its
+    API on a simulated queue manager): its depths and channel status, in-process."""
+    from importlib import resources
+
+    from tests.support.cli import run
+    from tests.support.fake_ibmmq import make_fake_ibmmq
+    from traceroute.sim.cmdserver import attach
+    from traceroute.sim.mqsc import parse_mqsc
+    from traceroute.sim.simulator import Simulator
+
+    sim = Simulator(parse_mqsc(resources.files("traceroute").joinpath(
+        "examples/qm1_qm2.mqsc").read_text()))
+    attach(sim)
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    for _ in range(3):
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+    sim.run(until=sim.now + 10)
+    monkeypatch.setitem(sys.modules, "ibmmq", make_fake_ibmmq(sim))
+    out = tmp_path / "qm1.prom"
+    status, _, err = run("metrics", "-m", "QM1", "--textfile", str(out), "--wait", "5")
+    assert status == 0, err
+    text = out.read_text()
+    assert depth(text, "QM1", "QM2") == 3
+    assert values(text)[("mqroute_metrics_source_up", (("source", "status"),))] == 1
+    stopped = [v for (name, labels), v in values(text).items()
+               if name == "ibmmq_channel_status" and ("channel", "QM1.TO.QM2") in labels]
+    assert stopped == [6]

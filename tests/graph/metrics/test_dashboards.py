@@ -145,16 +145,17 @@ def test_what_a_simulated_estate_fills_and_what_it_cannot_know():
     on, a channel that ran twice, messages put and got), or is listed with the reason."""
     from datetime import UTC, datetime
 
-    from graph.metrics.live import ServerAnswers, collect
+    from graph.metrics.live import collect
     from graph.metrics.status import Deltas, status_snapshot
     from pcf.mqmd import MQMD
-    from tests.graph.metrics.test_live_metrics import estate
+    from tests.graph.metrics.test_live_metrics import admins, estate
 
-    sim, server = estate(monitoring=True)
+    sim = estate(monitoring=True)
     deltas = Deltas()
+    ask = admins(sim)
 
     def snapshot():
-        facts = collect(lambda q: ServerAnswers(server.execute, q), ["QM1", "QM2"])
+        facts = collect(ask, ["QM1", "QM2"])
         return status_snapshot(facts, now=datetime.now(UTC), deltas=deltas)
 
     for _ in range(2):

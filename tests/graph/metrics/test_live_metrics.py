@@ -1,7 +1,9 @@
-"""Live status -> metrics: a simulated estate's command server answers DISPLAY QSTATUS,
-QLOCAL, CHSTATUS, CHANNEL and QMGR (PCF, read back with traceroute.status), and the metrics
-say what the simulator holds: a stopped channel, messages waiting on its transmission queue,
-monitoring values when MONQ/MONCHL are on, a queue manager that does not answer."""
+"""Live status -> metrics: the administration client asks a simulated estate's command server
+(PCF over its queues, read back with traceroute.status) DISPLAY QSTATUS, QUEUE, CHSTATUS,
+CHANNEL and QMGR, and the metrics say what the simulator holds: a stopped channel, messages
+waiting on its transmission queue, monitoring values when MONQ/MONCHL are on, a queue
+manager that does not answer; over IBM's ibmmq (a fake of its API on the same simulator) the
+metrics are the same."""
 
 from __future__ import annotations
 
@@ -10,10 +12,14 @@ from importlib import resources
 
 import pytest
 
-from graph.metrics.live import ServerAnswers, channel_facts, collect, queue_facts
+from graph.metrics.live import channel_facts, collect, queue_facts
 from graph.metrics.status import Deltas, status_snapshot
 from pcf import mqc
 from pcf.mqmd import MQMD
+from tests.support.fake_ibmmq import make_fake_ibmmq
+from traceroute.mq.admin import Admin, PCFOverQueues
+from traceroute.mq.client import MQTransport
+from traceroute.mq.transport import Connection, SimTransport
 from traceroute.sim.cmdserver import attach
 from traceroute.sim.mqsc import parse_mqsc
 from traceroute.sim.simulator import Simulator
@@ -28,17 +34,30 @@ def estate(monitoring: bool = True):
     for qm in ("QM1", "QM2"):
         parse_mqsc(extra, qmgr=qm, network=net)
     sim = Simulator(net)
-    server = attach(sim)
-    return sim, server
+    attach(sim)
+    return sim
+
+
+def admins(sim: Simulator, over: str = "sim"):
+    """Admin of each queue manager asked, through the simulated transport or ibmmq's API."""
+    made: dict[str, Admin] = {}
+
+    def admin(qmgr: str) -> Admin:
+        if qmgr not in made:
+            transport = SimTransport(sim, qmgr) if over == "sim" else \
+                MQTransport.connect(Connection(qmgr), pymqi=make_fake_ibmmq(sim))
+            made[qmgr] = Admin(PCFOverQueues(transport))
+        return made[qmgr]
+    return admin
 
 
 def test_stopped_channel_and_messages_waiting():
-    sim, server = estate()
+    sim = estate()
     sim.stop_channel("QM1", "QM1.TO.QM2")
     for _ in range(4):
         assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
     sim.run(until=sim.now + 30)
-    facts = collect(lambda q: ServerAnswers(server.execute, q), ["QM1", "QM2"])
+    facts = collect(admins(sim), ["QM1", "QM2"])
     snap = status_snapshot(facts, now=datetime.now(UTC))
     xmitq = {"qmgr": "QM1", "queue": "QM2", "usage": "XMITQ"}
     assert snap.get("ibmmq_queue_depth", **xmitq) == sim.depth("QM1", "QM2") == 4
@@ -54,11 +73,12 @@ def test_stopped_channel_and_messages_waiting():
 
 
 def test_running_channel_counts_messages_between_collections():
-    sim, server = estate()
+    sim = estate()
     deltas = Deltas()
+    ask = admins(sim)
 
     def snapshot():
-        facts = collect(lambda q: ServerAnswers(server.execute, q), ["QM1"])
+        facts = collect(ask, ["QM1"])
         return status_snapshot(facts, now=datetime.now(UTC), deltas=deltas)
 
     assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
@@ -76,21 +96,43 @@ def test_running_channel_counts_messages_between_collections():
 
 
 def test_a_queue_manager_that_does_not_answer():
-    _, server = estate()
+    from traceroute.mq.admin import AdminError
 
-    def execute(qmgr, command):
-        if qmgr == "QM2":
-            raise TimeoutError("QM2: no response from the command server in 30 s")
-        return server.execute(qmgr, command)
+    sim = estate()
+    ask = admins(sim)
+
+    class Silent:
+        qmgr = "QM2"
+
+        def queues(self, *args, **kwargs):
+            raise AdminError("QM2: no response from the command server in 30 s")
 
     said = []
-    facts = collect(lambda q: ServerAnswers(execute, q), ["QM1", "QM2"],
+    facts = collect(lambda q: Silent() if q == "QM2" else ask(q), ["QM1", "QM2"],
                     on_error=lambda q, why: said.append((q, why)))
     snap = status_snapshot(facts, now=datetime.now(UTC))
     assert snap.get("ibmmq_qmgr_status", qmgr="QM2") == 0
     assert snap.get("ibmmq_qmgr_status", qmgr="QM1") == mqc.MQQMSTA_RUNNING
     assert said == [("QM2", "QM2: no response from the command server in 30 s")]
     assert not any(k[0] == "QM2" for k in snap.series["ibmmq_queue_depth"])
+
+
+def test_the_same_metrics_over_ibmmq():
+    """A real queue manager's path (IBM's ibmmq API, here a fake of it on the simulator)
+    gives the metrics the simulated transport gives."""
+    def snapshot(over: str):
+        sim = estate()
+        sim.stop_channel("QM1", "QM1.TO.QM2")
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+        sim.run(until=sim.now + 30)
+        snap = status_snapshot(collect(admins(sim, over), ["QM1"]),
+                               now=datetime(2026, 11, 22, tzinfo=UTC))
+        return {name: values for name, values in snap.series.items()
+                if not name.startswith("ibmmq_queue_time_since")}
+
+    via_ibmmq = snapshot("ibmmq")
+    assert via_ibmmq == snapshot("sim")
+    assert via_ibmmq["ibmmq_queue_depth"][("QM1", "QM2", "", "XMITQ", "", "")] == 1
 
 
 def test_typed_values_map_onto_facts():
@@ -117,12 +159,11 @@ def test_typed_values_map_onto_facts():
 
 @pytest.mark.parametrize("monitoring", [False, True])
 def test_monitoring_values_only_when_measured(monitoring):
-    sim, server = estate(monitoring)
+    sim = estate(monitoring)
     sim.stop_channel("QM1", "QM1.TO.QM2")
     assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
     sim.run(until=sim.now + 5)
-    snap = status_snapshot(collect(lambda q: ServerAnswers(server.execute, q), ["QM1"]),
-                           now=datetime.now(UTC))
+    snap = status_snapshot(collect(admins(sim), ["QM1"]), now=datetime.now(UTC))
     measured = snap.get("ibmmq_queue_oldest_message_age", qmgr="QM1", queue="QM2",
                         usage="XMITQ")
     assert (measured is not None) == monitoring  # MONQ(OFF): absent, never a made-up 0

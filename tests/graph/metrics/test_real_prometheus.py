@@ -132,7 +132,6 @@ def test_lost_messages_and_hop_latency_in_promql(estate):
 def test_estate_as_mqroute_status_shows_it(estate):
     """The stopped channel and the four messages waiting, as Prometheus stores them, equal
     to what `mqroute status --json` shows of the same estate folder."""
-    from mqroute.main import COMMANDS
     from traceroute.status.words import CHANNEL_STATUS, reverse
 
     server = estate["server"]
@@ -149,11 +148,9 @@ def test_estate_as_mqroute_status_shows_it(estate):
     full = server.query('(ibmmq_queue_depth{job="estate",queue="QM2"} * 100) / '
                         'ibmmq_queue_attribute_max_depth{job="estate"}')
     assert [r["value"] for r in full] == [4 * 100 / 5000]
-    if "status" not in COMMANDS:
-        pytest.skip("mqroute status (issue 28) is not in this build yet: compared with the "
-                    "simulator only")
-    shown = [json.loads(line) for line in mqroute(
-        "status", "--network", str(estate["estate"]), "--json", "--system").stdout.splitlines()]
+    shown = [json.loads(line) for qmgr in ("QM1", "QM2") for line in mqroute(
+        "status", "--network", str(estate["estate"]), "-m", qmgr, "--json",
+        "--system").stdout.splitlines()]
     assert depths == {(o["queue_manager"], o["name"]): o["curdepth"] for o in shown
                       if o["object_type"] == "queue"}
     assert states == {(o["queue_manager"], o["name"]): reverse(CHANNEL_STATUS)[o["status"]]
