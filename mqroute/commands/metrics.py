@@ -46,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "metrics", help="Prometheus and OpenTelemetry metrics (IBM mq-metric-samples' names "
-        "where it has them) of statistics, events and analyze output",
+        "where it has them) of live status, statistics, events and analyze output",
         description="Metrics for Prometheus (/metrics, node_exporter textfile) and "
         "OpenTelemetry (OTLP): queue and channel figures under the names IBM's "
         "mq-metric-samples uses (ibmmq_queue_*, ibmmq_channel_*, ibmmq_qmgr_*), so its Grafana "
