@@ -170,3 +170,24 @@ def test_what_a_simulated_estate_fills_and_what_it_cannot_know():
         used |= parse(expr)[0]
     empty = {name for name in used if not snap.series.get(name)}
     assert empty == set(CANNOT_KNOW), empty ^ set(CANNOT_KNOW)
+
+
+def our_dashboard() -> list[tuple[str, str]]:
+    """(panel, expression) of mqroute's own Grafana dashboard (docs/grafana/mqroute.json)."""
+    import json
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).resolve().parents[3] / "docs" / "grafana" /
+                      "mqroute.json").read_text())
+    return [(p["title"], t["expr"]) for p in doc["panels"] for t in p["targets"]]
+
+
+def test_our_dashboard_names_exported_metrics_and_their_labels():
+    for panel, expr in our_dashboard():
+        names, labels, _ = parse(expr)
+        assert names, (panel, expr)
+        for name in names:
+            base = re.sub(r"_(bucket|count|sum)$", "", name)
+            fam = BY_NAME.get(name) or BY_NAME.get(base)
+            assert fam is not None, f"{panel}: {name} is not exported"
+            assert labels - {"le"} <= set(fam.labels), (panel, name, labels)

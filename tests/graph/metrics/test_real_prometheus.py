@@ -156,3 +156,21 @@ def test_estate_as_mqroute_status_shows_it(estate):
     assert states == {(o["queue_manager"], o["name"]): reverse(CHANNEL_STATUS)[o["status"]]
                       for o in shown if o["object_type"] == "channel"
                       and o["status"] != "INACTIVE"}
+
+
+def test_mqroutes_own_dashboard_runs_on_prometheus(estate):
+    """Every expression of docs/grafana/mqroute.json is valid PromQL on the real server, and
+    the panels for what only mqroute knows have data."""
+    from tests.graph.metrics.test_dashboards import our_dashboard
+
+    server = estate["server"]
+    server.wait_for('mqroute_lost_messages{job="analyze"}')
+    results = {expr: server.query(expr) for _, expr in our_dashboard()}
+    assert {r["metric"]["cause"]: r["value"] for r in
+            results["sum by (cause) (mqroute_lost_messages)"]} == {
+        "waiting_on_xmitq": 2, "loop": 1, "dead_lettered": 1}
+    p95 = results["histogram_quantile(0.95, sum by (le, qmgr, channel) "
+                  "(mqroute_route_hop_seconds_bucket))"]
+    assert {(r["metric"]["qmgr"], r["metric"]["channel"]) for r in p95} >= {
+        ("QM1", "QM1.TO.QM2"), ("QM2", "QM2.TO.QM1")}
+    assert results["sum by (verdict) (mqroute_routes)"]
