@@ -7,7 +7,7 @@ by their labels' width, so nothing overlaps by construction (the tests measure i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from xml.sax.saxutils import escape as _xml_escape
 
 from graph.draw.dot import FONT, shorten
@@ -71,6 +71,9 @@ def _legend_layout(causes: set[str], width: int) -> list[tuple[str, float, int, 
     return out
 
 
+_EPOCH = datetime(1970, 1, 1)
+
+
 def parse_time(stamp: str) -> float | None:
     """Seconds since the epoch of 'YYYY-MM-DD HH:MM:SS[.ff]' or seconds of 'HH:MM:SS'."""
     stamp = (stamp or "").strip()
@@ -83,7 +86,7 @@ def parse_time(stamp: str) -> float | None:
             continue
         if fmt.startswith("%H"):
             return t.hour * 3600 + t.minute * 60 + t.second + t.microsecond / 1e6
-        return t.timestamp()
+        return (t - _EPOCH).total_seconds()   # as UTC: no local clock, any year 1-9999
     return None
 
 
@@ -104,7 +107,10 @@ def _tick_label(t: float, span: float, dated: bool) -> str:
     if not dated:
         h, rem = divmod(int(t), 3600)
         return f"{h % 24:02d}:{rem // 60:02d}"
-    dt = datetime.fromtimestamp(t)
+    try:
+        dt = _EPOCH + timedelta(seconds=t)
+    except OverflowError:   # a tick past year 9999 (or before year 1): the end it passed
+        dt = datetime.max if t > 0 else datetime.min
     return dt.strftime("%d %b %H:%M" if span > 86_400 else "%H:%M")
 
 

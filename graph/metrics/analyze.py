@@ -15,18 +15,16 @@ from pathlib import Path
 from graph.metrics.catalog import family
 from graph.metrics.labels import reason_label
 from graph.metrics.snapshot import Histogram, Snapshot
-from graph.report.tables import DELIVERED, looping_routes
+from graph.report.tables import DELIVERED, dataset, looping_routes
 
 HOP_COLUMNS = ["correl_id", "seq", "kind", "src_queue_manager", "dst_queue_manager",
                "channel", "time", "branch"]
 
 
 def _dataset(out: Path, name: str):
-    """A table of the folder as a pyarrow dataset, or None when the run wrote none."""
-    import pyarrow.dataset as ds
-
-    path = out / name
-    return ds.dataset(path, format="parquet", partitioning="hive") if path.exists() else None
+    """A table of the folder as a pyarrow dataset, or None when the run wrote none (read as
+    the report reads it: partition folders as strings, whatever values they hold)."""
+    return dataset(out, name)
 
 
 def _counts(out: Path, name: str, columns: list[str]) -> list[dict]:

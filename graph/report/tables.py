@@ -40,16 +40,31 @@ def _types() -> dict[str, dict[str, str]]:
             "events": dict(EVENT_COLUMNS)}
 
 
-def _dataset(out: Path, name: str):
+#: The tables analyze partitions, by the column (a string) in their folder names.
+PARTITIONS = {"operations": "date", "routes": "verdict", "events": "category",
+              "journeys": "verdict"}
+
+
+def dataset(out: str | Path, name: str):
+    """A table of an analyze folder as a pyarrow dataset (None when absent): partition
+    folders read as the string column they are, whatever values they hold (all null
+    included, where there is nothing to infer a type from); TableError when unreadable."""
+    import pyarrow as pa
     import pyarrow.dataset as ds
 
     path = Path(out) / name
     if not path.exists():
         return None
+    column = PARTITIONS.get(name)
+    partitioning = ds.partitioning(pa.schema([(column, pa.string())]), flavor="hive") \
+        if column else "hive"
     try:
-        return ds.dataset(path, format="parquet", partitioning="hive")
+        return ds.dataset(path, format="parquet", partitioning=partitioning)
     except (OSError, ValueError) as e:
         raise TableError(f"{path}: not readable as Parquet ({_first_line(e)})") from None
+
+
+_dataset = dataset
 
 
 def _first_line(e: BaseException) -> str:

@@ -195,13 +195,16 @@ def _set_strings(params: list, values: dict) -> list:
             out.append(Group(p.parameter, _set_strings(p.parameters, values)))
         elif isinstance(p, String) and p.parameter in values:
             out.append(String(p.parameter, values[p.parameter], 1208))
+        elif isinstance(p, Integer | Integer64) and p.parameter in values:
+            out.append(type(p)(p.parameter, values[p.parameter]))
         else:
             out.append(p)
     return out
 
 
-def with_strings(md: MQMD, data: bytes, values: dict[int, str]) -> tuple[MQMD, bytes]:
-    """The message with every string parameter of these ids set to these values (UTF-8)."""
+def with_strings(md: MQMD, data: bytes, values: dict[int, str | int]) -> tuple[MQMD, bytes]:
+    """The message with every string (integer) parameter of these ids set to these values
+    (strings in UTF-8)."""
     message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id, fmt=md.format)
     message = replace(message, parameters=_set_strings(message.parameters, values))
     return replace(md, coded_char_set_id=1208), pcf.encode(message, ccsid=1208)

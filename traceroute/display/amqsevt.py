@@ -14,7 +14,7 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
 from pcf.model import (
@@ -284,7 +284,10 @@ def from_json(obj: object, *, where: str = "") -> Event:
         if key == "eventCreation" and isinstance(value, dict):
             epoch = value.get("epoch")
             if isinstance(epoch, int) and not isinstance(epoch, bool):
-                event.time = datetime.fromtimestamp(epoch, UTC)
+                if not MIN_EPOCH <= epoch <= MAX_EPOCH:
+                    raise ValueError(f"eventCreation epoch {str(epoch)[:24]}: past what a time "
+                                     "can hold (years 1 to 9999)")
+                event.time = _EPOCH_START + timedelta(seconds=epoch)
                 if value != {"timeStamp": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
                              "epoch": epoch}:
                     event.extra[key] = value
@@ -338,6 +341,9 @@ class JsonItem:
     error: str | None = None
 
 
+#: The seconds since 1970 of 0001-01-01 and 9999-12-31T23:59:59 (what a time can hold).
+MIN_EPOCH, MAX_EPOCH = -62_135_596_800, 253_402_300_799
+_EPOCH_START = datetime(1970, 1, 1, tzinfo=UTC)
 #: The longest number read from amqsevt JSON (digits); amqsevt writes 64-bit integers.
 MAX_NUMBER_DIGITS = 40
 #: The deepest nesting read (amqsevt writes objects 3 deep, lists of them 4).
@@ -409,7 +415,7 @@ def iter_json(text: str, *, source: str = "<json>") -> Iterator[JsonItem]:
         pos = end
         try:
             yield JsonItem(from_json(obj, where=f"{source}:{line}"), line)
-        except ValueError as e:
+        except (ValueError, OverflowError) as e:   # a value past what it can be: this one
             yield JsonItem(None, line, str(e))
 
 

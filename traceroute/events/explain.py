@@ -93,7 +93,8 @@ def _in_time(time: datetime | None, at: datetime | None, window: timedelta,
              slack: timedelta) -> bool:
     if at is None or time is None:
         return True
-    return _aware(at) - window <= _aware(time) <= _aware(at) + slack
+    gap = _aware(time) - _aware(at)   # a difference never leaves what a timedelta holds
+    return -window <= gap <= slack
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
 from pcf.model import Parameter
@@ -243,7 +243,9 @@ class MQICall:
     def time(self) -> datetime | None:
         """When the call ran: HighResTime, else OperationDate/Time (taken as UTC), or None."""
         if self.high_res_time:
-            return datetime.fromtimestamp(self.high_res_time / 1_000_000, UTC)
+            when = from_micros(self.high_res_time)
+            if when is not None:
+                return when
         return parse_date_time(self.operation_date, self.operation_time)
 
     @property
@@ -287,6 +289,21 @@ def call_maker(*names: str) -> Callable[..., MQICall]:
     source = f"def make({', '.join(taken)}):\n" + "\n".join(body) + "\n    return o\n"
     exec(compile(source, f"<call_maker {len(names)} fields>", "exec"), scope)
     return scope["make"]  # type: ignore[return-value]
+
+
+#: The microseconds since 1970 of 0001-01-01 and of 9999-12-31T23:59:59.999999, the times
+#: a datetime holds: a HighResTime outside them is a claim no clock made (no time at all).
+MIN_MICROS, MAX_MICROS = -62_135_596_800_000_000, 253_402_300_799_999_999
+
+
+def from_micros(micros: int) -> datetime | None:
+    """A HighResTime (microseconds since 1970, UTC) as a datetime; None past what one holds."""
+    if not MIN_MICROS <= micros <= MAX_MICROS:
+        return None
+    return _EPOCH + timedelta(microseconds=micros)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def parse_date_time(date: str, time: str) -> datetime | None:

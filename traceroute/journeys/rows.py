@@ -17,7 +17,15 @@ from datetime import datetime, timedelta
 from operator import attrgetter
 
 from pcf import mqc
-from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, call_maker, iso
+from traceroute.journeys.calls import (
+    MAX_MICROS,
+    MIN_MICROS,
+    ActivityTrace,
+    Connection,
+    MQICall,
+    call_maker,
+    iso,
+)
 from traceroute.journeys.reconstruct import Journey, reconstruct, split_distribution_list
 
 #: calls/: one row per MQI call (name, Spark SQL type).
@@ -230,7 +238,9 @@ _EPOCH = datetime(1970, 1, 1)
 def _iso_micros(micros: int) -> str | None:
     # iso() of the same moment, in integer arithmetic (it is UTC already): equal to
     # iso(datetime.fromtimestamp(micros / 1e6, UTC)) while a double holds the microseconds
-    # exactly (until the year 2242)
+    # exactly (until the year 2242); None past what a datetime holds (a claim, not a time)
+    if not MIN_MICROS <= micros <= MAX_MICROS:
+        return None
     return (_EPOCH + timedelta(0, 0, micros)).isoformat() + "Z"
 
 
