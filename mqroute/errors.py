@@ -4,6 +4,7 @@
     1  some input unreadable (each named on stderr; the rest was still processed)
     2  usage or fatal error
     3-6  what was found: route and journey verdicts (`trace`, `follow`); findings (`audit`: 3)
+    130, 141, 143  interrupted (Ctrl-C), output closed early, terminated (SIGTERM)
 
 Nothing else reaches the user: `run_command` turns every exception into one line
 `mqroute: ...` and a status (MQROUTE_DEBUG=1 re-raises, for developers).
