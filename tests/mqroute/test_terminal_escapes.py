@@ -152,3 +152,24 @@ def test_every_subcommand_is_checked(inputs):
     covered = {words[0] for words in runs(inputs)}
     missing = [c for c in COMMANDS if c not in covered]
     assert not missing, f"subcommands without a hostile-names run: {missing}"
+
+
+def test_every_graph_form_of_hostile_names(inputs, tmp_path, capsys):
+    """--graph in every form from the hostile day: well-formed, the names kept apart."""
+    import xml.etree.ElementTree as ET
+
+    pytest.importorskip("pygraphviz")
+    for suffix in (".svg", ".graphml", ".json", ".png", ".pdf"):
+        out = tmp_path / f"g{suffix}"
+        assert main(["show", inputs["reports"], "--graph", str(out)]) == 0
+        err = capsys.readouterr().err
+        assert "not drawn" not in err and out.stat().st_size > 500, (suffix, err)
+        data = out.read_bytes()
+        if suffix in (".svg", ".graphml"):
+            root = ET.fromstring(data)          # well-formed XML
+            text = "".join(root.itertext()) + " ".join(
+                v for e in root.iter() for v in e.attrib.values())
+            assert is_printable(text, keep="\n\t") and "\\u001b[31m" in text, suffix
+        elif suffix == ".json":
+            names = strings(json.loads(data))
+            assert any(n.endswith(TAIL) for n in names)
