@@ -29,6 +29,8 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds any one run may take (the plain ones take a few).
 LIMIT = 180
+#: Commands also run on four copies of the extreme day (time and memory within ~4x one).
+SCALED = {"decode", "show", "follow", "stats", "events", "analyze", "metrics"}
 
 
 def _write(path: Path, messages, copies: int = 1) -> str:
@@ -111,11 +113,12 @@ def test_extreme_numbers_cost_what_plain_ones_do(days):
             (base / d).mkdir(exist_ok=True)
         t_plain, m_plain = measure(a)
         t_extreme, m_extreme = measure(b)
-        t_four, m_four = measure(c)
         assert t_extreme < 3 * t_plain + 3, (k, b[:2], t_plain, t_extreme)
         assert m_extreme < 1.5 * m_plain + 100e6, (k, b[:2], m_plain, m_extreme)
-        assert t_four < 6 * t_extreme + 3, (k, c[:2], t_extreme, t_four)
-        assert m_four < 2 * m_extreme + 100e6, (k, c[:2], m_extreme, m_four)
+        if b[0] in SCALED:   # the readers of messages: four times the bytes
+            t_four, m_four = measure(c)
+            assert t_four < 6 * t_extreme + 3, (k, c[:2], t_extreme, t_four)
+            assert m_four < 2 * m_extreme + 100e6, (k, c[:2], m_extreme, m_four)
 
 
 def test_every_subcommand_is_measured(days):
