@@ -270,3 +270,52 @@ def test_a_real_queue_manager_through_ibmmq(tmp_path, monkeypatch):
     stopped = [v for (name, labels), v in values(text).items()
                if name == "ibmmq_channel_status" and ("channel", "QM1.TO.QM2") in labels]
     assert stopped == [6]
+
+
+def test_otlp_endpoint_once_and_every_interval(tmp_path):
+    """--otlp-endpoint posts OTLP/HTTP protobuf to a collector on 127.0.0.1: once with --once,
+    at every refresh when serving; each body parses with opentelemetry-proto."""
+    import http.server
+    import threading
+
+    service = pytest.importorskip(
+        "opentelemetry.proto.collector.metrics.v1.metrics_service_pb2")
+    bodies: list[bytes] = []
+
+    class Collector(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1/metrics"
+    stats = dump(tmp_path / "stats.dmp", {"APP.Q": (3, 1)})
+    try:
+        r = mqroute("--stats", str(stats), "--otlp-endpoint", url, "--once")
+        assert r.returncode == 0, r.stderr
+        assert len(bodies) == 1
+        request = service.ExportMetricsServiceRequest.FromString(bodies[0])
+        puts = [p.as_double for rm in request.resource_metrics for sm in rm.scope_metrics
+                for m in sm.metrics if m.name == "ibmmq.queue.mqput_message_count"
+                for p in m.gauge.data_points]
+        assert puts == [3]
+        proc = subprocess.Popen([sys.executable, "-m", "mqroute", "metrics", "--stats",
+                                 str(stats), "--otlp-endpoint", url, "--interval", "0.3"],
+                                cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            deadline = time.monotonic() + 20
+            while len(bodies) < 4 and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=20) == 0
+        assert len(bodies) >= 4  # the first, then one per refresh
+    finally:
+        server.shutdown()
+        server.server_close()
