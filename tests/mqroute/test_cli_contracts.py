@@ -298,6 +298,6 @@ def test_bad_mqsc_is_file_line_column(command: str, tmp_path: Path) -> None:
     assert r.err.splitlines() == [
         f"mqroute: {bad}:1:15: AMQ8405I: Syntax error detected at or near end of command "
         "segment below:- (quoted string is never closed)",
-        f"mqroute: {bad}: 1 MQSC command read. One command has a syntax error. All valid "
+        f"mqroute: {bad}: One MQSC command read. One command has a syntax error. All valid "
         "MQSC commands were processed.",
         "mqroute: 1 MQSC command failed: not going on (--strict)"]

@@ -358,7 +358,14 @@ class _Walk:
                                   f"{others[0].conn.channel_name} on {others[0].qmgr}")
         if not candidates:
             return self.jump(V.IN_TRANSIT, Location(qm, ix.queue(get), channel))
-        for p in candidates:
+        # the same message got again from this transmission queue: this attempt's puts are
+        # those before it (the MCA backed the message out and the channel sent it again)
+        again = min((g for g in ix.mca_gets.get(msg_id, ())
+                     if g.conn.qmgr == qm and not g.is_browse and _when(g) > _when(get)),
+                    key=_when, default=None)
+        for p in sorted(candidates, key=_when):
+            if again is not None and _when(p) > _when(again):
+                break
             if p.comp_code == _FAILED:
                 self.take(p, "failed_put", p.conn.channel_name or None, mca_puts)
                 continue
@@ -367,6 +374,17 @@ class _Walk:
             self.skew(get, p)
             return p
         last = self.steps[-1].call
+        if again is not None:  # backed out onto the transmission queue, sent again
+            self.notes.append(f"the put on {last.qmgr} failed with reason {last.reason}: "
+                              f"backed out onto {ix.queue(get)} on {qm} and sent again")
+            return again
+        if last.comp_code == _FAILED and last.persistence == mqc.MQPER_PERSISTENT:
+            # no dead-letter queue took it: a persistent message is never discarded, the
+            # channel backs it out onto its transmission queue and retries
+            self.notes.append(f"the put on {last.qmgr} failed with reason {last.reason} "
+                              f"and no dead-letter queue took it: backed out onto "
+                              f"{ix.queue(get)} on {qm}, waiting for the channel")
+            return V.ON_XMITQ, Location(qm, ix.queue(get))
         return V.PUT_FAILED, Location(last.qmgr, ix.queue(last), None)
 
     def journey(self, end: tuple[JourneyVerdict, Location]) -> Journey:

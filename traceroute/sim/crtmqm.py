@@ -27,9 +27,9 @@ import re
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
-__all__ = ["CHANNEL_DEFAULTS", "FLAGS", "KNOWN_KEYWORDS", "QMGR_DEFAULTS", "SYSTEM_OBJECTS",
-           "TYPE_DEFAULTS", "default_object", "is_system_name", "system_objects",
-           "type_default"]
+__all__ = ["CHANNEL_DEFAULTS", "DEFAULT_RECORDS", "FLAGS", "KNOWN_KEYWORDS", "QMGR_DEFAULTS",
+           "RECORD_KEYS", "SYSTEM_OBJECTS", "TYPE_DEFAULTS", "default_object", "is_system_name",
+           "record_key", "system_objects", "type_default"]
 
 #: Flag keyword -> its negative spelling (stored as FLAG(YES) / FLAG(NO)).
 FLAGS = {"TRIGGER": "NOTRIGGER", "SHARE": "NOSHARE", "HARDENBO": "NOHARDENBO"}
@@ -40,6 +40,11 @@ _PAIR = re.compile(r"([A-Z][A-Z0-9]*)\(([^)]*)\)")
 def _attrs(text: str) -> Mapping[str, str]:
     """'KEY(VALUE) KEY() ...' as a read-only mapping (values as MQSC stores them)."""
     return MappingProxyType({k: v.strip("'") for k, v in _PAIR.findall(text)})
+
+
+def _without(attrs: Mapping[str, str], *keywords: str) -> Mapping[str, str]:
+    """`attrs` less some keywords."""
+    return MappingProxyType({k: v for k, v in attrs.items() if k not in keywords})
 
 
 _COMMON_Q = ("CAPEXPRY(NOLIMIT) CUSTOM() DEFPRESP(SYNC) DEFPRTY(0) DEFPSIST(NO) DESCR() "
@@ -75,15 +80,22 @@ CHANNEL_DEFAULTS: dict[str, tuple[str, Mapping[str, str]]] = {
     "SDR": ("SYSTEM.DEF.SENDER", _attrs("CHLTYPE(SDR) XMITQ() " + _MESSAGE_CHL + _SENDING)),
     "SVR": ("SYSTEM.DEF.SERVER",
             _attrs("CHLTYPE(SVR) XMITQ() SSLCAUTH(REQUIRED) " + _MESSAGE_CHL + _SENDING)),
-    "RCVR": ("SYSTEM.DEF.RECEIVER", _attrs("CHLTYPE(RCVR) " + _MESSAGE_CHL + _RECEIVING)),
+    "RCVR": ("SYSTEM.DEF.RECEIVER",
+             _attrs("CHLTYPE(RCVR) BATCHSZ(50) " + _MESSAGE_CHL + _RECEIVING)),
     "RQSTR": ("SYSTEM.DEF.REQUESTER",
-              _attrs("CHLTYPE(RQSTR) CONNAME() LOCLADDR() MCANAME() MCATYPE(PROCESS) "
-                     "MODENAME() PASSWORD() TPNAME() USERID() " + _MESSAGE_CHL + _RECEIVING)),
+              _attrs("CHLTYPE(RQSTR) BATCHSZ(50) CONNAME() LOCLADDR() MCANAME() "
+                     "MCATYPE(PROCESS) MODENAME() PASSWORD() TPNAME() USERID() "
+                     + _MESSAGE_CHL + _RECEIVING)),
+    # cluster channels run as threads of the channel initiator: MCATYPE(THREAD); a cluster
+    # sender has no CERTLABL (its cluster receiver's is used), a cluster receiver no
+    # PASSWORD/USERID (DISPLAY CHANNEL(SYSTEM.DEF.CLUS*) ALL of IBM MQ 9.4.2)
     "CLUSSDR": ("SYSTEM.DEF.CLUSSDR",
-                _attrs("CHLTYPE(CLUSSDR) " + _CLUSTER_CHL + _MESSAGE_CHL + _SENDING)),
+                _without(_attrs("CHLTYPE(CLUSSDR) " + _CLUSTER_CHL + _MESSAGE_CHL + _SENDING
+                                + "MCATYPE(THREAD)"), "CERTLABL")),
     "CLUSRCVR": ("SYSTEM.DEF.CLUSRCVR",
-                 _attrs("CHLTYPE(CLUSRCVR) NETPRTY(0) " + _CLUSTER_CHL + _MESSAGE_CHL
-                        + _SENDING + _RECEIVING)),
+                 _without(_attrs("CHLTYPE(CLUSRCVR) NETPRTY(0) " + _CLUSTER_CHL + _MESSAGE_CHL
+                                 + _SENDING + _RECEIVING + "MCATYPE(THREAD)"),
+                          "PASSWORD", "USERID")),
     "SVRCONN": ("SYSTEM.DEF.SVRCONN",
                 _attrs("CHLTYPE(SVRCONN) DISCINT(0) MAXINST(999999999) MAXINSTC(999999999) "
                        "MCAUSER() MONCHL(QMGR) SSLCAUTH(REQUIRED) " + _CONN_CHL)),
@@ -93,7 +105,7 @@ CHANNEL_DEFAULTS: dict[str, tuple[str, Mapping[str, str]]] = {
                         "USERID() " + _CONN_CHL)),
     "AMQP": ("SYSTEM.DEF.AMQP",
              _attrs("CHLTYPE(AMQP) AMQPKA(AUTO) CERTLABL() DESCR() LOCLADDR() "
-                    "MAXINST(999999999) MAXINSTC(999999999) MAXMSGL(4194304) MCAUSER() "
+                    "MAXINST(999999999) MAXMSGL(4194304) MCAUSER() "
                     "PORT(5672) SSLCAUTH(REQUIRED) SSLCIPH() SSLPEER() "
                     "TMPMODEL(SYSTEM.DEFAULT.MODEL.QUEUE) TMPQPRFX(AMQP.*) "
                     "TPROOT(SYSTEM.BASE.TOPIC) USECLTID(NO)")),
@@ -225,8 +237,8 @@ _SYSTEM_TEXT: list[tuple[str, str, str]] = [
         ("SYSTEM.MQEXPLORER.REPLY.MODEL", ""),
         ("SYSTEM.MQSC.REPLY.QUEUE", ""))),
     *(("CHANNEL", name, f"CHLTYPE({t})") for t, (name, _) in CHANNEL_DEFAULTS.items() if name),
-    ("CHANNEL", "SYSTEM.AUTO.RECEIVER", "CHLTYPE(RCVR)"),
-    ("CHANNEL", "SYSTEM.AUTO.SVRCONN", "CHLTYPE(SVRCONN)"),
+    ("CHANNEL", "SYSTEM.AUTO.RECEIVER", "CHLTYPE(RCVR) DESCR(Auto-defined by)"),
+    ("CHANNEL", "SYSTEM.AUTO.SVRCONN", "CHLTYPE(SVRCONN) DESCR(Auto-defined by)"),
     ("CHANNEL", "SYSTEM.ADMIN.SVRCONN", "CHLTYPE(SVRCONN)"),
     *(("AUTHINFO", name, f"AUTHTYPE({t})") for t, (name, _) in _AUTHINFO.items()),
     ("TOPIC", "SYSTEM.DEFAULT.TOPIC", ""),
@@ -306,3 +318,34 @@ def _keywords() -> dict[str, frozenset[str]]:
 
 #: Object type -> every attribute keyword MQSC has for it on DEFINE/ALTER.
 KNOWN_KEYWORDS = _keywords()
+
+
+#: SET CHLAUTH / SET AUTHREC / SET POLICY: the keywords that tell one record from another of
+#: the same profile (for CHLAUTH: its TYPE and what the TYPE maps; a BLOCKUSER or BLOCKADDR
+#: record is one per profile, its USERLIST/ADDRLIST is its content).
+RECORD_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "CHLAUTH": ("TYPE", "ADDRESS", "CLNTUSER", "QMNAME", "SSLPEER", "SSLCERTI"),
+    "AUTHREC": ("OBJTYPE", "PRINCIPAL", "GROUP", "PROFILE"),
+    "POLICY": (),
+})
+
+
+def record_key(kind: str, name: str, attrs: Mapping[str, str]) -> tuple[str, ...]:
+    """What identifies a SET CHLAUTH/AUTHREC/POLICY record on its queue manager."""
+    return (kind, name, *(attrs.get(k, "") for k in RECORD_KEYS[kind]))
+
+
+#: The channel authentication records crtmqm makes (IBM MQ, "Resolving CHLAUTH access
+#: issues": no access to SYSTEM.* channels, no MQ-admin users on any channel, access to
+#: SYSTEM.ADMIN.SVRCONN), as (kind, profile, attributes).
+DEFAULT_RECORDS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
+    ("CHLAUTH", "SYSTEM.ADMIN.SVRCONN", MappingProxyType({
+        "TYPE": "ADDRESSMAP", "ADDRESS": "*", "USERSRC": "CHANNEL",
+        "DESCR": "Default rule to allow MQ Explorer access"})),
+    ("CHLAUTH", "*", MappingProxyType({
+        "TYPE": "BLOCKUSER", "USERLIST": "*MQADMIN",
+        "DESCR": "Default rule to disallow privileged users"})),
+    ("CHLAUTH", "SYSTEM.*", MappingProxyType({
+        "TYPE": "ADDRESSMAP", "ADDRESS": "*", "USERSRC": "NOACCESS",
+        "DESCR": "Default rule to disable all SYSTEM channels"})),
+)

@@ -19,7 +19,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
-from traceroute.sim.crtmqm import SYSTEM_OBJECTS, system_objects, type_default
+from traceroute.sim.crtmqm import (
+    DEFAULT_RECORDS,
+    SYSTEM_OBJECTS,
+    record_key,
+    system_objects,
+    type_default,
+)
 
 T = TypeVar("T")
 
@@ -283,6 +289,19 @@ _STORES.update(queues=_Queues, channels=_Channels, others=_Others)
 _system_stores()
 
 
+def default_records() -> dict[tuple[str, ...], MQObject]:
+    """The channel authentication records crtmqm makes (source 'crtmqm'), by key."""
+    return {record_key(kind, name, attrs): MQObject(kind, name, dict(attrs), "crtmqm")
+            for kind, name, attrs in DEFAULT_RECORDS}
+
+
+def default_record(record: MQObject) -> bool:
+    """True for a crtmqm record as crtmqm made it."""
+    return record.source == "crtmqm" and any(
+        (record.kind, record.name, record.attrs) == (kind, name, dict(attrs))
+        for kind, name, attrs in DEFAULT_RECORDS)
+
+
 def materialize(qm: QueueManager, obj: MQObject) -> MQObject:
     """The object as this queue manager's own (a crtmqm default copied in, to be changed)."""
     if not obj.system:
@@ -334,8 +353,9 @@ class QueueManager(_TrackedFields):
     stopped: set[str] = field(default_factory=set)
     #: Listeners and services started (START LISTENER/SERVICE): (KIND, NAME).
     running: set[tuple[str, str]] = field(default_factory=set)
-    #: SET CHLAUTH / SET AUTHREC / SET POLICY records, by what identifies each record.
-    records: dict[tuple[str, ...], MQObject] = field(default_factory=dict)
+    #: SET CHLAUTH / SET AUTHREC / SET POLICY records, by what identifies each record
+    #: (`crtmqm.record_key`); crtmqm's default CHLAUTH records to begin with.
+    records: dict[tuple[str, ...], MQObject] = field(default_factory=lambda: default_records())
 
     def _recording(self, keyword: str) -> int:
         return RECORDING.get(self.attrs.get(keyword, "MSG"), 2)

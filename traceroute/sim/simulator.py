@@ -746,8 +746,10 @@ class Simulator:
                   opened: str = "") -> int:
         """The MQRC_* a put of `length` bytes to where `r` resolved fails with, 0 if it fits:
         PUT(DISABLED) 2051 (of the queue, or of the alias or remote queue definition
-        `opened` by name), the queue manager's MAXMSGL 2031, the queue's (the transmission
-        queue's, with the MQXQH) 2030, MAXDEPTH 2053."""
+        `opened` by name), the queue's MAXMSGL (the transmission queue's, with the MQXQH)
+        2030, else the queue manager's MAXMSGL 2031 ("RC2030 if the message is too big for
+        the queue; RC2031 if the message is too big for the queue manager, but not too big
+        for the queue": IBM MQ, MaxMsgLength queue attribute), MAXDEPTH 2053."""
         definition = qm.queues.get(opened) if opened else None
         if definition is not None and definition.kind in ("QALIAS", "QREMOTE") \
                 and definition.get("PUT") == "DISABLED":
@@ -759,10 +761,10 @@ class Simulator:
         if q.get("PUT") == "DISABLED":
             return mqc.MQRC_PUT_INHIBITED
         length += 0 if r.local else XQH_LENGTH
-        if length > _number(qm.attrs.get("MAXMSGL"), _MAXMSGL):
-            return mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
         if length > _number(q.get("MAXMSGL"), _MAXMSGL):
             return mqc.MQRC_MSG_TOO_BIG_FOR_Q
+        if length > _number(qm.attrs.get("MAXMSGL"), _MAXMSGL):
+            return mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
         if self.depth(qm.name, name) >= _number(q.get("MAXDEPTH"), 5000):
             return mqc.MQRC_Q_FULL
         return 0
@@ -926,8 +928,12 @@ class Simulator:
         """Whether the queue manager runs (not ended)."""
         return qmgr not in self.ended
 
-    def _delivered(self, qm: QueueManager, channel: str) -> None:
-        self._retrying.pop((qm.name, channel), None)
+    def _delivered(self, qm: QueueManager, channel: str, since: list | None) -> None:
+        """A message sent while the channel was retrying (`since`: its retry state then) got
+        through: the retry counts start again. One sent before a later message failed says
+        nothing about that failure."""
+        if since is not None and self._retrying.get((qm.name, channel)) is since:
+            del self._retrying[(qm.name, channel)]
 
     # --- channels ----------------------------------------------------------------------
 
@@ -950,7 +956,7 @@ class Simulator:
         """START CHANNEL: what waits on its transmission queue moves on."""
         qm = self.network.qmgrs[qmgr]
         qm.stopped.discard(channel)
-        self._retrying.pop((qmgr, channel), None)  # it starts now, not at its retry timer
+        self._retrying.pop((qmgr, channel), None)  # it starts now, its retry counts anew
         for w in self.watchers:
             w.started(qmgr, channel)
         xmitq = qm.channels[channel].get("XMITQ") if channel in qm.channels else ""
@@ -1418,6 +1424,7 @@ class Simulator:
         if too_big and not dlq and not _may_discard(md, channel, other):
             self._back_out(qm, channel, s, xmitq)  # MQRC_MSG_TOO_BIG_FOR_CHANNEL: it waits
             return
+        retrying = self._retrying.get((qm.name, channel.name))  # sent while retrying?
         act, trace = self._sending_mca(qm, s, md, data, xmitq)
 
         def choose() -> _Action:
@@ -1440,7 +1447,7 @@ class Simulator:
                         _s(mqc.MQCACH_XMIT_Q_NAME, xmitq)])
             return _Action(op, lambda d: self._at(
                 self.latency, lambda: self._receive(other, qm, channel, md, d, xqh,
-                                                    (s, xmitq))))
+                                                    (s, xmitq, retrying))))
 
         self._perform(act, md, data, trace, choose)
 
@@ -1461,7 +1468,7 @@ class Simulator:
         return min(end(qm, channel), end(other, other.channels.get(channel.name)))
 
     def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
-                 data: bytes, xqh: MQXQH, back: tuple[Stored, str] | None = None,
+                 data: bytes, xqh: MQXQH, back: tuple[Stored, str, list | None] | None = None,
                  attempt: int = 0) -> None:
         """The receiving MCA's activity: Receive, then the put onwards (or a rejection).
         A put that fails is retried (MRRTY/MRTMR), then dead-lettered, discarded (a
@@ -1489,9 +1496,13 @@ class Simulator:
         failure = r.reason if not r.ok else 0 if held else \
             self.put_limit(qm, r, len(data), opened=xqh.remote_q_name)
         dlq = None
+        actor = self._receiver_actor(qm, sender, channel, xqh, r, user) \
+            if self._observers else None
         if failure:
             if failure in (mqc.MQRC_Q_FULL, mqc.MQRC_PUT_INHIBITED) and \
                     attempt < _number(mine.get("MRRTY") if mine else "", 10):
+                if actor is not None:  # observers see each MQPUT1 that failed
+                    self._put_call(actor, qm, md, data, reason=failure)
                 wait = _number(mine.get("MRTMR") if mine else "", 1000) / 1000
                 self._at(max(wait, 1e-6), lambda: self._receive(
                     qm, sender, channel, md, data, xqh, back, attempt + 1))
@@ -1499,18 +1510,13 @@ class Simulator:
             dlq = self.dead_letter_queue(qm, data, mine)
             if not dlq and back is not None and not md.report & mqc.MQRO_DISCARD_MSG \
                     and not _may_discard(md, channel, qm):
-                self._back_out(sender, channel, *back)
+                if actor is not None:
+                    self._put_call(actor, qm, md, data, reason=failure)
+                self._back_out(sender, channel, back[0], back[1])
                 return
         if back is not None:
-            self._delivered(sender, channel.name)
-        if self._observers:
-            self._actor = _Actor(
-                self._connect(qm.name, "receiver", channel.name, self.receiving_mca,
-                              mqc.MQAT_QMGR, mca=True, channel=channel.name,
-                              channel_type=_receiver_type(channel), partner=sender.name,
-                              user=user),
-                MQPUT1, xqh.remote_q_name, xqh.remote_q_mgr_name, None,
-                None if r.ok else r)
+            self._delivered(sender, channel.name, back[2])
+        self._actor = actor
         try:
             if not qm.supports_trace_route and r.ok:
                 self._deliver(qm, md, data, r)  # no trace-route support: Deliver not honoured
@@ -1519,6 +1525,17 @@ class Simulator:
                 act, md, data, r, trace, xqh.remote_q_name, failure=failure, dlq=dlq))
         finally:
             self._actor = None
+
+    def _receiver_actor(self, qm: QueueManager, sender: QueueManager, channel: MQObject,
+                        xqh: MQXQH, r: Resolution, user: str) -> _Actor:
+        """The receiving MCA (connected on first use, as `user`) as the maker of its MQPUT1s
+        (to where `r` resolved, or failed to)."""
+        return _Actor(self._connect(qm.name, "receiver", channel.name, self.receiving_mca,
+                                    mqc.MQAT_QMGR, mca=True, channel=channel.name,
+                                    channel_type=_receiver_type(channel),
+                                    partner=sender.name, user=user),
+                      MQPUT1, xqh.remote_q_name, xqh.remote_q_mgr_name, None,
+                      None if r.ok else r)
 
     # --- what the queue manager sends back ---------------------------------------------
 

@@ -262,7 +262,31 @@ END
     qm = parse_mqsc(text, qmgr="Q", network=before).qmgrs["Q"]
     assert list(qm.queues) == [] and list(qm.channels) == []
     assert list(qm.others) == [("LISTENER", "TCP.LISTENER")] and qm.running == set()
-    assert [(r.kind, r.name) for r in qm.records.values()] == [("CHLAUTH", "*")]
+    # crtmqm's three CHLAUTH records, the BLOCKUSER one of '*' replaced (one per profile)
+    assert [(r.kind, r.name, r.get("USERLIST")) for r in qm.records.values()] == [
+        ("CHLAUTH", "SYSTEM.ADMIN.SVRCONN", ""), ("CHLAUTH", "*", "nobody"),
+        ("CHLAUTH", "SYSTEM.*", "")]
+
+
+def test_crtmqm_channel_authentication_records():
+    qm = parse_mqsc("DEFINE QLOCAL(A)", qmgr="Q").qmgrs["Q"]
+    assert {(r.name, r.get("TYPE"), r.get("USERSRC"), r.get("USERLIST"))
+            for r in qm.records.values()} == {
+        ("SYSTEM.ADMIN.SVRCONN", "ADDRESSMAP", "CHANNEL", ""),
+        ("*", "BLOCKUSER", "", "*MQADMIN"), ("SYSTEM.*", "ADDRESSMAP", "NOACCESS", "")}
+    assert "CHLAUTH" not in to_mqsc(parse_mqsc("DEFINE QLOCAL(A)", qmgr="Q"))
+    failed = []
+    net = parse_mqsc("SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') ACTION(REMOVE)\n"
+                     "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('*MQADMIN') ACTION(REMOVE)\n"
+                     "SET CHLAUTH('NONE') TYPE(BLOCKUSER) ACTION(REMOVE)\n",
+                     qmgr="Q", on_error=failed.append)
+    assert [o.message for o in failed] == [
+        "AMQ8884E: Channel authentication record not found."]
+    assert [r.name for r in net.qmgrs["Q"].records.values()] == ["SYSTEM.ADMIN.SVRCONN"]
+    written = to_mqsc(net)
+    assert "SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') ACTION(REMOVE)" \
+        in written.replace(" +\n   ", " ")
+    assert parse_mqsc(written) == net  # removed again when read back
 
 
 # --- continuations and comments ----------------------------------------------------------
@@ -306,6 +330,7 @@ def test_several_queue_managers_in_one_file():
 DEFINE QLOCAL(BEFORE)
 * Queue manager name: QM1
 DEFINE QLOCAL(A)
+DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('qm2') XMITQ(QM2)
 STOP CHANNEL(QM1.TO.QM2)
 *******
 * Queue manager name: qm2
@@ -589,3 +614,80 @@ def test_round_trip(net):
     text = to_mqsc(net)
     assert estate(parse_mqsc(text)) == estate(net)
     assert estate(parse_mqsc(to_mqsc(net, all=True))) == estate(net)
+
+
+# --- runmqsc's messages, as real queue managers print them ---------------------------------
+
+#: Lines printed by runmqsc of IBM MQ 9.1/9.3/9.4 on Linux and Windows (public transcripts
+#: named in docs/simulator.md), one per command of the script below.
+TRANSCRIPT = [
+    ("DEFINE QLOCAL(Q1)", "AMQ8006I: IBM MQ queue created."),
+    ("DEFINE QLOCAL(Q1) REPLACE", "AMQ8006I: IBM MQ queue created."),
+    ("ALTER QLOCAL(Q1) MAXDEPTH(2000)", "AMQ8008I: IBM MQ queue changed."),
+    ("DEFINE CHANNEL(C) CHLTYPE(RCVR)", "AMQ8014I: IBM MQ channel created."),
+    ("ALTER CHANNEL(SYSTEM.DEF.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('app')",
+     "AMQ8016I: IBM MQ channel changed."),
+    ("DEFINE LISTENER(L) TRPTYPE(TCP) CONTROL(QMGR) PORT(1414)",
+     "AMQ8626I: IBM MQ listener created."),
+    ("ALTER LISTENER(SYSTEM.DEFAULT.LISTENER.TCP) TRPTYPE(TCP) PORT(1414)",
+     "AMQ8623I: IBM MQ listener changed."),
+    ("START LISTENER(L)", "AMQ8021I: Request to start IBM MQ listener accepted."),
+    ("STOP LISTENER('SYSTEM.DEFAULT.LISTENER.TCP') IGNSTATE(YES)",
+     "AMQ8706I: Request to stop IBM MQ listener accepted."),
+    ("DEFINE TOPIC(T) TOPICSTR('dev/')", "AMQ8690I: IBM MQ topic created."),
+    ("ALTER TOPIC(T) NPMSGDLV(ALLAVAIL)", "AMQ8691I: IBM MQ topic changed."),
+    ("DEFINE AUTHINFO(A) AUTHTYPE(IDPWOS) CHCKCLNT(REQDADM)",
+     "AMQ8563I: IBM MQ authentication information object created."),
+    ("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)",
+     "AMQ8567I: IBM MQ authentication information changed."),
+    ("DEFINE NAMELIST(N) NAMES(A,B)", "AMQ8552I: IBM MQ namelist created."),
+    ("ALTER NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMES(SYSTEM.BROKER.DEFAULT.STREAM)",
+     "AMQ8551I: IBM MQ namelist changed."),
+    ("DEFINE PROCESS(P)", "AMQ8010I: IBM MQ process created."),
+    ("DEFINE SUB(S) TOPICSTR('dev/') DEST(Q1)", "AMQ8094I: IBM MQ subscription created."),
+    ("DEFINE COMMINFO(CI)", "AMQ8858I: IBM MQ comminfo created."),
+    ("DEFINE SERVICE(SV) SERVTYPE(SERVER) STARTCMD('/bin/true')",
+     "AMQ8625I: IBM MQ service created."),
+    ("START SERVICE(SV)", "AMQ8733I: Request to start Service accepted."),
+    ("ALTER QMGR DEADQ(Q1)", "AMQ8005I: IBM MQ queue manager changed."),
+    ("SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS)",
+     "AMQ8877I: IBM MQ channel authentication record set."),
+    ("SET AUTHREC PRINCIPAL('app') OBJTYPE(QMGR) AUTHADD(CONNECT)",
+     "AMQ8862I: IBM MQ authority record set."),
+    ("REFRESH SECURITY TYPE(CONNAUTH)", "AMQ8560I: IBM MQ security cache refreshed."),
+    ("START CHANNEL(C)", "AMQ8018I: Start IBM MQ channel accepted."),
+    ("START CHANNEL(NOT.HERE)", "AMQ8227E: Channel NOT.HERE not found."),
+    ("ALTER QLOCAL(MISSING) DESCR('x')", "AMQ8147E: IBM MQ object MISSING not found."),
+    ("DEFINE QLOCAL(Q1)", "AMQ8150E: IBM MQ object already exists."),
+]
+
+
+def test_runmqsc_messages_as_real_queue_managers_print_them():
+    from traceroute.sim.mqsc import Session
+
+    session = Session(qmgr="QM1")
+    outcomes = session.run("\n".join(command for command, _ in TRANSCRIPT))
+    assert [o.message for o in outcomes] == [message for _, message in TRANSCRIPT]
+    assert session.summary() == ["28 MQSC commands read.", "No commands have a syntax error.",
+                                 "3 valid MQSC commands could not be processed."]
+
+
+def test_runmqsc_summary_of_one_command():
+    from traceroute.sim.mqsc import Session
+
+    for text, lines in [
+            ("DEFINE QL(QUEUE1)", ["One MQSC command read.", "No commands have a syntax "
+                                   "error.", "All valid MQSC commands were processed."]),
+            ("START CHANNEL(X)", ["One MQSC command read.", "No commands have a syntax "
+                                  "error.", "One valid MQSC command could not be processed."]),
+            ("DEFINE QLOCAL(A", ["One MQSC command read.", "One command has a syntax error.",
+                                 "All valid MQSC commands were processed."])]:
+        session = Session(qmgr="QM1")
+        session.run(text)
+        assert session.summary() == lines
+
+
+def test_start_channel_of_an_auto_defined_cluster_sender_is_accepted():
+    net = parse_mqsc("DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSSDR) CONNAME('fr1') CLUSTER(C)\n"
+                     "STOP CHANNEL(TO.PR2)", qmgr="PR1")  # auto-defined: no definition here
+    assert net.qmgrs["PR1"].stopped == {"TO.PR2"}

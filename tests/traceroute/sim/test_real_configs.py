@@ -133,7 +133,7 @@ def test_developer_container_config(tmp_path):
     assert qm.others["AUTHINFO", "DEV.AUTHINFO"].get("CHCKCLNT") == "REQDADM"
     assert qm.channels["SYSTEM.DEF.AMQP"].get("MCAUSER") == "app"  # altered: now its own
     assert qm.running == {("LISTENER", "SYSTEM.DEFAULT.LISTENER.TCP")}
-    assert len(qm.records) == 4
+    assert len(qm.records) == 7  # crtmqm's three CHLAUTH records, two more, two AUTHRECs
     written = to_mqsc(network)
     assert "SYSTEM.DEF.AMQP" in written and "SYSTEM.DEFAULT.LOCAL.QUEUE" not in written
 
@@ -175,3 +175,22 @@ def test_no_dead_letter_queue_findings(tmp_path):
     assert "no_dead_letter_queue QM1" in done.stdout.replace(":", "") or \
         "no_dead_letter_queue" in done.stdout
     assert "dead_letter_queue_missing" in done.stdout and "MISSING.DLQ" in done.stdout
+
+
+def test_show_names_the_dead_letter_queue_and_the_reason(tmp_path):
+    """`show` over the activity reports and trace-route reply of a dead-lettered message,
+    dumped as dmpmqmsg writes them, says where it is and why, as `trace` does."""
+    from pcf import dmpmqmsg
+    from tests.traceroute.sim.test_limits import _watched
+
+    sim, _tracer, _tracked, _traced = _watched("dead")
+    dump = tmp_path / "replies.dmp"
+    dmpmqmsg.write_file(dump, [dmpmqmsg.DumpedMessage(md, data)
+                               for md, data in sim.browse("QM1", "REPLY.Q")], queue="REPLY.Q")
+    done = _mqroute("show", dump)
+    assert done.returncode == 0, done.stderr
+    headings = [line for line in done.stdout.splitlines() if line.startswith("Route of")]
+    assert len(headings) == 2
+    for line in headings:
+        assert ": on the dead-letter queue of QM2, reason MQRC_Q_FULL (2053); last known " \
+               "location: queue manager 'QM2', queue 'DLQ' [3 activities, complete]" in line

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import re
 
-from traceroute.sim.crtmqm import FLAGS, QMGR_DEFAULTS, TYPE_DEFAULTS
+from traceroute.sim.crtmqm import FLAGS, QMGR_DEFAULTS, RECORD_KEYS, TYPE_DEFAULTS
 from traceroute.sim.mqsc.syntax import (
     COMMAND_OPTIONS,
     FLAG_KEYWORDS,
     LIST_KEYWORDS,
     STRING_KEYWORDS,
 )
-from traceroute.sim.network import MQObject, Network, all_objects
+from traceroute.sim.network import (
+    MQObject,
+    Network,
+    all_objects,
+    default_record,
+    default_records,
+)
 
 _SAFE_UNQUOTED = re.compile(r"[A-Z0-9._/%]+")
 _RULE = "*" * 79
@@ -62,6 +68,12 @@ def _define(out: list[str], obj: MQObject, attrs: dict[str, str]) -> None:
     _write(out, f"DEFINE {obj.kind}({_quote(obj.name)})", attrs, replace=True)
 
 
+def _set(record: MQObject) -> str:
+    """'SET CHLAUTH('profile')', 'SET AUTHREC' (its profile is an attribute) ..."""
+    return f"SET {record.kind}" + (f"({_quote(record.name)})" if record.kind != "AUTHREC"
+                                   else "")
+
+
 def to_mqsc(network: Network, *, all: bool = False) -> str:
     """The network as MQSC in dmpmqcfg's layout: per queue manager a header, ALTER QMGR, then
     DEFINE ... REPLACE of its own objects, then the SYSTEM.* objects it altered (the type
@@ -88,9 +100,13 @@ def to_mqsc(network: Network, *, all: bool = False) -> str:
                 obj = store._SYSTEM[key]
                 out.append(f"DELETE {obj.kind}({_quote(obj.name)})")
         for record in qm.records.values():
-            head = f"SET {record.kind}" + (f"({_quote(record.name)})"
-                                           if record.kind != "AUTHREC" else "")
-            _write(out, head, record.attrs, replace=False)
+            if all or not default_record(record):
+                _write(out, _set(record), record.attrs, replace=False)
+        for key, record in default_records().items():
+            if key not in qm.records:  # a crtmqm record the configuration removed
+                _write(out, _set(record), {k: v for k, v in record.attrs.items()
+                                           if k in ("TYPE", *RECORD_KEYS[record.kind])}
+                       | {"ACTION": "REMOVE"}, replace=False)
         out.extend(f"STOP CHANNEL({_quote(name)})" for name in sorted(qm.stopped))
         out.extend(f"START {kind}({_quote(name)})" for kind, name in sorted(qm.running))
         out.append("")
