@@ -247,14 +247,6 @@ def read_text(path: str, *, limit: int = MAX_TEXT_BYTES, what: str = "text") -> 
                          offset=e.start) from None
 
 
-def add_strict(parser: argparse.ArgumentParser) -> None:
-    """`--strict`: a command of the MQSC that fails stops the command before any work."""
-    parser.add_argument("--strict", action="store_true",
-                        help="refuse to go on (exit 2) when any MQSC command has a syntax "
-                             "error or cannot be processed (by default each is reported, as "
-                             "runmqsc does, and the rest applied)")
-
-
 #: What a folder given as --mqsc contributes: its MQSC files (dmpmqcfg output, runmqsc input).
 MQSC_SUFFIXES = (".mqsc", ".mqs", ".in", ".txt")
 

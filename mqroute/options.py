@@ -1,6 +1,7 @@
 """The command line's one vocabulary: options every command spells the same way.
 
     add_mqsc(p)          --mqsc FILE...        configuration input (dmpmqcfg / runmqsc MQSC)
+    add_strict(p)        --strict              an MQSC command that fails stops the command
     add_network(p)       --network demo|FILE.mqsc...   the estate to simulate
     add_msg_id(p)        --msg-id HEX          an original message (repeatable)
     add_filters(p)       --queue --channel --conn-id --appl --since --until (amqsmon/amqsact)
@@ -173,6 +174,14 @@ def add_mqsc(parser: argparse.ArgumentParser, *, required: bool = False,
     for flag in old:
         several(parser, flag, dest="mqsc", files=True, help=argparse.SUPPRESS)
     return action
+
+
+def add_strict(parser: argparse.ArgumentParser) -> None:
+    """`--strict`: a command of the MQSC that fails stops the command before any work."""
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse to go on (exit 2) when any MQSC command has a syntax "
+                             "error or cannot be processed (by default each is reported, as "
+                             "runmqsc does, and the rest applied)")
 
 
 def add_network(parser: argparse.ArgumentParser, *, help: str | None = None

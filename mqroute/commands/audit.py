@@ -10,8 +10,8 @@ from dataclasses import asdict
 from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
 from mqroute.estates import add_admin_options
 from mqroute.graphopts import add_graph_engine_options
-from mqroute.inputs import add_strict, load_mqsc
-from mqroute.options import add_connection, add_mqsc, add_network
+from mqroute.inputs import load_mqsc
+from mqroute.options import add_connection, add_mqsc, add_network, add_strict
 from mqroute.paths import input_path
 from pcf.text import printable
 

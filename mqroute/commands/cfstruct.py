@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from mqroute.errors import UsageError
-from mqroute.inputs import add_strict, load_mqsc
-from mqroute.options import add_mqsc
+from mqroute.inputs import load_mqsc
+from mqroute.options import add_mqsc, add_strict
 from traceroute.events.offload import (
     KB,
     OffloadRules,

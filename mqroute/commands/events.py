@@ -16,8 +16,8 @@ import sys
 
 from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.eventinputs import read_event_files, read_event_json, split_json
-from mqroute.inputs import Inputs, add_inputs, add_strict, load_mqsc, located, read_text
-from mqroute.options import Filters, add_filters, add_mqsc, several
+from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
+from mqroute.options import Filters, add_filters, add_mqsc, add_strict, several
 from mqroute.paths import input_path
 from pcf import mqc
 from pcf.errors import InputError

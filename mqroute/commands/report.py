@@ -7,8 +7,7 @@ import sys
 
 from mqroute.errors import FatalError
 from mqroute.extras import need
-from mqroute.inputs import add_strict
-from mqroute.options import add_mqsc
+from mqroute.options import add_mqsc, add_strict
 from mqroute.paths import input_path, output_path
 from pcf.text import printable
 

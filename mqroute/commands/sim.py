@@ -17,8 +17,7 @@ import sys
 
 from mqroute.errors import EXIT_FATAL, EXIT_OK, FatalError, UsageError
 from mqroute.estates import network_of, simulation
-from mqroute.inputs import add_strict
-from mqroute.options import add_network
+from mqroute.options import add_network, add_strict
 from mqroute.paths import output_folder
 from traceroute.status.commands import reason_text
 

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 
 from mqroute.errors import EXIT_TERMINATED, Terminated
 from mqroute.estates import Admins, real_admins
-from mqroute.inputs import add_strict
 from mqroute.livestatus import Explainer, stop_of_route
 from mqroute.options import (
     add_connection,
     add_mqsc,
     add_msg_id,
     add_network,
+    add_strict,
     connection_given,
     connection_of,
 )
