@@ -197,9 +197,10 @@ def test_the_receiving_mca_s_failed_put_writes_the_event_on_its_queue_manager() 
     assert sim.put("QM1", "SHUT.Q", MQMD(), b"x", target_qmgr="QM2").ok
     sim.run()
     events = read_events(sim, "QM2")
-    # the put that failed after the MCA's message retries (the retries are not MQI calls of
-    # the simulator: they show neither in activity trace nor as events)
-    assert [e.reason for e in events] == [2085, 2051]
+    # each put the receiving MCA tries: 2085 once (not a reason for message retry), 2051
+    # once and again at each of its MRRTY(10) message retries ("the MCA tries the
+    # operation the number of times specified"), each a failed MQPUT1 with its event
+    assert [e.reason for e in events] == [2085] + [2051] * 11
     assert event_data(events[0]) == {"queueMgrName": "QM2", "applType": "Qmgr",
                                 "applName": "amqrmppa", "queueName": "LOST.Q"}
     assert sim.depth("QM2", "DLQ") == 2
