@@ -16,27 +16,31 @@ options, and for a sending MCA's get the MQXQH's original MsgId and destination)
 Applications connect on first use (one connection per queue manager and application
 name; `connection()`), channel agents when their channel first moves a message; `disconnect`
 / `disconnect_all()` end them (MQDISC), and STOP CHANNEL ends the sending MCA's connection.
-The receiving MCA puts with MQPUT1 (a failed put, then the put to the dead-letter queue).
+The receiving MCA puts with MQPUT1 (each try that failed, message retries included, then
+the put to the dead-letter queue).
 Reports and replies the queue manager itself writes are not MQI calls of a connection.
 
-Limits and dead letters as MQ has them: a put fails with MQRC_PUT_INHIBITED (2051),
-MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031, the queue manager's MAXMSGL), MQRC_MSG_TOO_BIG_FOR_Q
-(2030, the queue's, or the transmission queue's with the MQXQH) or MQRC_Q_FULL (2053,
-MAXDEPTH); an application sees the reason, and a message too big for the channel's
-negotiated MAXMSGL (the smaller of the two ends') is MQRC_MSG_TOO_BIG_FOR_CHANNEL (2218)
-at the sending end. A receiving MCA that cannot put retries (MRRTY times, MRTMR ms apart,
-for 2053 and 2051), then puts the message to the dead-letter queue with an MQDLH carrying
-the reason; with no usable dead-letter queue (none named, not a local queue, full, put
-inhibited, or the channel's USEDLQ(NO)) a nonpersistent message on an NPMSPEED(FAST)
-channel is discarded, and any other message is backed out onto the sending transmission
-queue, where it waits while the channel retries (SHORTRTY times SHORTTMR seconds, then
-LONGTMR): "If you do not [define a dead-letter queue], and the MCA is unable to put a
-message, it is left on the transmission queue and the channel is stopped" (IBM MQ,
-"Dead-letter queues"). `channel_status` says RETRYING meanwhile. The same rules hold at the
-sending end for 2218. `run()` without `until` stops when only the long retries are left.
+Limits and dead letters as MQ has them (docs/simulator.md names IBM's pages): a put fails
+with MQRC_PUT_INHIBITED (2051), MQRC_MSG_TOO_BIG_FOR_Q (2030, the queue's MAXMSGL, or the
+transmission queue's with the MQXQH), else MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031, the queue
+manager's) or MQRC_Q_FULL (2053, MAXDEPTH); an application sees the reason, and a message
+too big for the channel's negotiated MAXMSGL (the smaller of the two ends') is
+MQRC_MSG_TOO_BIG_FOR_CHANNEL (2218) at the sending end. A receiving MCA that cannot put
+retries (MRRTY times, MRTMR ms apart, for 2053 and 2051), then puts the message to the
+dead-letter queue with an MQDLH carrying the reason; with no usable dead-letter queue (none
+named, not a local queue, full, put inhibited, or the channel's USEDLQ(NO)) a nonpersistent
+message on an NPMSPEED(FAST) channel is discarded, and any other message is backed out onto
+the sending transmission queue, where it waits while the channel retries (SHORTRTY times
+SHORTTMR seconds, then LONGTMR): "If you do not [define a dead-letter queue], and the MCA
+is unable to put a message, it is left on the transmission queue and the channel is
+stopped" (IBM MQ, "Dead-letter queues"). `channel_status` says RETRYING meanwhile (STOPPED
+when the retries are used up; START CHANNEL resets them); what is behind the message on the
+transmission queue waits too. The same rules hold at the sending end for 2218. `run()`
+without `until` stops when only the long retries are left.
 
 Deliberate simplifications: each message is its own batch (a backed-out message does not
-hold back those sent before it); publish/subscribe is not simulated; a channel's other end
+hold back those sent before it, and a message sent before it that arrives later says
+nothing of the retries); publish/subscribe is not simulated; a channel's other end
 is the queue manager that defines a receiver of the same name.
 
 Watchers: `sim.add_watcher(w)` tells a `Watcher` (no-op methods to override) what happens

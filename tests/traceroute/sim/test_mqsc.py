@@ -691,3 +691,12 @@ def test_start_channel_of_an_auto_defined_cluster_sender_is_accepted():
     net = parse_mqsc("DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSSDR) CONNAME('fr1') CLUSTER(C)\n"
                      "STOP CHANNEL(TO.PR2)", qmgr="PR1")  # auto-defined: no definition here
     assert net.qmgrs["PR1"].stopped == {"TO.PR2"}
+
+
+def test_the_unverified_message_numbers_are_named_in_the_docs():
+    from pathlib import Path
+
+    from traceroute.sim.mqsc import UNVERIFIED
+
+    page = (Path(__file__).resolve().parents[3] / "docs" / "simulator.md").read_text()
+    assert [n for n in sorted(UNVERIFIED) if n not in page.replace("/AMQ", " AMQ")] == []

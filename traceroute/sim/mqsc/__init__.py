@@ -79,11 +79,20 @@ Errors
     ``MQSCError.located`` is the one-line ``FILE:LINE:COL: reason`` form for users.
 """
 
-from traceroute.sim.mqsc.apply import FAILED, OK, SKIPPED, SYNTAX, Outcome, Session, parse_mqsc
+from traceroute.sim.mqsc.apply import (
+    FAILED,
+    OK,
+    SKIPPED,
+    SYNTAX,
+    UNVERIFIED,
+    Outcome,
+    Session,
+    parse_mqsc,
+)
 from traceroute.sim.mqsc.files import MAX_MQSC_BYTES, decode_mqsc, read_mqsc
 from traceroute.sim.mqsc.syntax import CHANNEL_TYPES, Command, MQSCError, parse_commands
 from traceroute.sim.mqsc.write import to_mqsc
 
-__all__ = ["CHANNEL_TYPES", "FAILED", "MAX_MQSC_BYTES", "OK", "SKIPPED", "SYNTAX", "Command",
-           "MQSCError", "Outcome", "Session", "decode_mqsc", "parse_commands", "parse_mqsc",
-           "read_mqsc", "to_mqsc"]
+__all__ = ["CHANNEL_TYPES", "FAILED", "MAX_MQSC_BYTES", "OK", "SKIPPED", "SYNTAX",
+           "UNVERIFIED", "Command", "MQSCError", "Outcome", "Session", "decode_mqsc",
+           "parse_commands", "parse_mqsc", "read_mqsc", "to_mqsc"]

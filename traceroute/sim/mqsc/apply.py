@@ -95,8 +95,7 @@ _ACTIONS = {
 UNVERIFIED = frozenset({
     "AMQ8011I", "AMQ8012I", "AMQ8553I", "AMQ8564I", "AMQ8628I", "AMQ8624I", "AMQ8627I",
     "AMQ8692I", "AMQ8097I", "AMQ8095I", "AMQ8859I", "AMQ8860I", "AMQ8020I", "AMQ8022I",
-    "AMQ8023I", "AMQ8734I", "AMQ8863I", "AMQ9086I", "AMQ9087I", "AMQ8559I", "AMQ8625I",
-    "AMQ8858I"})
+    "AMQ8023I", "AMQ8734I", "AMQ8863I", "AMQ9086I", "AMQ9087I", "AMQ8559I"})
 #: What this model answers for a command that changes no definition and that it does not
 #: model (runmqsc over a live estate answers those itself): no MQ message number.
 _ACCEPTED = "AMQ0000I: command read; the simulator does not model it."
