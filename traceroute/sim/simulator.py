@@ -811,8 +811,15 @@ class Simulator:
         state[0] += 1
         state[1] = True
         short = state[0] <= _number(channel.get("SHORTRTY"), 10)
-        if not short and state[0] > _number(channel.get("SHORTRTY"), 10) \
-                + _number(channel.get("LONGRTY"), 999999999):
+        used_up = not short and state[0] > _number(channel.get("SHORTRTY"), 10) \
+            + _number(channel.get("LONGRTY"), 999999999)
+        for w in self.watchers:  # the message is back; the channel retries, or has stopped
+            w.stored(qm.name, xmitq, s)
+            if used_up:
+                w.stopped(qm.name, channel.name)
+            else:
+                w.blocked(qm.name, channel)
+        if used_up:
             self.network.qmgrs[qm.name].stopped.add(channel.name)  # retries used up
             return mqc.MQRQ_CHANNEL_STOPPED_DISABLED
         delay = _number(channel.get("SHORTTMR" if short else "LONGTMR"), 60 if short else 1200)

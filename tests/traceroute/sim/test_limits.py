@@ -378,3 +378,40 @@ def test_every_view_tells_the_same_story(case):
             ("QM1", XMITQ)
         assert sim.depth("QM1", XMITQ) == 2
         assert sim.channel_status("QM1", CHANNEL) == "RETRYING"
+
+
+def test_watchers_see_the_message_come_back_and_the_channel_retry():
+    from traceroute.sim.simulator import Watcher
+
+    class Seen(Watcher):
+        def __init__(self) -> None:
+            self.events: list[tuple[str, str]] = []
+
+        def stored(self, qmgr, queue, message):
+            self.events.append(("stored", f"{qmgr}/{queue}"))
+
+        def taken(self, qmgr, queue, message, *, expired):
+            self.events.append(("taken", f"{qmgr}/{queue}"))
+
+        def blocked(self, qmgr, channel):
+            self.events.append(("blocked", channel.name))
+
+        def stopped(self, qmgr, channel):
+            self.events.append(("stopped", channel))
+
+    sim = simulator(dlq="none", speed="NORMAL")
+    seen = Seen()
+    sim.add_watcher(seen)
+    for n in range(2):
+        assert sim.put("QM1", "TARGET.AT.QM2", *message(mqc.MQPER_PERSISTENT, n)).ok
+    sim.run()
+    xmitq = f"QM1/{XMITQ}"
+    on_xmitq = [e for e in seen.events if e[1] in (xmitq, CHANNEL)]
+    # two puts, both sent; the second backed out (stored again, the channel retries) ...
+    assert on_xmitq[:6] == [("stored", xmitq), ("stored", xmitq), ("taken", xmitq),
+                            ("taken", xmitq), ("stored", xmitq), ("blocked", CHANNEL)]
+    depth = sum(1 if kind == "stored" else -1 for kind, where in on_xmitq if where == xmitq)
+    assert depth == sim.depth("QM1", XMITQ) == 1  # the watchers' count is the queue's
+    sim.run(until=sim.now + 10_000)  # the retries used up
+    assert seen.events[-1] == ("stopped", CHANNEL)
+    assert sim.channel_status("QM1", CHANNEL) == "STOPPED"
