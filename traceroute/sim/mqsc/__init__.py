@@ -55,27 +55,33 @@ What the commands do
       REPLACE, NOREPLACE, LIKE, FORCE and CMDSCOPE are options of the command, not attributes.
 
     STOP CHANNEL(name) adds the channel to ``QueueManager.stopped`` (unless STATUS(INACTIVE),
-    which leaves a channel free to start again), START CHANNEL(name) removes it. SET CHLAUTH,
-    SET AUTHREC and SET POLICY (several records share one profile name, so they do not fit the
-    ``(KIND, NAME)`` key), DELETE AUTHREC and POLICY, ALTER/DELETE SUB by SUBID, DISPLAY, REFRESH,
-    RESET, PING, CLEAR, START/STOP of anything but a channel and the rest are read, checked for
-    syntax and left out.
+    which leaves a channel free to start again), START CHANNEL(name) removes it; a channel not
+    defined fails (MQ: AMQ8227E) unless the queue manager is in a cluster (an auto-defined
+    cluster sender has no definition). SET CHLAUTH, SET AUTHREC and SET POLICY (several
+    records share one profile name) are kept in ``QueueManager.records`` by what identifies
+    each (`crtmqm.record_key`), crtmqm's three CHLAUTH records to begin with; ACTION(REMOVE)
+    of a CHLAUTH record that does not exist fails (MQ: AMQ8884E). START/STOP LISTENER and
+    SERVICE keep ``QueueManager.running``. DISPLAY is skipped when reading configuration;
+    REFRESH, RESET, PING, CLEAR and the rest are read, answered with MQ's message and change
+    no definition.
 
 Writing
     `to_mqsc` writes dmpmqcfg's layout: per queue manager a header comment, ALTER QMGR,
-    DEFINE ... REPLACE for every queue, channel (CHLTYPE first) and other object, names
-    quoted, one attribute a line, then STOP CHANNEL for the stopped channels. Reading it back
-    gives the same content (only the objects' source and line differ).
+    DEFINE ... REPLACE for every queue, channel (CHLTYPE first) and other object of its own
+    and every crtmqm object it altered, names quoted, one attribute a line, DELETE of the
+    crtmqm objects it deleted, its SET CHLAUTH/AUTHREC/POLICY records (crtmqm's CHLAUTH
+    records only when removed: ACTION(REMOVE)), then STOP CHANNEL and START LISTENER/SERVICE.
+    Reading it back gives the same content (only the objects' source and line differ).
 
 Errors
-    `MQSCError` says where (file, line, column) and why: unbalanced parentheses or quotes, a
-    command or object type MQSC does not have, an object name missing, empty or not a valid MQ
-    name, a keyword twice, a bad CHLTYPE, a command left open at the end of the text, no queue
-    manager named, and the DEFINE/ALTER/DELETE conflicts above. Unknown attributes are not
-    errors. All commands are read before any is applied, so a syntax error leaves the network
-    untouched; a conflict found while applying leaves the commands before it applied.
-    `read_mqsc` reads files (at most `MAX_MQSC_BYTES` each) as UTF-8 and names the line and
-    column of a byte that is not;
+    Each command stands alone, as in runmqsc (`Session`): one that has a syntax error
+    (unbalanced parentheses or quotes, a command or object type MQSC does not have, an object
+    name missing or not a valid MQ name, a keyword twice or one MQ does not have for that
+    command, an unfilled template placeholder) or that cannot be processed (the conflicts
+    above) changes nothing, is reported with MQ's AMQ message and this model's reason
+    (`MQSCError`: file, line, column), and the commands after it are applied.
+    `read_mqsc` reads files (at most `MAX_MQSC_BYTES` each) as UTF-8 (a byte-order mark is
+    ignored) and names the line and column of a byte that is not;
     ``MQSCError.located`` is the one-line ``FILE:LINE:COL: reason`` form for users.
 """
 
