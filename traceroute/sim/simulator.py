@@ -800,6 +800,8 @@ class Simulator:
         """The unit of work that moved `s` is backed out: `s` is first on its transmission
         queue again, the channel ends and retries (SHORTRTY x SHORTTMR s, then LONGTMR)."""
         self._queue(qm.name, xmitq).appendleft(s)
+        for w in self.watchers:  # the message is back on its transmission queue
+            w.stored(qm.name, xmitq, s)
         qualifier = self._retry_later(qm, channel, xmitq)
         self._end_instance(qm, channel, qualifier, channel_error(9999, channel))
 
@@ -811,15 +813,8 @@ class Simulator:
         state[0] += 1
         state[1] = True
         short = state[0] <= _number(channel.get("SHORTRTY"), 10)
-        used_up = not short and state[0] > _number(channel.get("SHORTRTY"), 10) \
-            + _number(channel.get("LONGRTY"), 999999999)
-        for w in self.watchers:  # the message is back; the channel retries, or has stopped
-            w.stored(qm.name, xmitq, s)
-            if used_up:
-                w.stopped(qm.name, channel.name)
-            else:
-                w.blocked(qm.name, channel)
-        if used_up:
+        if not short and state[0] > _number(channel.get("SHORTRTY"), 10) \
+                + _number(channel.get("LONGRTY"), 999999999):
             self.network.qmgrs[qm.name].stopped.add(channel.name)  # retries used up
             return mqc.MQRQ_CHANNEL_STOPPED_DISABLED
         delay = _number(channel.get("SHORTTMR" if short else "LONGTMR"), 60 if short else 1200)

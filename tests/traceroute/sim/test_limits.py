@@ -393,11 +393,8 @@ def test_watchers_see_the_message_come_back_and_the_channel_retry():
         def taken(self, qmgr, queue, message, *, expired):
             self.events.append(("taken", f"{qmgr}/{queue}"))
 
-        def blocked(self, qmgr, channel):
-            self.events.append(("blocked", channel.name))
-
-        def stopped(self, qmgr, channel):
-            self.events.append(("stopped", channel))
+        def channel_ended(self, qmgr, channel, partner, qualifier, error, *, by_user=False):
+            self.events.append((f"ended {qualifier}", channel.name))
 
     sim = simulator(dlq="none", speed="NORMAL")
     seen = Seen()
@@ -407,11 +404,13 @@ def test_watchers_see_the_message_come_back_and_the_channel_retry():
     sim.run()
     xmitq = f"QM1/{XMITQ}"
     on_xmitq = [e for e in seen.events if e[1] in (xmitq, CHANNEL)]
-    # two puts, both sent; the second backed out (stored again, the channel retries) ...
+    retry = f"ended {mqc.MQRQ_CHANNEL_STOPPED_RETRY}"
+    # two puts, both sent; the second backed out (stored again), the channel ends to retry
     assert on_xmitq[:6] == [("stored", xmitq), ("stored", xmitq), ("taken", xmitq),
-                            ("taken", xmitq), ("stored", xmitq), ("blocked", CHANNEL)]
-    depth = sum(1 if kind == "stored" else -1 for kind, where in on_xmitq if where == xmitq)
+                            ("taken", xmitq), ("stored", xmitq), (retry, CHANNEL)]
+    depth = sum({"stored": 1, "taken": -1}.get(kind, 0)
+                for kind, where in on_xmitq if where == xmitq)
     assert depth == sim.depth("QM1", XMITQ) == 1  # the watchers' count is the queue's
     sim.run(until=sim.now + 10_000)  # the retries used up
-    assert seen.events[-1] == ("stopped", CHANNEL)
+    assert seen.events[-1] == (f"ended {mqc.MQRQ_CHANNEL_STOPPED_DISABLED}", CHANNEL)
     assert sim.channel_status("QM1", CHANNEL) == "STOPPED"
