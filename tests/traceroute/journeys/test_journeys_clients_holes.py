@@ -160,7 +160,9 @@ def test_a_client_consumers_get_is_a_consumption_not_a_channel_get():
 
 def _client_estate(tmp: Path) -> list[str]:
     mqsc = EXAMPLE.replace("ALTER QMGR ACTIVREC(MSG)", "ALTER QMGR ACTVTRC(ON) ACTIVREC(MSG)")
-    mqsc += "\n* Queue manager name: QM1\nDEFINE QLOCAL('LQ') REPLACE\n"
+    mqsc += ("\n* Queue manager name: QM1\nDEFINE QLOCAL('LQ') REPLACE\n"
+             "DEFINE CHANNEL('QM1.APPS') CHLTYPE(SVRCONN)\n"   # clients connect through these
+             "* Queue manager name: QM2\nDEFINE CHANNEL('QM2.APPS') CHLTYPE(SVRCONN)\n")
     sim = Simulator(parse_mqsc(mqsc, source="clients.mqsc"), seed=1)
     tracer = ActivityTracer(sim)
     sim.connection("QM1", "amqsputc", client_channel="QM1.APPS", client_host="10.0.0.7")
