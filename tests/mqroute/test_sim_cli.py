@@ -40,7 +40,7 @@ def test_runmqsc_answers_each_command_and_exits_2_when_one_fails(estate):
         "STOP CHANNEL(QM1.TO.QM2)\n"
         "DISPLAY CHSTATUS(QM1.TO.QM2)\n"))
     assert status == 0, out
-    assert "     1 : DEFINE QLOCAL(APP.Q) DESCR(orders)\nAMQ8006I: IBM MQ queue created." in out
+    assert "     1 : DEFINE QLOCAL(APP.Q) DESCR('orders')\nAMQ8006I: IBM MQ queue created." in out
     assert "AMQ8019I: Stop IBM MQ channel accepted." in out
     assert "STATUS(STOPPED)" in out and "CHANNEL(QM1.TO.QM2)" in out
     assert out.rstrip().endswith("3 MQSC commands read.\nNo commands have a syntax error.\n"
@@ -54,6 +54,21 @@ def test_runmqsc_answers_each_command_and_exits_2_when_one_fails(estate):
     assert "AMQ8150E" in out and "AMQ9533E" in out and "DESCR(orders)" in out
     assert "One command has a syntax error." in out
     assert "2 valid MQSC commands could not be processed." in out
+
+
+def test_runmqsc_echoes_each_command_as_it_was_typed(estate):
+    """Quotes, lower case, doubled quotes and continuation lines, as runmqsc echoes them."""
+    status, out, _ = run("sim", "runmqsc", estate, "QM1", stdin=(
+        "  define qlocal('app.lower') descr('it''s: orders')  \n"
+        "DEFINE QLOCAL(APP.Q2) +\n"
+        "   DESCR('two  -\n"
+        "lines')\n"
+        "DISPLAY QLOCAL('app.lower') DESCR\n"))
+    assert status == 0, out
+    assert "     1 : define qlocal('app.lower') descr('it''s: orders')\nAMQ8006I" in out
+    assert "     2 : DEFINE QLOCAL(APP.Q2) +\n       : DESCR('two  -\n       : lines')\n" \
+           "AMQ8006I" in out
+    assert "     3 : DISPLAY QLOCAL('app.lower') DESCR\n" in out
 
 
 def test_runmqsc_of_an_unknown_queue_manager_is_one_line_and_status_2(estate):

@@ -69,8 +69,9 @@ def run_mqsc(estate: Estate, qmgr: str, text: str, *, source: str = "<stdin>") -
     estate.qmgr(qmgr)
     result = RunResult([f"Starting MQSC for queue manager {qmgr}.", "", ""])
     runner = _Runner(estate, qmgr)
+    text = text.removeprefix("\ufeff")
     lines = text.split("\n")
-    for item in _items(text.removeprefix("\ufeff"), source):
+    for item in _items(text, source):
         if isinstance(item, _Header):
             continue  # a '* Queue manager name:' comment: runmqsc works on one
         if isinstance(item, Command) and item.verb in ("END", "EXIT", "QUIT"):
@@ -85,7 +86,7 @@ def run_mqsc(estate: Estate, qmgr: str, text: str, *, source: str = "<stdin>") -
             else:
                 result.failed += 1
             continue
-        result.lines.append(f"{result.read:6d} : {item.text}")
+        result.lines += echo_lines(result.read, item, lines)
         try:
             result.lines += runner.run(item)
         except _Failed as e:
@@ -94,6 +95,18 @@ def run_mqsc(estate: Estate, qmgr: str, text: str, *, source: str = "<stdin>") -
         result.lines.append("")
     result.lines += result.summary()
     return result
+
+
+def echo_lines(number: int, command: Command, lines: list[str]) -> list[str]:
+    """runmqsc's echo of a command: the lines as they were typed (quotes, case, and each
+    continuation line on its own, after `       : `), the first with the command's number;
+    its rebuilt text when the source lines are not at hand."""
+    first, last = command.line, max(command.last_line, command.line)
+    typed = [line.rstrip("\r").strip() for line in lines[first - 1:last]] \
+        if 0 < first <= len(lines) else []
+    if not typed:
+        return [f"{number:6d} : {command.text}"]
+    return [f"{number:6d} : {typed[0]}", *(f"       : {line}" for line in typed[1:])]
 
 
 class _Runner:

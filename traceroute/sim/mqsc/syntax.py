@@ -112,6 +112,8 @@ class Command:
     #: Where each attribute's keyword was written: keyword -> (line, column).
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
                                                   repr=False)
+    #: The last line of the command as typed (after its continuation lines; 0: unknown).
+    last_line: int = field(default=0, compare=False, repr=False)
 
     def error(self, reason: str, keyword: str | None = None,
               amq: str = SYNTAX_ERROR) -> MQSCError:
@@ -121,7 +123,8 @@ class Command:
 
     @property
     def text(self) -> str:
-        """The command as one line of MQSC (as runmqsc echoes it)."""
+        """The command as one line of MQSC, rebuilt from what was read (quotes and case as
+        stored; runmqsc's echo of what was typed is the source lines `line`..`last_line`)."""
         head = " ".join(p for p in (self.verb, self.kind) if p)
         if self.name is not None:
             head += f"({self.name})"
@@ -356,7 +359,8 @@ def _command(statement: _Statement) -> Command | None:
         assert kind_token is not None
         _check_name(statement, kind_token, kind, name)
     line, column = statement.where[first.at]
-    command = Command(verb, kind, name, line=line, column=column, source=statement.source)
+    command = Command(verb, kind, name, line=line, column=column, source=statement.source,
+                      last_line=statement.where[-1][0])
     for token in rest:
         word = token.word.translate(_UPPER)
         if not _KEYWORD.fullmatch(word):
