@@ -185,6 +185,18 @@ class Watcher:
 
 
 @dataclass
+class MessageRetry:
+    """A receiving MCA waiting to retry a put (MRRTY/MRTMR): the sending queue manager,
+    the attempt it waits to make, when (simulation time), and the message with the
+    transmission queue it came from (its batch is not committed meanwhile)."""
+
+    sender: str
+    attempt: int
+    due: float
+    back: tuple[Stored, str]
+
+
+@dataclass
 class PutResult:
     """What an application's put did: the resolution, or the MQRC_* reason it failed."""
 
@@ -321,6 +333,8 @@ class Simulator:
         self._foreground = 0  # pending events that are not long channel retries
         #: (qmgr, channel) -> [retries so far, waiting for the retry timer]
         self._retrying: dict[tuple[str, str], list] = {}
+        #: (receiving qmgr, channel) -> the puts its MCA waits to retry (message retry)
+        self._message_retries: dict[tuple[str, str], list[MessageRetry]] = {}
         #: (qmgr, sending channel) -> the queue manager its running instance reached
         self._instances: dict[tuple[str, str], str] = {}
         #: (qmgr, sending channel) -> when it last moved a message (for DISCINT)
@@ -891,6 +905,29 @@ class Simulator:
     def channel_running(self, qmgr: str, channel: str) -> str:
         """The queue manager a sending channel's running instance reaches, '' if none."""
         return self._instances.get((qmgr, channel), "")
+
+    def message_retries(self, qmgr: str, channel: str) -> list[MessageRetry]:
+        """The puts the receiving MCA of `channel` on `qmgr` waits to retry (MRRTY/MRTMR):
+        between two attempts the channel is PAUSED; [] when none."""
+        return list(self._message_retries.get((qmgr, channel), ()))
+
+    def retrying_towards(self, qmgr: str, channel: str) -> list[MessageRetry]:
+        """The messages `qmgr`'s sending channel has sent and whose put its partner's MCA
+        waits to retry (the batch is in doubt until then)."""
+        return [r for (owner, name), waiting in self._message_retries.items()
+                if name == channel for r in waiting if r.sender == qmgr]
+
+    def back_out_message_retries(self) -> int:
+        """Every pending message retry ends as its channel would end: the batch is backed
+        out, the message first on its transmission queue again (nothing lost); how many."""
+        count = 0
+        for waiting in self._message_retries.values():
+            for r in reversed(waiting):
+                s, xmitq = r.back
+                self._queue(r.sender, xmitq).appendleft(s)
+                count += 1
+        self._message_retries.clear()
+        return count
 
     # --- queue managers -----------------------------------------------------------------
 
@@ -1509,10 +1546,21 @@ class Simulator:
                     attempt < _number(mine.get("MRRTY") if mine else "", 10):
                 if actor is not None:  # observers see each MQPUT1 that failed
                     self._put_call(actor, qm, md, data, reason=failure)
-                wait = _number(mine.get("MRTMR") if mine else "", 1000) / 1000
-                self._at(max(wait, 1e-6), lambda: self._receive(
-                    qm, sender, channel, md, data, xqh, back, attempt + 1))
-                return  # message retry: the put is tried again later
+                wait = max(_number(mine.get("MRTMR") if mine else "", 1000) / 1000, 1e-6)
+                key = (qm.name, channel.name)
+                pending = MessageRetry(sender.name, attempt + 1, self.now + wait, back)
+                self._message_retries.setdefault(key, []).append(pending)
+
+                def again() -> None:
+                    waiting = self._message_retries.get(key, [])
+                    if pending not in waiting:
+                        return  # backed out meanwhile (back_out_message_retries)
+                    waiting.remove(pending)
+                    if not waiting:
+                        del self._message_retries[key]
+                    self._receive(qm, sender, channel, md, data, xqh, back, attempt + 1)
+                self._at(wait, again)
+                return  # message retry: the put is tried again later (channel PAUSED)
             dlq = self.dead_letter_queue(qm, data, mine)
             if not dlq and back is not None and not md.report & mqc.MQRO_DISCARD_MSG \
                     and not _may_discard(md, channel, qm):

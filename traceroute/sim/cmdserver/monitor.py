@@ -34,7 +34,9 @@ Channel status (not monitoring: always there): a sending channel is RUNNING once
 moved a message or been started with its partner reachable, RETRYING while its partner is
 not defined or its receiving end is stopped, STOPPED after STOP CHANNEL, and has no status
 (INACTIVE) before it ever ran or after DISCINT seconds without a message (it ended
-normally); its receiving end is RUNNING while the sender is. MSGS, BATCHES (a batch is up to
+normally); its receiving end is RUNNING while the sender is, PAUSED between its MCA's
+message retries (SUBSTATE blank: MQ has none for the wait) while the sender, RUNNING, waits
+for the batch (SUBSTATE RECEIVE, INDOUBT YES). MSGS, BATCHES (a batch is up to
 BATCHSZ messages moved in one go), the sequence numbers and LSTMSGDA/LSTMSGTI count since
 the channel started; the saved status keeps the last sequence number. RESET QSTATS's
 counters (messages in and out, the highest depth, the time since the last reset) are kept
@@ -387,6 +389,8 @@ class Monitor(Watcher):
             return "STOPPED", rec
         if name in qm.channels and self.sim.channel_status(qmgr, name) == "RETRYING":
             return "RETRYING", rec  # a message it could not deliver waits for the retry
+        if self.sim.message_retries(qmgr, name):
+            return "PAUSED", rec  # its MCA waits for the message-retry interval (MRTMR)
         if rec is None or not rec.state:
             return "INACTIVE", rec
         if rec.chltype in RECEIVERS:
@@ -423,10 +427,14 @@ class Monitor(Watcher):
         sending = chltype in SENDERS
         on = level != mqc.MQMON_OFF and status == "RUNNING" and sending
         substate = ("MQGET" if sending else "RECEIVE") if status == "RUNNING" else None
+        in_doubt = len(self.sim.retrying_towards(qmgr, name)) if sending else 0
+        if in_doubt and status == "RUNNING":
+            substate = "RECEIVE"  # waiting for the end of its batch: the partner retries
         measured = on and rec.nettime.value() is not None
         return ChannelStatus(
             qmgr, name, chltype, status, "CURRENT", substate, conname, xmitq,
-            rec.partner, rec.msgs, rec.batches, 0, rec.seq, rec.saved_seq or 0,
+            rec.partner, rec.msgs, rec.batches, in_doubt, rec.seq, rec.saved_seq or 0,
+            bool(in_doubt),
             monchl=LEVEL_WORDS[level],
             xqtime=rec.xqtime.value() if on else None,
             nettime=rec.nettime.value() if on else None,

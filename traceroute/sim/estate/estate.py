@@ -256,7 +256,11 @@ class Estate:
         return out
 
     def save(self) -> None:
-        """Write what changed since the estate was loaded (all of it, or nothing)."""
+        """Write what changed since the estate was loaded (all of it, or nothing). A put
+        still waiting for its message retry ends as its channel's batch would when the
+        channel ends: backed out, the message first on its transmission queue again (it
+        goes again with the next command; nothing is lost)."""
+        self.sim.back_out_message_retries()
         texts = self.texts()
         for relative, text in texts.items():
             if self._texts.get(relative) != text:
