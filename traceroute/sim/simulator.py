@@ -193,7 +193,7 @@ class MessageRetry:
     sender: str
     attempt: int
     due: float
-    back: tuple[Stored, str]
+    back: tuple  # (the message, its transmission queue, ...): what a back-out needs
 
 
 @dataclass
@@ -923,8 +923,10 @@ class Simulator:
         count = 0
         for waiting in self._message_retries.values():
             for r in reversed(waiting):
-                s, xmitq = r.back
+                s, xmitq = r.back[0], r.back[1]
                 self._queue(r.sender, xmitq).appendleft(s)
+                for w in self.watchers:  # the message is back on its transmission queue
+                    w.stored(r.sender, xmitq, s)
                 count += 1
         self._message_retries.clear()
         return count
