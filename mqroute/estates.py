@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import tzinfo
 from importlib import resources
 from pathlib import Path
 
@@ -83,13 +83,35 @@ def simulation(specs: list[str], *, seed: int | None = None, latency: float = 0.
 
 
 def add_admin_options(parser) -> None:
-    """--wait and --model-queue: how a command asks a command server."""
+    """--wait, --model-queue and --qmgr-tz: how a command asks a command server and reads
+    the local dates and times of its answers."""
     parser.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                         help="how long to wait for the command server's responses (default "
                              "30)")
     parser.add_argument("--model-queue", dest="model_queue", metavar="QUEUE",
                         help="the model queue the temporary reply queue is made from "
                              "(default SYSTEM.DEFAULT.MODEL.QUEUE)")
+    parser.add_argument("--qmgr-tz", dest="qmgr_tz", metavar="ZONE",
+                        help="the time zone of the queue manager's clock: its status dates "
+                             "and times (LPUTDATE/LPUTTIME, LSTMSGDA/LSTMSGTI ...) are local "
+                             "time there. An IANA name such as Europe/Paris, UTC, +05:30 or "
+                             "local (default: local, this machine's zone; a simulated estate's "
+                             "own zone with --network)")
+
+
+def qmgr_zone(args, default: tzinfo | None = None) -> tzinfo:
+    """The zone --qmgr-tz names (UsageError when it names none); `default` (this machine's
+    zone when None) without it."""
+    from mqroute.errors import UsageError
+    from traceroute.status.zones import LOCAL, ZoneError, zone_of
+
+    text = getattr(args, "qmgr_tz", None)
+    if not text:
+        return LOCAL if default is None else default
+    try:
+        return zone_of(text)
+    except ZoneError as e:
+        raise UsageError(f"--qmgr-tz {e}") from None
 
 
 def simulated_specs(args) -> list[str]:
@@ -124,14 +146,17 @@ class Admins:
 
 
 def simulated_admins(live: Simulation, *, wait: float | None = None,
-                     model: str | None = None) -> Admins:
-    """Admins of the simulated queue managers of `live` (through their command servers)."""
+                     model: str | None = None, tz: tzinfo | None = None) -> Admins:
+    """Admins of the simulated queue managers of `live` (through their command servers);
+    their answers' dates read in `tz` (default: the zone the estate's clocks show)."""
     from traceroute.mq.admin import MODEL_QUEUE, WAIT, Admin, PCFOverQueues
     from traceroute.mq.transport import SimTransport
 
+    zone = live.server.tz if tz is None else tz
+
     def make(name: str):
         transport = SimTransport(live.sim, name or live.first, quiet_ends_wait=True)
-        return Admin(PCFOverQueues(transport, model_queue=model or MODEL_QUEUE),
+        return Admin(PCFOverQueues(transport, model_queue=model or MODEL_QUEUE), tz=zone,
                      wait=WAIT if wait is None else wait)
 
     return Admins(make, list(live.sim.network.qmgrs))
@@ -141,7 +166,6 @@ def real_admins(args, *, wait: float | None = None, model: str | None = None) ->
     """Admins of real queue managers through the connection options: -m's queue manager,
     and any other one through it (its command queue as a remote queue: target_qmgr)."""
     from dataclasses import replace
-    from datetime import datetime
 
     from mqroute.errors import UsageError
     from mqroute.options import connection_of
@@ -153,7 +177,7 @@ def real_admins(args, *, wait: float | None = None, model: str | None = None) ->
         base = connection_of(args)
     except ConnectionOptionError as e:
         raise UsageError(str(e)) from None
-    local = datetime.now().astimezone().tzinfo or UTC
+    local = qmgr_zone(args)
     home = getattr(args, "qmgr", "") or ""
     if not isinstance(home, str):
         home = ""
@@ -190,7 +214,8 @@ def administration(args, *, wait: float | None = None,
                                  "simulated estate has no connections to configure)")
             with simulation(specs, strict=getattr(args, "strict", False)) as live:
                 admins = simulated_admins(live, wait=wait,
-                                          model=getattr(args, "model_queue", None))
+                                          model=getattr(args, "model_queue", None),
+                                          tz=qmgr_zone(args, live.server.tz))
                 try:
                     yield admins
                 finally:

@@ -59,6 +59,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "unique ones)")
     p.add_argument("--latency", type=float, default=0.05,
                    help="init: simulated seconds a message takes per channel hop")
+    p.add_argument("--qmgr-tz", dest="qmgr_tz", metavar="ZONE",
+                   help="init: the time zone the queue managers' clocks show, for the local "
+                        "dates and times of their status (LPUTDATE ...): an IANA name such "
+                        "as Europe/Paris, UTC, +05:30 or local (default UTC)")
     p.set_defaults(func=run)
 
 
@@ -86,6 +90,9 @@ def _check(args: argparse.Namespace) -> None:
                          "214748364.7)")
     if action != "init" and args.network:
         raise UsageError(f"sim {action}: --network belongs to sim init (DIR is the estate)")
+    if action != "init" and args.qmgr_tz is not None:
+        raise UsageError(f"sim {action}: --qmgr-tz belongs to sim init (the estate keeps its "
+                         "zone)")
     if not args.latency >= 0:
         raise UsageError(f"--latency {args.latency:g}: 0 or more")
 
@@ -98,15 +105,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _init(args: argparse.Namespace) -> int:
     from traceroute.sim.estate import Estate, EstateError
+    from traceroute.status.zones import ZoneError, zone_of
 
     specs = [*args.network, *args.rest]
     if args.network and args.rest:
         raise UsageError("sim init: give MQSC files after DIR or --network, not both")
     if not specs:
         raise UsageError("sim init DIR needs MQSC files (or --network demo)")
+    zone = args.qmgr_tz or "UTC"
+    try:
+        zone_of(zone)
+    except ZoneError as e:
+        raise UsageError(f"--qmgr-tz {e}") from None
     network = network_of(specs, strict=args.strict)
     try:
-        Estate.create(args.dir, network, seed=args.seed, latency=args.latency)
+        Estate.create(args.dir, network, seed=args.seed, latency=args.latency,
+                      time_zone=zone)
     except EstateError as e:
         raise FatalError(str(e)) from None
     names = ", ".join(network.qmgrs)

@@ -35,6 +35,7 @@ PCF parameter: `traceroute.status.attributes`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, tzinfo
 
 from pcf import mqc
 from pcf.decoder import decode
@@ -235,8 +236,11 @@ class CommandServer(Watcher):
     """Answers PCF commands put to SYSTEM.ADMIN.COMMAND.QUEUE of every queue manager."""
 
     def __init__(self, sim: Simulator, monitor: Monitor | None = None, *,
-                 delay: float = 0.001) -> None:
+                 delay: float = 0.001, tz: tzinfo = UTC) -> None:
         self.sim = sim
+        #: The queue managers' time zone: the dates and times of status responses
+        #: (LPUTDATE, LSTMSGDA, CHSTADA ...) are its wall-clock time, as MQ writes them.
+        self.tz = tz
         self.monitor = monitor if monitor is not None else Monitor(sim)
         self.delay = delay
         self.answered = 0
@@ -417,7 +421,7 @@ class CommandServer(Watcher):
         for q in queues:
             if kind == mqc.MQIACF_Q_STATUS:
                 out.append(_select(queue_status_parameters(
-                    self.monitor.queue_status(qm.name, q.name)), wanted, always))
+                    self.monitor.queue_status(qm.name, q.name), self.tz), wanted, always))
             else:
                 out += [_select(handle_status_parameters(h), wanted, always)
                         for h in self.monitor.handles(qm.name, q.name)]
@@ -478,7 +482,7 @@ class CommandServer(Watcher):
             if status is None or not matches(pattern, name) or \
                     (xmitq and status.xmitq != xmitq) or (conname and status.conname != conname):
                 continue
-            out.append(_select(channel_status_parameters(status), wanted, always))
+            out.append(_select(channel_status_parameters(status, self.tz), wanted, always))
         return self._found(out, r.where, _Fail(mqc.MQRCCF_CHL_STATUS_NOT_FOUND, String(
             mqc.MQCACH_CHANNEL_NAME, pattern, width=20)))
 

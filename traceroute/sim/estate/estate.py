@@ -43,6 +43,7 @@ from traceroute.sim.estate.store import (
 from traceroute.sim.mqsc import MQSCError, parse_mqsc
 from traceroute.sim.network import Network, QueueManager
 from traceroute.sim.simulator import Simulator
+from traceroute.status.zones import ZoneError, zone_of
 
 #: The most events one settling runs (a routing loop would otherwise never end).
 MAX_EVENTS = 1_000_000
@@ -75,6 +76,7 @@ class Estate:
         self.meta = meta
         self.sim = sim
         self.server = server
+        server.tz = zone_of(meta.time_zone)  # the clocks of its queue managers
         self._texts: dict[str, str] = {}
         #: relative path of a dump -> (the messages it holds; its text): a queue whose
         #: messages are the very same objects is not written out again (the objects are
@@ -103,8 +105,14 @@ class Estate:
 
     @classmethod
     def create(cls, path: str | Path, network: Network, *, seed: int | None = None,
-               latency: float = 0.05, now: datetime | None = None) -> None:
-        """Make an estate folder at `path` (absent or an empty folder) from a network."""
+               latency: float = 0.05, now: datetime | None = None,
+               time_zone: str = "UTC") -> None:
+        """Make an estate folder at `path` (absent or an empty folder) from a network; its
+        queue managers' clocks show `time_zone` (`traceroute.status.zones.zone_of`)."""
+        try:
+            zone_of(time_zone)
+        except ZoneError as e:
+            raise EstateError(str(e)) from None
         target = Path(path)
         if is_estate(target):
             raise EstateError(f"{target}: already an estate (change it with mqroute sim "
@@ -120,7 +128,7 @@ class Estate:
             raise EstateError(f"{target}: {e.strerror or e}") from None
         epoch = _utc_naive(now)
         sim = Simulator(network, seed=seed, latency=latency, start=epoch)
-        meta = Meta(list(sim.network.qmgrs), epoch, 0.0, seed, latency)
+        meta = Meta(list(sim.network.qmgrs), epoch, 0.0, seed, latency, time_zone=time_zone)
         estate = cls(Folder(target), meta, sim, _attach(sim))
         try:
             with estate.folder.locked():

@@ -38,6 +38,7 @@ from traceroute.sim.estate.folder import file_name
 from traceroute.sim.mqsc import to_mqsc
 from traceroute.sim.network import Network, QueueManager
 from traceroute.sim.simulator import Simulator, Stored
+from traceroute.status.zones import ZoneError, zone_of
 
 FORMAT = "mqroute simulated estate"
 VERSION = 1
@@ -88,6 +89,9 @@ class Meta:
     seed: int | None = None
     latency: float = 0.05
     identity: dict = field(default_factory=dict)
+    #: The zone the queue managers' clocks show (`traceroute.status.zones.zone_of`'s words):
+    #: the local time of their PCF status dates. Absent in older folders: UTC.
+    time_zone: str = "UTC"
 
     def to_text(self) -> str:
         """The file's text."""
@@ -95,7 +99,8 @@ class Meta:
                           "queue_managers": self.queue_managers,
                           "epoch": self.epoch.strftime(_ISO),
                           "clock": iso(self.epoch, self.clock), "seed": self.seed,
-                          "latency": self.latency, "identity": self.identity})
+                          "latency": self.latency, "identity": self.identity,
+                          "time_zone": self.time_zone})
 
     @classmethod
     def from_text(cls, text: str, where: str) -> Meta:
@@ -118,6 +123,12 @@ class Meta:
         except (KeyError, TypeError, ValueError) as e:
             raise StateError(f"{where}: {e}") from None
         meta.clock = seconds_of(epoch, data.get("clock"), where) or 0.0
+        zone = data.get("time_zone", "UTC")
+        try:
+            zone_of(str(zone))
+        except ZoneError as e:
+            raise StateError(f"{where}: time_zone {e}") from None
+        meta.time_zone = str(zone)
         return meta
 
 
