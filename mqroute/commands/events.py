@@ -2,6 +2,7 @@
 
     mqroute events FILE... [--json] [--reason NAME]...     event queues (dumps, raw files)
     mqroute events --from-json FILE... [--json]              amqsevt -o json / json_compact
+    mqroute events FILE... --text [--constants]               amqsevt -o text (-d)
     mqroute events replay --mqsc F.mqsc... --ops OPS.csv [--json]
 
 Exit status: 0 ok, 1 some input unreadable (the rest still processed), 2 usage or fatal.
@@ -22,7 +23,7 @@ from mqroute.paths import input_path
 from pcf import mqc
 from pcf.errors import InputError
 from pcf.text import printable
-from traceroute.display.amqsevt import dumps, event_line, reason_from_name, to_json
+from traceroute.display.amqsevt import dumps, event_line, reason_from_name, text, to_json
 from traceroute.events import Event
 from traceroute.events.build import perf_event
 from traceroute.events.engine import Failure, PerfEvent
@@ -54,6 +55,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                json_help="one amqsevt-shaped JSON object per event (JSON Lines)")
     p.add_argument("--pretty", action="store_true",
                    help="with --json: amqsevt -o json's indented layout")
+    p.add_argument("--text", action="store_true",
+                   help="amqsevt -o text: each event as amqsevt prints it (its header, then "
+                        "one 'Label : value' line per parameter)")
+    p.add_argument("--constants", action="store_true",
+                   help="with --text: MQ's constant names, as amqsevt -d prints them")
     p.add_argument("--reason", action="append", default=[], metavar="NAME",
                    help="only events with this reason (MQRC_Q_FULL, 2053, 'Queue Full'); "
                         "repeatable")
@@ -87,7 +93,10 @@ def kept(event: Event, filters: Filters) -> bool:
 
 
 def _print(event: Event, args: argparse.Namespace) -> None:
-    if args.json:
+    if args.text:
+        print(text(event, constants=args.constants))
+        print()
+    elif args.json:
         print(dumps(event) if args.pretty else json.dumps(to_json(event), ensure_ascii=False))
     else:
         print(event_line(event))
@@ -101,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
         raise _usage("--mqsc and --ops go with `mqroute events replay`")
     if not args.files and not args.from_json:
         raise _usage("give event files (dumps, raw messages) or --from-json FILE")
+    if args.text and args.json:
+        raise _usage("--text and --json are two forms: give one")
+    if args.constants and not args.text:
+        raise _usage("--constants goes with --text")
     reasons = set()
     for name in args.reason:
         value = reason_from_name(name)

@@ -1,4 +1,5 @@
-"""Events <-> the JSON IBM's amqsevt prints (`-o json` and `-o json_compact`), both ways.
+"""Events <-> the JSON IBM's amqsevt prints (`-o json` and `-o json_compact`), both ways;
+and its `-o text` form (with `-d`: MQ's constant names), one way.
 
 The shape: eventSource {objectName, objectType, queueMgr}, eventType {name, value},
 eventReason {name, value}, eventCreation {timeStamp, epoch}, then objectState (change
@@ -31,7 +32,7 @@ from pcf.model import (
     StringFilter,
     StringList,
 )
-from pcf.names import parameter_name
+from pcf.names import name_of, parameter_name
 from pcf.text import printable
 from traceroute.events.model import Event, EventSource, Unnamed
 from traceroute.events.spelling import (
@@ -42,6 +43,7 @@ from traceroute.events.spelling import (
     read_value,
     reason_name,
     spell_value,
+    value_constant,
 )
 
 _OPERATORS = {mqc.MQCFOP_LESS: "Less", mqc.MQCFOP_EQUAL: "Equal",
@@ -128,6 +130,85 @@ def to_json(event: Event) -> dict[str, object]:
         out[key] = value
     out["eventData"] = _members(event.data)
     return out
+
+
+# ---------------------------------------------------------------- Event -> text (-o text)
+
+_LABEL = 21  # amqsevt's label column: the colon's place
+
+
+def _line(label: str, value: object) -> str:
+    """'label<padded to the colon's column>: value' (a longer label: 'label : value')."""
+    head = label.ljust(_LABEL) if len(label) < _LABEL else label + " "
+    return f"{head}: {value}"
+
+
+def _label_words(p: Parameter) -> str:
+    if isinstance(p, Unnamed):
+        return p.json_name
+    name = parameter_name(p.parameter)
+    if name is None:
+        return str(p.parameter)
+    words = name.split("_")[1:]
+    return " ".join("Queue" if w == "Q" else w.capitalize() for w in words)
+
+
+def _text_value(p: Parameter, constants: bool) -> str:
+    if isinstance(p, Integer) and constants:
+        return str(value_constant(p.parameter, p.value))
+    if isinstance(p, IntegerList) and constants:
+        return ", ".join(str(value_constant(p.parameter, v)) for v in p.value)
+    value = _value(p)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
+
+
+def _text_lines(parameters: list[Parameter], indent: int, constants: bool) -> list[str]:
+    out = []
+    for p in parameters:
+        label = (parameter_name(p.parameter) or str(p.parameter)) \
+            if constants and not isinstance(p, Unnamed) else _label_words(p)
+        pad = " " * indent
+        if isinstance(p, Group):
+            out.append(f"{pad}{label}")
+            out += _text_lines(p.parameters, indent + 2, constants)
+            continue
+        out.append(_line(pad + label, _text_value(p, constants)))
+    return out
+
+
+def text(event: Event, *, constants: bool = False, length: int | None = None,
+         queue: str | None = None) -> str:
+    """The event as amqsevt -o text prints it (`constants`: its -d form, MQ's constant
+    names as they appear in the header files). `length`: the message's data length (the
+    event's own when it was read from a message, else the bytes its PCF takes); `queue`:
+    the queue it was read from."""
+    if length is None:
+        length = event.length
+    if length is None:
+        from traceroute.events.build import event_message
+
+        length = len(event_message(event)[1])
+    where = queue or event.source.object_name
+    lines = [f"**** Message ({length} Bytes) on Queue {where} ****"]
+    kind = (name_of(event.type, "MQCMD") or str(event.type)) if constants \
+        else event_type_name(event.type)
+    reason = (name_of(event.reason, "MQRC") or str(event.reason)) if constants \
+        else reason_name(event.reason)
+    lines += [_line("Event Type", kind), _line("Reason", reason)]
+    if event.time is not None:
+        t = event.time
+        lines.append(_line("Event created", f"{t.strftime('%Y/%m/%d %H:%M:%S')}."
+                                            f"{t.microsecond // 10000:02d} GMT"))
+    if event.object_state:
+        lines.append(_line("Object State", event.object_state))
+    if event.correl_id and any(event.correl_id):
+        lines.append(_line("Correlation Id", event.correl_id.hex().upper()))
+    lines += _text_lines(event.data, 2, constants)
+    return "\n".join(lines)
 
 
 def dumps(event: Event, *, compact: bool = False) -> str:

@@ -45,7 +45,9 @@ def decode_event(data: bytes, md: MQMD | None = None, **where: str) -> Event:
     message = pcf.decode(data, encoding=md.encoding if md else None,
                          ccsid=md.coded_char_set_id if md else None,
                          fmt=md.format if md else None)
-    return event_from_message(message, md, **where)
+    event = event_from_message(message, md, **where)
+    event.length = len(data)
+    return event
 
 
 def pair_changes(events: Iterable[Event]) -> Iterator[ChangePair]:

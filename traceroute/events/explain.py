@@ -18,16 +18,17 @@ from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
 from traceroute.events.model import Event
+from traceroute.events.qmgr import MQI_EVENT_REASONS
 from traceroute.journeys import Journey, JourneyVerdict
 from traceroute.routes import Route, Verdict
 
 CHANNEL_DOWN = frozenset({mqc.MQRC_CHANNEL_STOPPED, mqc.MQRC_CHANNEL_STOPPED_BY_USER,
                           mqc.MQRC_CHANNEL_NOT_ACTIVATED, mqc.MQRC_CHANNEL_CONV_ERROR,
-                          mqc.MQRC_CHANNEL_SSL_ERROR})
+                          mqc.MQRC_CHANNEL_SSL_ERROR, mqc.MQRC_CHANNEL_BLOCKED})
 CHANNEL_UP = frozenset({mqc.MQRC_CHANNEL_STARTED, mqc.MQRC_CHANNEL_ACTIVATED})
-PUT_REFUSED = frozenset({mqc.MQRC_Q_FULL, mqc.MQRC_PUT_INHIBITED,
-                         mqc.MQRC_UNKNOWN_OBJECT_NAME, mqc.MQRC_UNKNOWN_XMIT_Q,
-                         mqc.MQRC_UNKNOWN_REMOTE_Q_MGR, mqc.MQRC_NOT_AUTHORIZED})
+#: Events that say why a put failed: Queue Full, and every queue manager event of an MQI
+#: call (local, remote, inhibit, authority: traceroute.events.qmgr).
+PUT_REFUSED = frozenset({mqc.MQRC_Q_FULL, *MQI_EVENT_REASONS})
 NOT_SERVED = frozenset({mqc.MQRC_Q_SERVICE_INTERVAL_HIGH, mqc.MQRC_Q_DEPTH_HIGH,
                         mqc.MQRC_Q_FULL, mqc.MQRC_GET_INHIBITED})
 
@@ -63,14 +64,43 @@ class Place:
     channel: str | None
     stop: str          # "xmitq", "expired", "refused", "on_queue", "" (nothing to explain)
     time: datetime | None = None
+    reason: int | None = None  # a put that failed: its MQRC_* (only its events explain it)
 
 
 def _text(kind: str, event: Event, channel: str | None, queue: str | None) -> str:
     from traceroute.events.spelling import reason_name
 
     return _WHY[kind].format(channel=event.get(mqc.MQCACH_CHANNEL_NAME) or channel or "?",
-                             reason=reason_name(event.reason), qmgr=event.qmgr,
+                             reason=reason_name(event.reason) + _why(event), qmgr=event.qmgr,
                              queue=event.object_name or queue or "?")
+
+
+def _why(event: Event) -> str:
+    """What the event adds to its reason: a Channel Stopped's qualifier and AMQ message, a
+    Not Authorized's user, the transmission queue or base queue a failure is about."""
+    from traceroute.events.spelling import spell_value
+
+    parts = []
+    qualifier = event.get(mqc.MQIACF_REASON_QUALIFIER)
+    if isinstance(qualifier, int) and event.reason in (mqc.MQRC_CHANNEL_STOPPED,
+                                                       mqc.MQRC_CHANNEL_SSL_ERROR,
+                                                       mqc.MQRC_CHANNEL_BLOCKED):
+        parts.append(str(spell_value(mqc.MQIACF_REASON_QUALIFIER, qualifier)).lower())
+    error = event.get(mqc.MQIACF_ERROR_IDENTIFIER)
+    if isinstance(error, int) and error:
+        digits = f"{error & 0xFFFF:04X}"
+        severity = {1: "I", 2: "E", 3: "W"}.get((error >> 28) & 0xF, "")
+        if digits.isdigit():
+            parts.append(f"AMQ{digits}{severity}")
+    user = event.get(mqc.MQCACF_USER_IDENTIFIER)
+    if event.reason == mqc.MQRC_NOT_AUTHORIZED and isinstance(user, str) and user.strip():
+        parts.append(f"user {user.strip()}")
+    for pid, what in ((mqc.MQCA_XMIT_Q_NAME, "transmission queue"),
+                      (mqc.MQCA_BASE_OBJECT_NAME, "base queue")):
+        value = event.get(pid)
+        if isinstance(value, str) and value.strip() and event.get(mqc.MQCA_Q_NAME):
+            parts.append(f"{what} {value.strip()}")
+    return f": {', '.join(parts)}" if parts else ""
 
 
 def _parse(stamp: str) -> datetime | None:
@@ -158,7 +188,8 @@ def explain_facts(place: Place, events: Sequence[EventFacts], *,
             if not _in_time(e.time, place.time, timedelta(days=3650), slack):
                 continue
             xmitq = e.xmitq or xmitq_of.get(str(e.channel))
-            if e.channel == place.channel or (place.queue and xmitq == place.queue):
+            if (e.channel and e.channel == place.channel) or (place.queue
+                                                              and xmitq == place.queue):
                 key = str(e.channel)
                 old = latest_channel.get(key)
                 if old is None or _key(e.time) >= _key(events[old].time):
@@ -166,7 +197,7 @@ def explain_facts(place: Place, events: Sequence[EventFacts], *,
         elif not _in_time(e.time, place.time, window, slack):
             continue
         elif place.stop == "refused" and e.reason in PUT_REFUSED:
-            if e.object_name == place.queue:
+            if e.object_name == place.queue and place.reason in (None, 0, e.reason):
                 found.append(("refused", i))
         elif e.object_name == place.queue and e.reason in _SERVED_AT.get(place.stop, ()):
             found.append(("served", i))
@@ -233,8 +264,11 @@ def place_of_journey(journey: Journey) -> Place:
     stop = {JourneyVerdict.ON_XMITQ: "xmitq", JourneyVerdict.IN_TRANSIT: "xmitq",
             JourneyVerdict.PUT_FAILED: "refused", JourneyVerdict.DEAD_LETTERED: "refused",
             JourneyVerdict.ON_QUEUE: "on_queue"}.get(journey.verdict, "")
+    reason = None
+    if journey.verdict == JourneyVerdict.PUT_FAILED and journey.steps:
+        reason = journey.steps[-1].call.reason or None  # its event has that reason
     return Place(loc.queue_manager or "", loc.queue, loc.channel, stop,
-                 times[-1] if times else None)
+                 times[-1] if times else None, reason)
 
 
 def explain_routes(routes: Sequence[Route], events: Sequence[Event], **kw: timedelta

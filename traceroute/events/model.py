@@ -29,8 +29,10 @@ CATEGORIES: dict[int, str] = {
     mqc.MQCMD_LOGGER_EVENT: "logger",
 }
 
-#: Parameters that name the object an event is about, most specific first.
-_OBJECT_PARAMETERS = (mqc.MQCA_BASE_OBJECT_NAME, mqc.MQCA_Q_NAME, mqc.MQCACH_CHANNEL_NAME,
+#: Parameters that name the object an event is about, most specific first: the queue an
+#: MQOD named (an alias whose base is missing is the alias), else the queue a performance
+#: event is about (BaseObjectName), else a channel ...
+_OBJECT_PARAMETERS = (mqc.MQCA_Q_NAME, mqc.MQCA_BASE_OBJECT_NAME, mqc.MQCACH_CHANNEL_NAME,
                       mqc.MQCA_PROCESS_NAME, mqc.MQCA_NAMELIST_NAME, mqc.MQCA_TOPIC_NAME,
                       mqc.MQCA_SERVICE_NAME, mqc.MQCA_CF_STRUC_NAME, mqc.MQCA_AUTH_INFO_NAME)
 
@@ -75,6 +77,7 @@ class Event:
     comp_code: int = mqc.MQCC_WARNING
     where: str = ""
     extra: dict[str, object] = field(default_factory=dict)
+    length: int | None = field(default=None, compare=False)  # the data bytes read
 
     def get(self, parameter: int, default: object = None) -> object:
         """The value of the first top-level event-data parameter with this id."""

@@ -173,6 +173,26 @@ def _value_tables(parameter: int) -> tuple[dict[int, str], dict[str, int]]:
     return to_text, {text: value for value, text in to_text.items()}
 
 
+@cache
+def _constant_tables(parameter: int) -> dict[int, str]:
+    prefixes = VALUE_SPELLING.get(parameter, ())
+    out: dict[int, str] = {}
+    for prefix in prefixes:
+        for name, value in _constants().items():
+            if (name == prefix or (prefix.endswith("_") and name.startswith(prefix))) \
+                    and not name.endswith(_SKIP_VALUES):
+                out.setdefault(value, name)
+    return out
+
+
+def value_constant(parameter: int, value: int) -> int | str:
+    """An integer parameter's value as the MQ constant amqsevt -d prints ('MQAT_UNIX'),
+    hex text for error identifiers, else the number."""
+    if parameter in HEX_PARAMETERS:
+        return spell_value(parameter, value)
+    return _constant_tables(parameter).get(value, value)
+
+
 def spell_value(parameter: int, value: int) -> int | str:
     """An integer parameter's value as amqsevt prints it (text, hex text or the number)."""
     if parameter in HEX_PARAMETERS:

@@ -82,6 +82,49 @@ def switched_on(qm: QueueManager, kind: EventKind, qualifier: int = 0) -> bool:
     return value in ("ENABLED", "NODISPLAY")
 
 
+#: The bytes of one linear log extent (LogFilePages 4096 x 4 KiB, crtmqm's default) and of a
+#: log record's header beside a message's data [mq: sizes are the simulator's estimate].
+LOG_EXTENT = 4096 * 4096
+LOG_RECORD = 512
+
+
+class RecoveryLog:
+    """A queue manager's linear recovery log, as much as its logger events tell: the extent
+    being written, the oldest one restart needs (checkpoints are taken as each extent
+    begins, so it is the current one), the oldest one media recovery needs (the image the
+    queue manager recorded when created: the first extent), and where the log lives."""
+
+    def __init__(self, qmgr: str) -> None:
+        self.path = f"/var/mqm/log/{qmgr}/active/"
+        self.current = 0
+        self.media = 0
+        self.written = 0
+
+    @staticmethod
+    def extent(n: int) -> str:
+        """An extent's file name on Linux: S0000000.LOG ..."""
+        return f"S{n:07d}.LOG"
+
+    def write(self, length: int, size: int) -> bool:
+        """Log `length` bytes; True when that filled the extent and a new one began."""
+        self.written += length
+        if self.written < size:
+            return False
+        self.advance()
+        return True
+
+    def advance(self) -> None:
+        """Start writing the next extent (RESET QMGR TYPE(ADVANCELOG), or a full one)."""
+        self.current += 1
+        self.written = 0
+
+    def event_values(self) -> dict[str, object]:
+        """The Logger event's data (by IBM's names)."""
+        return {"CurrentLogExtent": self.extent(self.current),
+                "RestartLogExtent": self.extent(self.current),
+                "MediaLogExtent": self.extent(self.media), "LogPath": self.path}
+
+
 def events_of(sim: Simulator) -> SimEvents | None:
     """The SimEvents watching a simulator, if one does (the command server and `sim
     runmqsc` write their command events through it)."""
@@ -101,7 +144,8 @@ class SimEvents(Watcher):
     """Queue manager, performance, channel and configuration events of a simulated
     network (an observer of its MQI calls and a watcher of its channels)."""
 
-    def __init__(self, sim: Simulator, *, write: bool = True) -> None:
+    def __init__(self, sim: Simulator, *, write: bool = True,
+                 circular: Iterable[str] = (), log_extent: int = LOG_EXTENT) -> None:
         self.sim = sim
         self.write = write
         self.estate = Estate.from_network(sim.network)
@@ -112,6 +156,11 @@ class SimEvents(Watcher):
         #: (qmgr, kind, name) -> (CRDATE, CRTIME, ALTDATE, ALTTIME) of objects made or
         #: altered while it watched (the others date from the simulation's start)
         self._dates: dict[tuple[str, str, str], tuple[str, str, str, str]] = {}
+        #: the recovery log of each queue manager with linear logging (`circular` names
+        #: those with circular logging: no logger events, as MQ)
+        self.logs = {name: RecoveryLog(name) for name in sim.network.qmgrs
+                     if name not in set(circular)}
+        self.log_extent = log_extent
         sim.add_observer(self._call)
         sim.add_watcher(self)
 
@@ -174,6 +223,9 @@ class SimEvents(Watcher):
             # observers hear of a put before the message is stored, of a get after
             state.depth = depth + 1 if op == "GET" and call.comp_code != mqc.MQCC_FAILED \
                 else depth
+        if call.md is not None and call.md.persistence == mqc.MQPER_PERSISTENT \
+                and call.comp_code != mqc.MQCC_FAILED:
+            self._logged(call.qmgr, call.data_length + LOG_RECORD)
         t_ms = round(call.time * 1000)
         for outcome in self.estate.apply(Op(t_ms, call.qmgr, call.local_queue, op)):
             if isinstance(outcome, PerfEvent):
@@ -309,6 +361,13 @@ class SimEvents(Watcher):
             return "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
         return ch.xmitq_of(kind, channel.get("XMITQ"))
 
+    def channel_conversion_error(self, qmgr: str, channel: MQObject, partner: str,
+                                 md: MQMD, reason: int) -> None:
+        """Channel Conversion Error: CONVERT(YES) could not convert a message."""
+        self._channel(qmgr, "Channel Conversion Error", ch.conversion_error(
+            qmgr, channel.name, self._when(qmgr), reason=reason, fmt=md.format,
+            xmitq=self._xmitq(channel), conname=channel.get("CONNAME")))
+
     def client_refused(self, qmgr: str, conn: SimConnection, reason: int, qualifier: int,
                        limit: int = 0) -> None:
         """A client refused by its SVRCONN channel: Channel Blocked (a CHLAUTH record) or
@@ -339,6 +398,25 @@ class SimEvents(Watcher):
         if active:
             values["HostName"] = address_of(qm)
         self._emit(build(kind, qmgr, values, self._when(qmgr)), kind.queue)
+        if active:
+            self._logger(qmgr)  # LOGGEREV(ENABLED): the log's state at start
+
+    # --- the recovery log -------------------------------------------------------------------
+
+    def _logged(self, qmgr: str, length: int) -> None:
+        """Log records were written (a persistent message put or got): past the extent's
+        size the queue manager starts writing a new extent (a logger event)."""
+        log = self.logs.get(qmgr)
+        if log is not None and log.write(length, self.log_extent):
+            self._logger(qmgr)
+
+    def _logger(self, qmgr: str) -> None:
+        log = self.logs.get(qmgr)
+        qm = self.sim.network.qmgrs.get(qmgr)
+        if log is None or qm is None or not _enabled(qm, "LOGGEREV"):
+            return
+        kind = BY_NAME["Logger"]
+        self._emit(build(kind, qmgr, log.event_values(), self._when(qmgr)), kind.queue)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -401,7 +479,17 @@ class SimEvents(Watcher):
             return session._count(Outcome(FAILED, error.amq, command, error, qm.name)), []
         cmdev_before = qmgr_attr(qm, "CMDEV")
         before = self._object(qm, kind, name)
+        if verb == "DELETE" and kind in ("QLOCAL", "QUEUE") and name \
+                and self.sim.depth(qm.name, name) and "PURGE" not in command.attrs:
+            # runmqsc: a queue with messages stays
+            error = command.error(f"{name} holds {self.sim.depth(qm.name, name)} "
+                                  "messages: DELETE QLOCAL ... PURGE deletes them too",
+                                  amq="AMQ8143E: IBM MQ queue not empty.")
+            return session._count(Outcome(FAILED, error.amq, command, error, qm.name)), []
         outcome = session.execute(command)
+        if outcome.ok and verb == "DELETE" and kind in ("QLOCAL", "QUEUE") and name \
+                and name not in qm.queues:
+            self.sim.queues.pop((qm.name, name), None)  # PURGE: its messages go with it
         if outcome.ok and verb in ("START", "STOP") and kind == "CHANNEL" \
                 and name in qm.channels:  # the running channel starts or stops
             (self.sim.start_channel if verb == "START" else self.sim.stop_channel)(
@@ -421,9 +509,24 @@ class SimEvents(Watcher):
             raised += self._config(qm, verb, kind, name or qm.name, before, after, correl,
                                    user=user, origin=origin)
         self._after_command(qm, command)
+        self._log_command(qm, command, before)
         event = self.command_ran(qm.name, command, user=user, origin=origin,
                                  context=context, correl_id=correl, cmdev_before=cmdev_before)
         return outcome, raised + ([event] if event is not None else [])
+
+    def _log_command(self, qm: QueueManager, command: Command,
+                     before: dict[str, str] | None) -> None:
+        """RESET QMGR TYPE(ADVANCELOG) starts a new log extent; LOGGEREV switched from
+        DISABLED to ENABLED: the log's state now (both logger events)."""
+        if qm.name not in self.logs:
+            return
+        if command.verb == "RESET" and command.kind == "QMGR" \
+                and command.attrs.get("TYPE", "").upper() == "ADVANCELOG":
+            self.logs[qm.name].advance()
+            self._logger(qm.name)
+        elif command.verb == "ALTER" and command.kind == "QMGR" and before is not None \
+                and before.get("LOGGEREV", "DISABLED").upper() != "ENABLED":
+            self._logger(qm.name)
 
     def command_ran(self, qmgr: str, command: Command, *, user: str = "mqm",
                     origin: int = mqc.MQEVO_CONSOLE, context: Iterable[pcf.Parameter] = (),

@@ -177,6 +177,11 @@ class Watcher:
     def qmgr_changed(self, qmgr: str, active: bool, qualifier: int) -> None:
         """The queue manager started (strmqm) or was asked to end (endmqm)."""
 
+    def channel_conversion_error(self, qmgr: str, channel: MQObject, partner: str,
+                                 md: MQMD, reason: int) -> None:
+        """A sending channel with CONVERT(YES) could not convert a message for its partner
+        (`reason`, e.g. MQRC_FORMAT_ERROR): it was sent as it was."""
+
     def client_refused(self, qmgr: str, conn: SimConnection, reason: int, qualifier: int,
                        limit: int = 0) -> None:
         """A client's server-connection channel refused it: blocked by a CHLAUTH record
@@ -1464,6 +1469,11 @@ class Simulator:
         """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
         md = _md_with(s.original or xqh.msg_desc, expiry=self._remaining(s))
         data = s.data[XQH_LENGTH:]
+        if channel.get("CONVERT") == "YES" and self.watchers:
+            failed = _conversion_failure(md, *self._encoding(other))
+            if failed:  # the MCA's MQGET with MQGMO_CONVERT: the message goes unconverted
+                for w in self.watchers:
+                    w.channel_conversion_error(qm.name, channel, other.name, md, failed)
         too_big = len(s.data) > self._channel_maxmsgl(qm, other, channel)
         dlq = self.dead_letter_queue(qm, data, channel) if too_big else ""
         if too_big and not dlq and not _may_discard(md, channel, other):
@@ -1756,6 +1766,21 @@ def _topic_objects(qm: QueueManager, topic: str) -> list[str]:
         if string and (topic == string or topic.startswith(string.rstrip("/") + "/")):
             found.append((len(string), name))
     return [name for _n, name in sorted(found, reverse=True)] + ["SYSTEM.BASE.TOPIC"]
+
+
+#: Formats the queue manager converts itself (the others need a data-conversion exit).
+_CONVERTIBLE = frozenset({"MQSTR", "MQADMIN", "MQEVENT", "MQPCF", "MQHRF2", "MQDEAD",
+                          "MQXMIT", "MQTRIG", "MQCICS", "MQIMS", "MQIMSVS", "MQHRF",
+                          "MQHSAP", "MQHWIH", "MQHMDE", "MQHDIST", "MQHREF"})
+
+
+def _conversion_failure(md: MQMD, encoding: int, ccsid: int) -> int:
+    """The MQRC_* a conversion of the message to (encoding, ccsid) fails with, 0 if none is
+    needed or it converts: MQRC_FORMAT_ERROR for a format the queue manager cannot
+    convert (blank, or its own with no exit)."""
+    if md.coded_char_set_id in (ccsid, 0) and md.encoding == encoding:
+        return 0
+    return 0 if md.format.strip() in _CONVERTIBLE else mqc.MQRC_FORMAT_ERROR
 
 
 def _mca_user(channel: MQObject | None, md: MQMD) -> str:

@@ -151,6 +151,23 @@ RULES = [
     (_route("a8", "discarded_at_target", "QM2", "TARGET.Q", 30),
      [_event("QM2", 2224, 29, category="performance", obj="TARGET.Q")],
      set()),                               # nothing to explain
+    # every queue manager event of a failed put explains a dead letter for its queue
+    *[(_route(f"r{reason}", "dead_lettered", "QM2", "TARGET.Q", 30),
+       [_event("QM2", reason, 29, category="qmgr", obj="TARGET.Q"),
+        _event("QM2", reason, 29, category="qmgr", obj="OTHER.Q")],
+       {reason}) for reason in (2001, 2016, 2035, 2051, 2057, 2082, 2085, 2087, 2091, 2092,
+                                2184, 2196, 2197, 2198, 2199)],
+    (_route("b1", "waiting_on_xmitq", "QM1", "QM2", 30),
+     [_event("QM1", 2282, 5, channel="C1", xmitq="QM2"),
+      _event("QM1", 2577, 10, channel="C1")],
+     {2577}),                              # blocked by CHLAUTH after it had started
+    (_route("b2", "waiting_on_xmitq", "QM1", "QM2", 30),
+     [_event("QM1", 2283, 10, channel="C1", xmitq="QM2"),
+      _event("QM1", 2283, 20, channel="C1", xmitq="QM2")],
+     {2283}),                              # retrying: its last Channel Stopped
+    (_route("b3", "waiting_on_xmitq", "QM1", "DEFAULT.XMITQ", 30),
+     [_event("QM1", 2577, 10, obj="10.9.0.7")],
+     set()),                               # a client blocked by address names no channel
 ]
 
 

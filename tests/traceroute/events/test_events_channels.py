@@ -265,3 +265,17 @@ def test_the_real_channel_and_start_captures_have_our_parameters(vectors: Path, 
     for key in fixed:
         if key in real["eventData"]:
             assert got["eventData"][key] == real["eventData"][key], key
+
+
+def test_convert_yes_with_a_format_mq_cannot_convert_is_a_conversion_error() -> None:
+    sim, _ = _sim(sdr="CONVERT(YES)", qmgr="CCSID(500)")  # QM2 speaks EBCDIC
+    sim.put("QM1", "TARG", MQMD(format="MQSTR"), b"text converts")
+    sim.put("QM1", "TARG", MQMD(format="MYFMT"), b"mine does not")
+    sim.run()
+    assert sim.depth("QM2", "APP.IN") == 2  # sent all the same, unconverted
+    events = [e for e in read_events(sim, "QM1", CHL) if e.reason == 2284]
+    [event] = events
+    assert event_data(event) == {
+        "queueMgrName": "QM1", "channelName": "QM1.TO.QM2", "xmitQueueName": "QM2",
+        "connectionName": "qm2host(1414)", "convReasonCode": "Format Error",
+        "formatName": "MYFMT"}

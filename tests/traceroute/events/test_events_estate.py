@@ -65,3 +65,28 @@ def test_the_command_server_checks_authority_and_writes_pcf_command_events(tmp_p
     [event] = refused
     assert event_data(event) == {"queueMgrName": "QM1", "reasonQualifier": "Cmd Not Authorized",
                                  "command": "Inquire Queue Mgr", "userIdentifier": "eve"}
+
+
+def test_a_failed_sim_put_is_in_follow_with_its_reason_and_its_event(tmp_path) -> None:
+    """ACTVTRC(ON): `mqroute sim put` to a put-inhibited queue fails with 2051; follow on
+    the estate's activity-trace queue shows the failed put and the Put Inhibited event."""
+    import subprocess
+    import sys
+
+    def mqroute(*args) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "mqroute", *map(str, args)],
+                              capture_output=True, text=True, timeout=120)
+
+    mqsc = tmp_path / "qm1.mqsc"
+    mqsc.write_text("* Queue manager name: QM1\nALTER QMGR ACTVTRC(ON) INHIBTEV(ENABLED)\n"
+                    "DEFINE QLOCAL(APP.IN) PUT(DISABLED)\n")
+    est = tmp_path / "est"
+    assert mqroute("sim", "init", est, mqsc).returncode == 0
+    put = mqroute("sim", "put", est, "-m", "QM1", "-q", "APP.IN")
+    assert put.returncode != 0 and "MQRC_PUT_INHIBITED (2051)" in put.stderr
+    messages = est / "QM1" / "messages"
+    r = mqroute("follow", messages / "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE.dmp", "--events",
+                messages / "SYSTEM.ADMIN.QMGR.EVENT.dmp")
+    assert r.returncode == 6, r.stderr  # follow's "a put failed"
+    assert "put_failed" in r.stdout and "Reason 2051 MQRC_PUT_INHIBITED" in r.stdout
+    assert "Put Inhibited for APP.IN on QM1: puts to it fail" in r.stdout
