@@ -277,15 +277,25 @@ def _timeline(out: Path, est: tables.Estate, event_rows: list[dict],
             lane = lanes[place] = Lane(place, what="last known location")
         if lane is not None:
             lane.markers.append((stamp, cause, f"{cause}: message {correl}"))
+    senders: dict[str, set[tuple[str, str]]] = {}  # channel -> its sending ends' xmitqs
+    for (sender_qm, name), xmitq in (xmitqs or {}).items():
+        senders.setdefault(name, set()).add((sender_qm, xmitq))
     for ev in event_rows:
         qm = ev.get("queue_manager") or ""
         stamp = str(ev.get("time") or "")
         channel = ev.get("channel")
+        at = ""
         if channel and ev.get("category") == "channel":
             # a channel event belongs where its messages wait: the lane of the transmission
-            # queue it serves (named by the event, the configuration or the observed sends)
+            # queue it serves (named by the event, the configuration or the observed sends);
+            # the receiving end's events go on the lane of the one sending end's queue
             xmitq = ev.get("xmit_queue") or (xmitqs or {}).get((qm, channel))
-            place = f"{qm}/{xmitq}" if xmitq else f"{qm}/{channel}"
+            where = qm
+            ends = senders.get(channel, set())
+            if not xmitq and len(ends) == 1:
+                (where, xmitq), = ends
+                at = f" at {qm}"
+            place = f"{where}/{xmitq}" if xmitq else f"{qm}/{channel}"
             what = "transmission queue" if xmitq else "channel"
         else:
             places = [f"{qm}/{ev[k]}" for k in ("object", "xmit_queue", "channel")
@@ -298,7 +308,7 @@ def _timeline(out: Path, est: tables.Estate, event_rows: list[dict],
             lanes[place] = Lane(place, what=what)
         if place in lanes:
             name = ev.get("reason_name") or ev.get("event_type_name") or "event"
-            about = f" ({channel})" if channel else ""
+            about = f" ({channel}{at})" if channel else ""
             lanes[place].markers.append((stamp, _event_mark(ev), f"{name}{about}"))
     if not lanes:
         return '<p class="note">No timed operations in this output.</p>'

@@ -118,6 +118,9 @@ def test_channel_events_on_their_transmission_queues_lane_with_a_legend(outputs)
     stopped = [name for name, body in lanes if "Channel Stopped By User (QM1.TO.QM2)" in body]
     assert stopped == ["queue QM1/QM2"]  # QM1.TO.QM2's transmission queue, not a lane of its own
     assert not any(name.endswith("QM1.TO.QM2") for name, _ in lanes)
+    # the receiving end's events (QM2 writes them too) go on the sending end's lane
+    received = [name for name, body in lanes if "(QM1.TO.QM2 at QM2)" in body]
+    assert received == ["queue QM1/QM2"]
     legend = timeline[timeline.index('class="legend"'):]
     assert "event: channel stopped" in legend and "event: channel started" in legend
     assert "last seen: waiting on xmitq" in legend
