@@ -95,9 +95,6 @@ def html_text(text: str) -> str:
     return xml_escape(printable(str(text)), {'"': "&quot;"})
 
 
-#: The old name of `html_text`.
-html_escape = html_text
-
 _LABEL_SPECIAL = re.compile(r'([\\<>{}|"])')
 
 
