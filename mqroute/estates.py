@@ -21,6 +21,7 @@ from mqroute.options import DEMO
 from traceroute.sim import simulator
 from traceroute.sim.cmdserver import CommandServer, attach
 from traceroute.sim.estate import Estate, EstateError, is_estate
+from traceroute.sim.events import SimEvents
 from traceroute.sim.network import Network
 
 
@@ -79,7 +80,25 @@ def simulation(specs: list[str], *, seed: int | None = None, latency: float = 0.
             raise FatalError(str(e)) from None
         return
     sim = simulator.Simulator(network_of(specs, strict=strict), seed=seed, latency=latency)
-    yield Simulation(sim, attach(sim))
+    server = attach(sim)
+    SimEvents(sim)  # events on the event queues, as the MQSC's switches say
+    yield Simulation(sim, server)
+
+
+def simulated_events(sim: simulator.Simulator) -> list:
+    """Every event message on the simulated queue managers' event queues (browsed, left in
+    place), decoded: what `show --events` would read from them."""
+    from pcf.errors import PCFError
+    from traceroute.events import NotEventData, decode_event
+    from traceroute.events.model import EVENT_QUEUES
+
+    out = []
+    for qmgr in sim.network.qmgrs:
+        for queue in EVENT_QUEUES.values():
+            for md, data in sim.browse(qmgr, queue):
+                with contextlib.suppress(PCFError, NotEventData):  # not an event: skip it
+                    out.append(decode_event(data, md, queue=queue))
+    return out
 
 
 def add_admin_options(parser) -> None:

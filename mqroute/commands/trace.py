@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
             _error(f"mqroute: trace: {', '.join(refused)}: no meaning with --network (a "
                   "simulated network has no connections to configure)")
             return EXIT_ERROR
-        from mqroute.estates import simulated_admins, simulation
+        from mqroute.estates import simulated_admins, simulated_events, simulation
         from traceroute.mq.transport import SimTransport
 
         with simulation(simulated(args), seed=args.seed, latency=args.latency,
@@ -254,7 +254,8 @@ def run(args: argparse.Namespace) -> int:
 
             admins = simulated_admins(live)
             try:
-                return _trace(args, options, connect, admins)
+                return _trace(args, options, connect, admins,
+                              events=lambda: simulated_events(live.sim))
             finally:
                 admins.close()
     try:
@@ -270,8 +271,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
-           admins: Admins | None = None) -> int:
-    """Send, collect, display: the trace itself, on a connected estate."""
+           admins: Admins | None = None, events=None) -> int:
+    """Send, collect, display: the trace itself, on a connected estate (`events`: the
+    simulated estate's event messages, which explain where a route stopped)."""
     level, display = parse_verbosity(args.v or ["summary"])
     argv = getattr(args, "argv", [])
     say = (lambda text: None) if args.json or level == "none" \
@@ -328,6 +330,12 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
             if live is not None:  # on stderr: standard output stays dspmqrte's
                 _output_written()
                 _error(f"mqroute: trace: now: {live[0]}")
+            if events is not None:  # the simulated queue managers' events say why
+                from traceroute.events.explain import explain_place, place_of_route
+
+                for why_event in explain_place(place_of_route(route), events()):
+                    _output_written()
+                    _error(f"mqroute: trace: event: {why_event.text}")
 
         routes: list[Route] = []
         many = args.count > 1 and not args.msg_id  # --count: the distribution first

@@ -344,6 +344,7 @@ class Simulator:
         self._instances: dict[tuple[str, str], str] = {}
         #: (qmgr, sending channel) -> when it last moved a message (for DISCINT)
         self._active_at: dict[tuple[str, str], float] = {}
+        self._discint_checks: set[tuple[str, str]] = set()  # a DISCINT check is waiting
         #: queue managers ended (end_qmgr) and not started again
         self.ended: set[str] = set()
         #: application name -> the user it runs as ('mqm' when not named here)
@@ -892,19 +893,29 @@ class Simulator:
 
     def _moved(self, qm: QueueManager, channel: MQObject, xmitq: str) -> None:
         """The channel moved a message now: with DISCINT set, it ends normally after that
-        many seconds without one (AMQ9545I disconnect interval expired)."""
+        many seconds without one (AMQ9545I disconnect interval expired). One check waits
+        per channel at a time (it looks again later when the channel was busy since)."""
         key = (qm.name, channel.name)
         self._active_at[key] = self.now
+        if key in self._discint_checks:
+            return
         discint = _number(channel.get("DISCINT"), 6000)
         if discint <= 0:
             return
 
         def check() -> None:
-            if self._active_at.get(key) == at and key in self._instances \
-                    and not self.depth(qm.name, xmitq):
-                self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_OK,
-                                   channel_error(9545, channel, severity="I"))
-        at = self.now
+            self._discint_checks.discard(key)
+            if key not in self._instances:
+                return
+            idle = self.now - self._active_at.get(key, self.now)
+            if idle < discint or self.depth(qm.name, xmitq):
+                self._discint_checks.add(key)  # busy since: look again when it may be idle
+                self._at(discint - idle if idle < discint else discint, check,
+                         background=True)
+                return
+            self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_OK,
+                               channel_error(9545, channel, severity="I"))
+        self._discint_checks.add(key)
         self._at(discint, check, background=True)
 
     def channel_running(self, qmgr: str, channel: str) -> str:
@@ -1469,7 +1480,7 @@ class Simulator:
         """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
         md = _md_with(s.original or xqh.msg_desc, expiry=self._remaining(s))
         data = s.data[XQH_LENGTH:]
-        if channel.get("CONVERT") == "YES" and self.watchers:
+        if self.watchers and channel.get("CONVERT") == "YES":
             failed = _conversion_failure(md, *self._encoding(other))
             if failed:  # the MCA's MQGET with MQGMO_CONVERT: the message goes unconverted
                 for w in self.watchers:
@@ -1544,7 +1555,7 @@ class Simulator:
         r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
                     choose=self._choose)
         mine = qm.channels.get(channel.name)  # this end's definition (RCVR, CLUSRCVR ...)
-        user = _mca_user(mine, md)
+        user = _mca_user(mine, md) if qm.records else "mqm"  # no grants: nothing to check
         r = self._authority(qm, user, xqh.remote_q_name, xqh.remote_q_mgr_name, r,
                             ("PUT",)) or r
         held = trace is not None and r.local and not ts.delivers(trace.state)  # not put

@@ -90,3 +90,22 @@ def test_a_failed_sim_put_is_in_follow_with_its_reason_and_its_event(tmp_path) -
     assert r.returncode == 6, r.stderr  # follow's "a put failed"
     assert "put_failed" in r.stdout and "Reason 2051 MQRC_PUT_INHIBITED" in r.stdout
     assert "Put Inhibited for APP.IN on QM1: puts to it fail" in r.stdout
+
+
+def test_trace_on_a_simulated_network_says_which_event_explains_the_wait(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    mqsc = tmp_path / "two.mqsc"
+    mqsc.write_text("* Queue manager name: QM1\nALTER QMGR CHLEV(ENABLED)\n"
+                    "DEFINE QLOCAL(QM3) USAGE(XMITQ)\n"
+                    "DEFINE QREMOTE(TO.QM3) RNAME(X) RQMNAME(QM3) XMITQ(QM3)\n"
+                    "DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) CONNAME('nowhere(1414)') "
+                    "XMITQ(QM3)\n")
+    r = subprocess.run([sys.executable, "-m", "mqroute", "trace", "--network", str(mqsc),
+                        "-m", "QM1", "-q", "TO.QM3", "--seed", "1", "-w", "5"],
+                       capture_output=True, text=True, timeout=120)
+    assert "Result: waiting on a transmission queue" in r.stdout
+    assert ("mqroute: trace: event: channel QM1.TO.QM3 stopped (Channel Stopped: channel "
+            "stopped retry, AMQ9202E) on QM1: messages wait on its transmission queue"
+            in r.stderr)
