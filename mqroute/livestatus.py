@@ -1,5 +1,9 @@
 """Where a message stopped, explained by what is true now (`trace`, `show`, `follow`).
 
+`destinations` asks the queue managers where a subscription sends its publications
+(Inquire Subscription by SubId, as seed 002 says a Publish operation's SubId is for), so
+that a publication's branches name the subscriber's queue manager and queue.
+
 A route that ends waiting on a transmission queue, in transit on a channel or on a queue
 (a dead-letter queue included), and a journey that ends on a queue, on a transmission queue
 or in transit, is a `Stop`; the queue manager there is asked (DISPLAY QSTATUS of the queue,
@@ -33,6 +37,9 @@ def stop_of_route(route) -> Stop | None:
         return None
     if route.verdict is Verdict.WAITING_ON_XMITQ and loc.queue:
         return Stop(XMITQ, loc.queue_manager, loc.queue, loc.channel or "")
+    if route.verdict is Verdict.WAITING_ON_XMITQ and loc.remote_queue_manager:
+        # a publication's copy for another queue manager: which xmitq is asked there
+        return Stop(XMITQ, loc.queue_manager, "", loc.channel or "", loc.remote_queue_manager)
     if route.verdict is Verdict.INCOMPLETE and loc.channel:
         return Stop(TRANSIT, loc.queue_manager, loc.queue or "", loc.channel)
     if route.verdict is Verdict.DEAD_LETTERED and loc.queue:
@@ -77,8 +84,28 @@ def _serving(admin, xmitq: str) -> tuple[str, object | None]:
     return "", None
 
 
+def _xmitq_to(admin, remote: str) -> str:
+    """The transmission queue the queue manager asked uses for `remote`, as its name
+    resolution would choose: one named after it, the cluster's, else DEFXMITQ ('' if
+    none)."""
+    try:
+        named = admin.queues(remote)
+    except CommandFailed:
+        named = []
+    if any(d.attrs.get("USAGE") == "XMITQ" for d in named):
+        return remote
+    try:
+        if admin.cluster_qmgrs(remote):
+            return "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+    except CommandFailed:
+        pass
+    return admin.queue_manager().attrs.get("DEFXMITQ", "")
+
+
 def ask(admin, stop: Stop) -> tuple[str, list[QueueStatus | ChannelStatus]]:
     """Ask the queue manager of `stop` about it: the sentence and the status objects."""
+    if stop.kind == XMITQ and not stop.queue and stop.remote:
+        stop = Stop(stop.kind, stop.qmgr, _xmitq_to(admin, stop.remote), stop.channel)
     queue, missing = _queue(admin, stop.queue) if stop.queue else (None, "")
     channel_name, definition = stop.channel, None
     if stop.kind == XMITQ and not channel_name and stop.queue:
@@ -150,3 +177,36 @@ def live_explainer(args, stop_of: Callable[[object], Stop | None],
         return
     with administration(args) as admins:
         yield Explainer(admins, stop_of, problem)
+
+
+def destinations(admins: Admins | None, problem: Callable[[str], None]
+                 ) -> Callable[[str, bytes], object | None] | None:
+    """(queue manager, SubId) -> Location(DESTQMGR or the queue manager, DEST) of the
+    subscription, asked once each (None: no queue manager to ask; a queue manager that
+    cannot be asked is said once and asked no more)."""
+    if admins is None:
+        return None
+    from traceroute.mq.admin import AdminError
+    from traceroute.mq.client import PymqiMissing
+    from traceroute.mq.transport import TransportError
+    from traceroute.routes import Location
+
+    known: dict[tuple[str, bytes], Location | None] = {}
+    failed: set[str] = set()
+
+    def lookup(qmgr: str, sub_id: bytes) -> Location | None:
+        key = (qmgr, sub_id)
+        if key in known or qmgr in failed or not qmgr:
+            return known.get(key)
+        try:
+            found = admins(qmgr).subscriptions(sub_id=sub_id, subtype=mqc.MQSUBTYPE_ALL)
+        except (TransportError, AdminError, CommandFailed, PymqiMissing) as e:
+            failed.add(qmgr)
+            problem(f"cannot ask {qmgr} where its subscriptions send publications: {e}")
+            return None
+        d = found[0] if found else None
+        known[key] = Location(d.attrs.get("DESTQMGR") or qmgr, d.attrs.get("DEST") or None) \
+            if d is not None else None
+        return known[key]
+
+    return lookup

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from mqroute.errors import EXIT_TERMINATED, Terminated
 from mqroute.estates import Admins, real_admins
-from mqroute.livestatus import Explainer, stop_of_route
+from mqroute.livestatus import Explainer, destinations, stop_of_route
 from mqroute.options import (
     add_connection,
     add_mqsc,
@@ -38,7 +38,7 @@ from mqroute.output import (
 )
 from mqroute.paths import output_path
 from pcf.text import printable
-from traceroute.display import describe_location, route_to_dict
+from traceroute.display import branch_results, describe_location, route_to_dict
 from traceroute.mq.archive import Archive, ArchiveError
 from traceroute.mq.client import PymqiMissing
 from traceroute.mq.collect import Collection, Source, collect, send_trace
@@ -196,7 +196,8 @@ def _argument_problem(args: argparse.Namespace) -> str:
 
 def result_line(route: Route) -> str:
     """The verdict and last known location after a route's dspmqrte lines, as `show` heads
-    its routes: 'Result: waiting on a transmission queue ...; last known location: ...'."""
+    its routes: 'Result: waiting on a transmission queue ...; last known location: ...'
+    (for a fan-out, its worst branch's; `branch_results` gives each)."""
     return (f"Result: {route.outcome.text}; last known location: "
             f"{describe_location(route.location)}")
 
@@ -305,8 +306,12 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
             for _ in range(args.count):
                 sent = send_trace(main, options, reply_q=reply_q)
                 ids.append(sent.msg_id)
-                say(f"AMQ8659: DSPMQRTE command successfully put a message on queue "
-                    f"'{sent.resolved_queue}', queue manager '{sent.qmgr}'.")
+                if options.target_topic:  # topic mode: published
+                    say(f"AMQ8659: DSPMQRTE command successfully put a message on topic "
+                        f"string '{options.target_topic}', queue manager '{sent.qmgr}'.")
+                else:
+                    say(f"AMQ8659: DSPMQRTE command successfully put a message on queue "
+                        f"'{sent.resolved_queue}', queue manager '{sent.qmgr}'.")
             if args.no_display:
                 for msg_id in ids:
                     print(msg_id.hex().upper())
@@ -316,18 +321,22 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
         say("AMQ8674: DSPMQRTE command is now waiting for information to display.")
 
         why = Explainer(admins, stop_of_route, lambda text: _error(f"mqroute: trace: {text}"))
+        subscribers = destinations(admins, lambda text: _error(f"mqroute: trace: {text}"))
 
         def show_route(route: Route) -> None:
-            live = why(route)  # where it waits, explained by what is true now
-            if args.json and live is not None:
+            # where it waits (each stuck branch of a fan-out), explained by what is true now
+            found = [live for leaf in route.leaves if (live := why(leaf)) is not None]
+            if args.json and found:
                 document = route_to_dict(route, parameters=typed_options(argv))
-                document["live_status"] = live[1]
+                document["live_status"] = [s for _, statuses in found for s in statuses]
                 print(json.dumps(document))
             else:
                 print_route(route, as_json=args.json, level=level, options=display,
                             heading=False, parameters=typed_options(argv))
                 say(result_line(route))
-            if live is not None:  # on stderr: standard output stays dspmqrte's
+                for line in branch_results(route):
+                    say(line)
+            for live in found:  # on stderr: standard output stays dspmqrte's
                 _output_written()
                 _error(f"mqroute: trace: now: {live[0]}")
             if events is not None:  # the simulated queue managers' events say why
@@ -342,7 +351,8 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
         every = not many or args.json or args.v is not None  # -v asks for every route
         for msg_id in ids:
             found: Collection = collect(sources, msg_id, wait=wait, browse=args.browse,
-                                        keep=archive.keep if archive else None)
+                                        keep=archive.keep if archive else None,
+                                        destinations=subscribers)
             for problem in found.problems:
                 _error(f"mqroute: trace: {problem}")
             built = found.routes  # ordered once: every rebuild is a pass over all records

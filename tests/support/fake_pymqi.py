@@ -20,8 +20,8 @@ What it models, after the IBM MQ documentation and pymqi's source:
   queue (a QMODEL, or SYSTEM.DEFAULT.MODEL.QUEUE, which the simulator defines as a local
   queue) creates a temporary dynamic queue named from `DynamicQName`, written back into
   `od.ObjectName`; it is deleted when its creator closes it (or disconnects). Topics need
-  MQOD_VERSION_4 and an ObjectString set with `set_vs`, and then fail with
-  MQRC_UNKNOWN_OBJECT_NAME: publish/subscribe is not simulated.
+  MQOD_VERSION_4 and an ObjectString set with `set_vs` (or an ObjectName: the topic object),
+  and are `sim.open_topic(...)`: a put publishes.
 * `put(data, md, pmo)`: MQPMO_NEW_MSG_ID (and a blank MsgId) get a new MsgId, written back
   into `md.MsgId`; puts under syncpoint are not modelled (NotImplementedError).
 * `get(None, md, gmo)`: MQGMO_WAIT waits `WaitInterval` ms of the simulator's virtual time
@@ -428,7 +428,18 @@ class _Queue:
             if od.Version < mqc.MQOD_VERSION_4 or not (od.get_vs("ObjectString")
                                                       or _text(od.ObjectName)):
                 raise _failed(mqc.MQRC_OD_ERROR)
-            raise _failed(mqc.MQRC_UNKNOWN_OBJECT_NAME)  # publish/subscribe not simulated
+            string = od.get_vs("ObjectString")
+            handle = sim.open_topic(qmgr, string.decode() if isinstance(string, bytes)
+                                    else string or "", topic_object=_text(od.ObjectName),
+                                    appl_name=self._world.appl_name,
+                                    appl_type=self._world.appl_type)
+            if handle.reason:
+                raise _failed(handle.reason)
+            self._output, self._queue = handle, handle.topic
+            self._is_open = True
+            self._qm._open.append(self)
+            self._world.calls.append(("MQOPEN", qmgr, handle.topic, self._queue))
+            return
         name, target = _text(od.ObjectName), _text(od.ObjectQMgrName)
         opts = self._options
         inputs = opts & (mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_INPUT_SHARED |

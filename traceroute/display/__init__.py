@@ -11,11 +11,12 @@ simulator, readers or transports.
 from traceroute.display.amqsmon import record_to_json, render_amqsmon
 from traceroute.display.dspmqrte import (
     OUTLINE_OPTIONS,
+    branch_results,
     describe_location,
     render_route,
     route_heading,
 )
 from traceroute.display.jsonout import route_to_dict
 
-__all__ = ["OUTLINE_OPTIONS", "describe_location", "record_to_json", "render_amqsmon",
-           "render_route", "route_heading", "route_to_dict"]
+__all__ = ["OUTLINE_OPTIONS", "branch_results", "describe_location", "record_to_json",
+           "render_amqsmon", "render_route", "route_heading", "route_to_dict"]

@@ -13,7 +13,7 @@ from pcf.text import printable
 from traceroute.records.descriptor import FIELDS
 from traceroute.records.model import Activity, Extra, Operation, channel_type_name, feedback_name
 from traceroute.routes.ordering import Gap, Route, Step
-from traceroute.routes.verdict import Location
+from traceroute.routes.verdict import Location, Verdict
 
 SEPARATOR = "-----"
 UNAVAILABLE = "Activity information unavailable."
@@ -169,14 +169,27 @@ def _steps(steps: Iterable[Step], outline: _Outline) -> list[str]:
 
 
 def summary_lines(route: Route) -> list[str]:
-    """AMQ8666 lines: each queue the message was put to (a NotDelivered discard counts)."""
+    """AMQ8666 lines: each queue the message was put to (a NotDelivered discard counts),
+    and each subscriber's queue a publication's copy reached (when its subscription's
+    destination is known); a put to a topic is no queue."""
     lines = []
-    for a in route.activities:
-        for op in a.operations:
-            if op.is_put or (op.type == mqc.MQOPER_DISCARD
-                             and op.feedback == mqc.MQFB_NOT_DELIVERED and op.queue):
-                queue = op.resolved_queue or op.queue or op.topic or ""
-                lines.append(f"AMQ8666: Queue '{queue}' on queue manager '{op.qmgr}'.")
+    stack = [route]
+    while stack:
+        r = stack.pop()
+        stack.extend(reversed(r.branches))
+        if r.via is not None and not r.steps and r.location.queue and r.verdict in (
+                Verdict.DELIVERED, Verdict.DISCARDED_AT_TARGET):
+            lines.append(f"AMQ8666: Queue '{r.location.queue}' on queue manager "
+                         f"'{r.location.queue_manager}'.")
+        for step in r.steps:
+            if isinstance(step, Gap):
+                continue
+            for op in step.operations:
+                if (op.is_put and op.topic is None) or (
+                        op.type == mqc.MQOPER_DISCARD and op.feedback == mqc.MQFB_NOT_DELIVERED
+                        and op.queue):
+                    queue = op.resolved_queue or op.queue or ""
+                    lines.append(f"AMQ8666: Queue '{queue}' on queue manager '{op.qmgr}'.")
     return lines
 
 
@@ -200,8 +213,35 @@ def render_route(route: Route, verbosity: str = "summary",
 def _branch_lines(route: Route, outline: _Outline) -> list[str]:
     lines = _steps(route.steps, outline)
     for n, branch in enumerate(route.branches, start=1):
-        lines += [SEPARATOR, f"Branch {n} of {len(route.branches)}:"]
+        lines += [SEPARATOR, f"Branch {n} of {len(route.branches)}:{_publication(branch)}"]
         lines += _branch_lines(branch, outline)
+    return lines
+
+
+def _publication(branch: Route) -> str:
+    """' Publish to SubId X'...' on QM1' for a publication's branch ('' for others)."""
+    op = branch.via
+    if op is None:
+        return ""
+    sub = f" SubId X'{op.sub_id.hex().upper()}'" if op.sub_id else ""
+    return f" {op.name} to{sub} on '{op.qmgr}'"
+
+
+def branch_results(route: Route) -> list[str]:
+    """One line per end of a fan-out (nothing for a route without branches): its number
+    ('2.1' is the first branch of the second), how it began (a publication's subscription),
+    its verdict and last known location."""
+    lines: list[str] = []
+    stack = [(b, str(n)) for n, b in reversed(list(enumerate(route.branches, start=1)))]
+    while stack:
+        branch, number = stack.pop()
+        if branch.branches:
+            stack.extend((b, f"{number}.{n}")
+                         for n, b in reversed(list(enumerate(branch.branches, start=1))))
+            continue
+        lines.append(printable(f"Branch {number}:{_publication(branch)}: "
+                               f"{branch.outcome.text}; last known location: "
+                               f"{describe_location(branch.location)}"))
     return lines
 
 

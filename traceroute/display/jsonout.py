@@ -104,7 +104,9 @@ def step_to_dict(step: Step) -> dict:
 
 def route_to_dict(route: Route, *, parameters: str | None = None) -> dict:
     """One route: correl_id, dspmqrtj's summary, verdict, last known location, activities and
-    gaps, branches (`parameters`: the options typed, for the summary)."""
+    gaps, branches (`parameters`: the options typed, for the summary); a publication's
+    branch says by `via` the Publish or Discarded Publish operation it began with (its
+    correl_id is that copy's MsgId)."""
     loc = route.location
     return {
         "correl_id": route.correl_id.hex(),
@@ -119,6 +121,7 @@ def route_to_dict(route: Route, *, parameters: str | None = None) -> dict:
                                 "remote_queue_manager": loc.remote_queue_manager},
         "activities": [step_to_dict(s) for s in route.steps],
         "branches": [route_to_dict(b) for b in route.branches],
+        "via": operation_to_dict(route.via) if route.via is not None else None,
         "notes": list(route.notes),
         "records": route.records,
     }

@@ -62,7 +62,8 @@ WAIT = 30.0
 MAX_RESPONSES = 1_000_000
 #: Reasons that mean "nothing matched" for a generic name: an empty answer.
 NOTHING_FOUND = frozenset({mqc.MQRC_UNKNOWN_OBJECT_NAME, mqc.MQRCCF_CHANNEL_NOT_FOUND,
-                           mqc.MQRCCF_CHL_STATUS_NOT_FOUND, mqc.MQRCCF_NONE_FOUND})
+                           mqc.MQRCCF_CHL_STATUS_NOT_FOUND, mqc.MQRCCF_NONE_FOUND,
+                           mqc.MQRC_NO_SUBSCRIPTION})
 
 
 class AdminError(RuntimeError):
@@ -264,6 +265,36 @@ class Admin:
         """The cluster queue managers this one knows (Inquire Cluster Queue Manager)."""
         return self._read(cmd.inquire_cluster_qmgr(name, cluster), name,
                           lambda m: resp.cluster_qmgr_from(m, self.qmgr))
+
+    def topics(self, name: str = "*", topic_type: int = mqc.MQTOPT_LOCAL) -> list[Definition]:
+        """Topic objects (Inquire Topic), every attribute (TYPE: LOCAL or CLUSTER)."""
+        return self._read(cmd.inquire_topic(name, topic_type), name,
+                          lambda m: resp.definition_from(m, self.qmgr, "TOPIC"))
+
+    def subscriptions(self, name: str = "*", *, sub_id: bytes | None = None,
+                      subtype: int = mqc.MQSUBTYPE_USER) -> list[Definition]:
+        """Subscriptions (Inquire Subscription), every attribute; by SubId when given
+        (an unknown one: an empty list)."""
+        what = name if sub_id is None else "*"
+        request = cmd.inquire_subscription(name, sub_id=sub_id, subtype=subtype)
+        responses = self.run(request, what, generic=True)
+        try:
+            return [resp.definition_from(m, self.qmgr, "SUB") for m in responses
+                    if m.parameters]
+        except resp.ResponseError as e:
+            raise AdminError(f"Inquire Subscription to {self.qmgr}: {e}") from None
+
+    def topic_status(self, topic: str = "#", status_type: int = mqc.MQIACF_TOPIC_STATUS
+                     ) -> list[Definition]:
+        """DISPLAY TPSTATUS: the attributes that hold for topic strings (or, with
+        MQIACF_TOPIC_SUB, their subscriptions); `#` and `+` select many."""
+        kind = "TPSTATUS" if status_type == mqc.MQIACF_TOPIC_STATUS else "TPSTATUS_SUB"
+        responses = self.run(cmd.inquire_topic_status(topic, status_type), topic, generic=True)
+        try:
+            return [resp.definition_from(m, self.qmgr, kind) for m in responses
+                    if m.parameters]
+        except resp.ResponseError as e:
+            raise AdminError(f"Inquire Topic Status to {self.qmgr}: {e}") from None
 
     # --- changes (for the commands whose purpose they are) ---------------------------------
 

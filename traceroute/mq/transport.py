@@ -111,8 +111,11 @@ class SimTransport:
                     bind_not_fixed: bool = False) -> object:
         """Open for output in the simulator."""
         if topic:
-            raise TransportError("MQOPEN", mqc.MQRC_UNKNOWN_OBJECT_NAME,
-                                 f"topic '{topic}' (publish/subscribe is not simulated)")
+            handle = self.sim.open_topic(self.qmgr_name, topic, appl_name="dspmqrte",
+                                         appl_type=mqc.MQAT_UNIX)
+            if handle.reason:
+                raise TransportError("MQOPEN", handle.reason, f"topic '{topic}'")
+            return handle
         handle = self.sim.open(self.qmgr_name, queue, target_qmgr=target_qmgr,
                                bind_not_fixed=bind_not_fixed, appl_name="dspmqrte",
                                appl_type=mqc.MQAT_UNIX)

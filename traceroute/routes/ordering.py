@@ -14,7 +14,7 @@ from itertools import pairwise
 from pcf import mqc
 from traceroute.records.model import GET_TYPES, Activity, Operation, TraceRoute
 from traceroute.records.parse import REPORT, Record
-from traceroute.routes.verdict import Location, Outcome, Verdict, outcome_of
+from traceroute.routes.verdict import Location, Outcome, Verdict, outcome_of, worst
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,12 @@ Step = Activity | Gap
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """The route of one original message: ordered steps, branches after a fan-out, verdict."""
+    """The route of one original message: ordered steps, branches after a fan-out, verdict.
+
+    A publication's copy for one subscriber is a branch whose `via` is the Publish or
+    Discarded Publish operation it began with (its `correl_id` is the copy's MsgId; its
+    steps what was recorded of the copy afterwards, none when nothing was).
+    """
 
     correl_id: bytes
     steps: tuple[Step, ...]
@@ -46,10 +51,11 @@ class Route:
     trace_route: TraceRoute | None = None
     notes: tuple[str, ...] = ()
     records: int = field(default=0, compare=False)
+    via: Operation | None = None
 
     @property
     def verdict(self) -> Verdict:
-        """How the route ended (for a fan-out: the first branch that did not deliver)."""
+        """How the route ended (for a fan-out: its worst branch's, by SEVERITY)."""
         return self.outcome.verdict
 
     @property
@@ -68,6 +74,19 @@ class Route:
         """Every gap of the route, trunk then branches."""
         return [s for s in self.steps if isinstance(s, Gap)] + \
             [g for b in self.branches for g in b.gaps]
+
+    @property
+    def leaves(self) -> list[Route]:
+        """The ends of the route: itself, or each branch's ends (depth first, in order)."""
+        out: list[Route] = []
+        stack = [self]
+        while stack:
+            r = stack.pop()
+            if r.branches:
+                stack.extend(reversed(r.branches))
+            else:
+                out.append(r)
+        return out
 
     @property
     def complete(self) -> bool:
@@ -440,8 +459,7 @@ def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute |
                 final.counters[0] > node.counters[0]:
             steps.append(Gap(final.counters[0] - node.counters[0]))
         if branches:
-            outcome = next((b.outcome for b in branches if b.verdict is not Verdict.DELIVERED),
-                           branches[0].outcome)
+            outcome = worst(b.outcome for b in branches)
         else:
             outcome = outcome_of(node.activity, ends_in_gap=isinstance(steps[-1], Gap))
         built[id(entry)] = Route(correl_id, tuple(steps), outcome, branches, final,
@@ -460,8 +478,7 @@ def route_of(correl_id: bytes, records: list[Record]) -> Route:
     if len(roots) > 1 and counted:  # branches whose common start is missing
         lead = _gap_between(None, roots[0])
         branches = tuple(_path(correl_id, r, [], final, 0) for r in roots)
-        outcome = next((b.outcome for b in branches if b.verdict is not Verdict.DELIVERED),
-                       branches[0].outcome)
+        outcome = worst(b.outcome for b in branches)
         return Route(correl_id, (lead or Gap(),), outcome, branches, final,
                      records=len(records))
     roots.sort(key=lambda e: (_time(e), e.order))
@@ -502,7 +519,8 @@ def _mark_fragments(route: Route, starts: set[int]) -> Route:
 
 
 def build_routes(records: Iterable[Record]) -> list[Route]:
-    """One Route per original message, in the order their first record was seen."""
+    """One Route per CorrelId, in the order their first record was seen (a publication's
+    copies are each their own: `traceroute.routes.build_routes` joins them into one)."""
     by_key: dict[bytes, list[Record]] = {}
     for r in records:
         by_key.setdefault(r.key, []).append(r)

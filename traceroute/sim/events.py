@@ -265,7 +265,7 @@ class SimEvents(Watcher):
             channel=conn.channel if conn.client else "", user=conn.user,
             qualifier=call.qualifier,
             options=call.options or (mqc.MQOO_OUTPUT if call.verb == MQPUT1 else 0),
-            topic=call.object_name if sub else "",
+            topic=(call.topic or call.object_name) if sub else call.topic,
             dest_qmgr=call.object_qmgr if sub else "",
             dest_options=mqc.MQOO_OUTPUT if sub else 0), self._when(call.qmgr, call.time))
         if event is not None:

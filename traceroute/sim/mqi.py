@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from pcf.mqmd import MQMD
 
 if TYPE_CHECKING:
+    from traceroute.sim.pubsub.subscriptions import Subscription
     from traceroute.sim.resolve import Resolution
 
 MQCONN, MQDISC, MQOPEN, MQCLOSE = "MQCONN", "MQDISC", "MQOPEN", "MQCLOSE"
@@ -81,6 +82,11 @@ class SimCall:
     failure: Resolution | None = None
     #: MQRQ_* of a failed call's authority check (MQRC_NOT_AUTHORIZED), else 0.
     qualifier: int = 0
+    #: A call on a topic (MQOPEN/MQPUT/MQPUT1 of a topic, MQSUB): its full topic string
+    #: (`object_name` is then the topic object or alias queue named, if any).
+    topic: str = ""
+    #: MQSUB: the subscription made (None when the call failed).
+    subscription: Subscription | None = None
 
     @property
     def qmgr(self) -> str:

@@ -38,10 +38,29 @@ when the retries are used up; START CHANNEL resets them); what is behind the mes
 transmission queue waits too. The same rules hold at the sending end for 2218. `run()`
 without `until` stops when only the long retries are left.
 
+Publish/subscribe (`traceroute.sim.pubsub` holds the rules): `open_topic`/`publish` put to a
+topic (a topic object, a topic string, or an alias queue with TARGTYPE(TOPIC)); the queue
+manager's publish/subscribe engine publishes to every subscription the publication is
+considered for (DEFINE SUB, `subscribe` = MQSUB, and proxy subscriptions of other queue
+managers in a cluster or hierarchy), in one activity: the Put to the topic (TopicString),
+then per subscription a Publish, Discarded Publish (Feedback: why it was not put) or
+Excluded Publish (Feedback: why it was left out; no Message group), each with SubId and
+SubLevel, as seed 002 documents them. Each copy has a MsgId of its own and the
+subscription's CorrelId (the eight fields a subscription may change are its own). A copy
+that cannot be put goes to the dead-letter queue when the topic's USEDLQ allows, else it is
+lost, unless the topic's PMSGDLV/NPMSGDLV (ALL, or ALLDUR and a durable subscription) make
+the whole put fail with MQRC_PUBLICATION_FAILURE (2502): then nothing is published. A copy
+for another queue manager's engine (a proxy subscription) goes to its SYSTEM.INTER.QMGR.PUBS
+through the channels; that engine gets it there and publishes it again ("amqfqpub": Get,
+Put to the topic, Publish ...). A trace-route message with Deliver=NO is not put to a local
+subscriber's queue (Discarded Publish, MQFB_NOT_DELIVERED), but is passed on to another
+engine.
+
 Deliberate simplifications: each message is its own batch (a backed-out message does not
 hold back those sent before it, and a message sent before it that arrives later says
-nothing of the retries); publish/subscribe is not simulated; a channel's other end
-is the queue manager that defines a receiver of the same name.
+nothing of the retries); a channel's other end is the queue manager that defines a
+receiver of the same name; retained publications, message properties (PSPROP) and the
+queued publish/subscribe interface are not simulated.
 
 Watchers: `sim.add_watcher(w)` tells a `Watcher` (no-op methods to override) what happens
 to queues and channels beyond MQI calls: a message stored on a queue (whoever put it: an
@@ -66,7 +85,7 @@ from time import time_ns
 from pcf import mqc
 from pcf.fastencode import pack_xqh
 from pcf.headers import DLH_LENGTH, MQDLH, MQXQH, XQH_LENGTH, pack_dlh, unpack_xqh
-from pcf.model import Group, Header, Integer, Message, Parameter, String
+from pcf.model import ByteString, Group, Header, Integer, Message, Parameter, String
 from pcf.mqmd import MQMD
 from traceroute.records.build import (
     activity_group,
@@ -98,6 +117,23 @@ from traceroute.sim.mqi import (
     SimConnection,
 )
 from traceroute.sim.network import MQObject, Network, QueueManager, cached
+from traceroute.sim.pubsub import (
+    API,
+    INTER_QMGR_PUBS,
+    Inflight,
+    Origin,
+    PubSub,
+    SelectorError,
+    Subscription,
+    compile_selector,
+    consider,
+    fixed_prefix,
+    managed_queue,
+    publishable,
+    resolve_topic,
+    sub_id_for,
+    view,
+)
 from traceroute.sim.resolve import (
     Resolution,
     resolve,
@@ -115,6 +151,9 @@ SYSTEM_QUEUES = {
     "SYSTEM.CLUSTER.TRANSMIT.QUEUE": ("QLOCAL", {"USAGE": "XMITQ"}),
 }
 SENDING_MCA, RECEIVING_MCA = "runmqchl", "amqrmppa"
+#: The publish/subscribe engine: the process that publishes what other queue managers send
+#: (ActivityApplName of its activities), and the description of a publishing activity.
+PUBSUB_ENGINE, PUBLISH_ACTIVITY = "amqfqpub", "Publish/Subscribe Engine"
 _CCSID = 819
 
 
@@ -188,6 +227,11 @@ class Watcher:
         (MQRC_NOT_AUTHORIZED, MQRQ_CHANNEL_BLOCKED_*) or at its MAXINST/MAXINSTC `limit`
         (MQRC_CHANNEL_NOT_AVAILABLE, MQRQ_SVRCONN_INST_LIMIT / _CLIENT_INST_LIMIT)."""
 
+    def published(self, qmgr: str, subscription: Subscription, md: MQMD,
+                  length: int) -> None:
+        """The engine of `qmgr` put a copy of a publication (`md`, `length` bytes) for a
+        subscription (a proxy subscription's towards another engine)."""
+
 
 @dataclass
 class MessageRetry:
@@ -245,6 +289,8 @@ class Opened:
     hobj: int = 0
     put1: bool = False  # opened by Simulator.put: one MQPUT1, no MQOPEN/MQCLOSE
     refused: int = 0    # the application could not connect: the MQCONN's reason
+    topic: str = ""     # a topic opened (MQOT_TOPIC): its full topic string
+    topic_object: str = ""  # ... and the topic object named (or the alias's TARGET)
 
     @property
     def reason(self) -> int:
@@ -257,9 +303,12 @@ class Opened:
         return self.resolution.queue
 
     def put(self, md: MQMD, data: bytes) -> PutResult:
-        """MQPUT: the message goes where this handle is bound (or is re-resolved)."""
+        """MQPUT: the message goes where this handle is bound (or is re-resolved); to a
+        topic, it is published."""
         if self.refused:
             return PutResult(self.refused, resolution=self.resolution)
+        if self.topic or self.topic_object:
+            return self.sim._app_publish(self, md, data)
         r = self.resolution
         if self.bind_not_fixed and r.ok:
             r = resolve(self.sim.network, self.qmgr, self.queue, self.target_qmgr,
@@ -285,12 +334,45 @@ def _made(op: _Op) -> Group:
 
 @dataclass
 class _Action:
-    """What an activity does with the message: its operation, and doing it (given the data)."""
+    """What an activity does with the message: its operation (and any more after it: a
+    publication's), and doing it (given the data)."""
 
     operation: _Op
     run: Callable[[bytes], None]
     local: bool = False
     rejected: bool = False
+    more: list[_Op] = field(default_factory=list)
+
+
+@dataclass
+class Subscribed:
+    """What an application's MQSUB did: the subscription made, or the MQRC_* reason."""
+
+    reason: int
+    subscription: Subscription | None = None
+    hsub: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the subscription was made."""
+        return self.reason == 0
+
+    @property
+    def queue(self) -> str:
+        """The queue its publications go to (a managed queue when none was named)."""
+        return self.subscription.dest if self.subscription is not None else ""
+
+
+@dataclass
+class _Copy:
+    """One subscription a publication was considered for, and what becomes of its copy."""
+
+    sub: Subscription
+    excluded: int = 0               # MQFB_* of an Excluded Publish
+    md: MQMD | None = None          # the copy's descriptor
+    r: Resolution | None = None     # where it is put
+    failure: int = 0                # why it is not put (MQRC_*, or MQFB_NOT_DELIVERED)
+    dlq: str = ""                   # the dead-letter queue it goes to instead
 
 
 @dataclass
@@ -362,6 +444,10 @@ class Simulator:
             for listener in listeners(qm):
                 if listener.get("CONTROL") in ("QMGR", "STARTONLY"):
                     qm.running.add(("LISTENER", listener.name))
+        #: publish/subscribe beyond the definitions: MQSUB subscriptions, publications in
+        #: flight between queue managers' engines (`traceroute.sim.pubsub.PubSub`)
+        self.pubsub = PubSub()
+        self._sub_serial = 0
 
     # --- MQI calls and connections, for observers (traceroute.sim.mqi) ----------------
 
@@ -512,6 +598,11 @@ class Simulator:
                 del self._conns[key]
                 self._input_handles = {k: v for k, v in self._input_handles.items()
                                        if k[0] != conn.conn_id}
+                if not conn.mca:  # its non-durable subscriptions end with it
+                    for sub in list(self.pubsub):
+                        if sub.qmgr == conn.qmgr and sub.appl_name == conn.appl_name \
+                                and not sub.durable:
+                            self._end_subscription(sub)
                 self._notify(conn, MQDISC)
 
     def disconnect_all(self) -> None:
@@ -530,8 +621,12 @@ class Simulator:
 
     def identity(self) -> dict:
         """What makes new MsgIds and connection ids unique (see `restore_identity`)."""
-        return {"stamp": self._stamp.hex(), "msg_ids": dict(self._counters),
-                "connections": self._conn_serial, "handles": self._hobj}
+        state = {"stamp": self._stamp.hex(), "msg_ids": dict(self._counters),
+                 "connections": self._conn_serial, "handles": self._hobj}
+        pubsub = self.pubsub.state()
+        if pubsub["subscriptions"] or pubsub["inflight"]:
+            state["pubsub"] = pubsub  # durable MQSUB subscriptions, publications in flight
+        return state
 
     def restore_identity(self, state: dict) -> None:
         """Go on from an `identity()` of an earlier run: no MsgId is made twice."""
@@ -539,6 +634,8 @@ class Simulator:
         self._counters.update({str(k): int(v) for k, v in state.get("msg_ids", {}).items()})
         self._conn_serial = max(self._conn_serial, int(state.get("connections", 0)))
         self._hobj = max(self._hobj, int(state.get("handles", 0)))
+        if isinstance(state.get("pubsub"), dict):
+            self.pubsub.restore(state["pubsub"])
 
     def _next_hobj(self) -> int:
         self._hobj += 1
@@ -763,6 +860,8 @@ class Simulator:
         self._queue(qm.name, queue).append(s)
         for w in self.watchers:
             w.stored(qm.name, queue, s)
+        if queue == INTER_QMGR_PUBS:  # for the publish/subscribe engine, a moment later
+            self._at(self.latency, lambda: self._republish(qm.name))
 
     # --- limits and the dead-letter queue ---------------------------------------------
 
@@ -1124,6 +1223,8 @@ class Simulator:
             fields = {"resolved_queue": r.remote_q if r.xmitq else r.queue,
                       "resolved_qmgr": r.remote_qmgr if r.xmitq else qmgr,
                       "local_queue": r.xmitq or r.queue} if r.ok else {}
+            if handle.topic_object or handle.topic:  # an alias queue of a topic
+                fields = {"topic": handle.topic}
             self._notify(self.connection(qmgr, appl_name, appl_type), MQOPEN,
                          object_name=queue, object_qmgr=target_qmgr, hobj=handle.hobj,
                          options=mqc.MQOO_OUTPUT, reason=r.reason,
@@ -1133,6 +1234,10 @@ class Simulator:
 
     def _open(self, qmgr: str, queue: str, target_qmgr: str, bind_not_fixed: bool | None,
               appl_name: str, appl_type: int, put1: bool = False) -> Opened:
+        alias = self._topic_alias(qmgr, queue) if target_qmgr in ("", qmgr) else None
+        if alias is not None:  # QALIAS TARGTYPE(TOPIC): the open is of its topic
+            return self._open_topic(qmgr, "", alias.get("TARGET"), appl_name, appl_type,
+                                    put1=put1, queue=queue)
         if bind_not_fixed is None:
             bind_not_fixed = self._defbind_not_fixed(qmgr, queue)
         conn, refused = self._app(qmgr, appl_name, appl_type)
@@ -1220,35 +1325,6 @@ class Simulator:
                      qualifier=qualifier)
         return reason
 
-    def subscribe(self, qmgr: str, topic: str, *, appl_name: str = "amqssub",
-                  appl_type: int = mqc.MQAT_UNIX, destination: str = "",
-                  destination_qmgr: str = "") -> int:
-        """MQSUB to a topic string (publications are not simulated): its reason. The user
-        needs +sub on a topic object at or above the topic (SYSTEM.BASE.TOPIC at the top),
-        and, with a `destination` queue of its own (not managed), +put on it:
-        MQRC_NOT_AUTHORIZED with MQRQ_SUB_NOT_AUTHORIZED / MQRQ_SUB_DEST_NOT_AUTHORIZED."""
-        conn, refused = self._app(qmgr, appl_name, appl_type)
-        if refused:
-            return refused
-        qm = self.network.qmgrs[qmgr]
-        options = mqc.MQSO_CREATE | mqc.MQSO_NON_DURABLE | (
-            0 if destination else mqc.MQSO_MANAGED)
-        groups = self.groups.get(conn.user, ())
-        reason = qualifier = 0
-        if not any(authorized(qm, "TOPIC", name, conn.user, groups, ("SUB",))
-                   for name in _topic_objects(qm, topic)):
-            reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_NOT_AUTHORIZED
-        elif destination:
-            denied = self._authority(qm, conn.user, destination, destination_qmgr, None,
-                                     ("PUT",))
-            if denied is not None:
-                reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_DEST_NOT_AUTHORIZED
-        self._notify(conn, MQSUB, object_name=topic, object_qmgr=destination_qmgr,
-                     resolved_queue=destination, options=options, reason=reason,
-                     comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK,
-                     qualifier=qualifier)
-        return reason
-
     def _defbind_not_fixed(self, qmgr: str, queue: str) -> bool:
         """DEFBIND of the queue as the opening queue manager sees it (default OPEN)."""
         local = self.network.qmgrs[qmgr].queues.get(queue)
@@ -1295,6 +1371,351 @@ class Simulator:
             self._actor = None
         return PutResult(0, md.msg_id, r)
 
+    # --- publish/subscribe (the rules: traceroute.sim.pubsub) -----------------------------
+
+    def open_topic(self, qmgr: str, topic: str = "", *, topic_object: str = "",
+                   appl_name: str = "amqspub", appl_type: int = mqc.MQAT_UNIX) -> Opened:
+        """MQOPEN of a topic for output (MQOT_TOPIC): a topic object, a topic string (added
+        below the object's TOPICSTR), or both. Fails as MQ does: MQRC_PUBSUB_INHIBITED
+        (PSMODE(DISABLED)), MQRC_UNKNOWN_OBJECT_NAME (no such topic object),
+        MQRC_TOPIC_STRING_ERROR (a `#` or `+` level: publishers may not use wildcards)."""
+        handle = self._open_topic(qmgr, topic, topic_object, appl_name, appl_type)
+        if self._observers:
+            r = handle.resolution
+            self._notify(self.connection(qmgr, appl_name, appl_type), MQOPEN,
+                         object_name=topic_object, hobj=handle.hobj,
+                         options=mqc.MQOO_OUTPUT, reason=r.reason,
+                         comp_code=mqc.MQCC_FAILED if r.reason else mqc.MQCC_OK,
+                         failure=None if r.ok else r, topic=handle.topic)
+        return handle
+
+    def publish(self, qmgr: str, topic: str, md: MQMD, data: bytes, *,
+                topic_object: str = "", appl_name: str = "amqspub",
+                appl_type: int = mqc.MQAT_UNIX) -> PutResult:
+        """MQPUT1 to a topic: publish (md, data) once."""
+        return self._open_topic(qmgr, topic, topic_object, appl_name, appl_type,
+                                put1=True).put(md, data)
+
+    def _topic_alias(self, qmgr: str, queue: str) -> MQObject | None:
+        """The alias queue `queue` of `qmgr` when it names a topic (TARGTYPE(TOPIC))."""
+        obj = self.network.qmgrs[qmgr].queues.get(queue)
+        if obj is not None and obj.kind == "QALIAS" and obj.get("TARGTYPE") == "TOPIC":
+            return obj
+        return None
+
+    def _open_topic(self, qmgr: str, topic: str, topic_obj: str, appl_name: str,
+                    appl_type: int, *, put1: bool = False, queue: str = "") -> Opened:
+        _conn, refused = self._app(qmgr, appl_name, appl_type)
+        reason, full = resolve_topic(self.network, qmgr, topic, topic_obj)
+        if not reason and not (topic or topic_obj or queue):
+            reason = mqc.MQRC_UNKNOWN_OBJECT_NAME  # neither an object nor a string
+        if not reason and not publishable(full):
+            reason = mqc.MQRC_TOPIC_STRING_ERROR
+        return Opened(self, qmgr, queue or topic_obj, "",
+                      Resolution(qmgr, reason=refused or reason, quiet=bool(refused)),
+                      False, appl_name, appl_type, 0 if put1 else self._next_hobj(), put1,
+                      refused, topic=full, topic_object=topic_obj or "-")
+
+    def _app_publish(self, handle: Opened, md: MQMD, data: bytes) -> PutResult:
+        """An application's put to a topic: the publish/subscribe engine publishes it in
+        one activity of detail MEDIUM (dspmqrte -t: "publish activities")."""
+        qm = self.network.qmgrs[handle.qmgr]
+        verb = MQPUT1 if handle.put1 else MQPUT
+        reason = handle.reason
+        opened = qm.queues.get(handle.queue) if handle.queue else None
+        v = view(self.network, qm.name, handle.topic) if not reason else None
+        if v is not None and (v.pub == "DISABLED" or (opened is not None
+                                                        and opened.get("PUT") == "DISABLED")):
+            reason = mqc.MQRC_PUT_INHIBITED
+        if not reason:
+            if md.persistence == mqc.MQPER_PERSISTENCE_AS_TOPIC_DEF:
+                md = _md_with(md, persistence=mqc.MQPER_PERSISTENT if v.defpsist == "YES"
+                              else mqc.MQPER_NOT_PERSISTENT)
+            if md.priority == mqc.MQPRI_PRIORITY_AS_TOPIC_DEF:
+                md = _md_with(md, priority=_number(v.defprty, 0))
+            if not any(md.msg_id):
+                md = _md_with(md, msg_id=self.new_msg_id(qm.name))
+            date, time = self._put_stamp(qm)
+            md = _md_with(md, put_date=date, put_time=time,
+                          put_appl_name=handle.appl_name[-28:], put_appl_type=handle.appl_type,
+                          reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q
+                                                               else ""))
+            trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+            reason, action = self._publication(qm, md, data, handle.topic, trace, Origin(),
+                                               publisher=handle.appl_name)
+        if self._observers:
+            conn = self.connection(qm.name, handle.appl_name, handle.appl_type)
+            self._notify(conn, verb, object_name=handle.queue if handle.queue != "-" else "",
+                         md=md, data_length=len(data), data=data,
+                         hobj=None if handle.put1 else handle.hobj, topic=handle.topic,
+                         comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK, reason=reason)
+        if reason:
+            return PutResult(reason, resolution=handle.resolution)
+        act = _Activity(qm, handle.appl_name, handle.appl_type, PUBLISH_ACTIVITY, ts.MEDIUM)
+        self._perform(act, md, data, trace, lambda: action)
+        return PutResult(0, md.msg_id, handle.resolution)
+
+    def _publication(self, qm: QueueManager, md: MQMD, data: bytes, topic: str,
+                     trace: ts.TraceMessage | None, origin: Origin, *,
+                     publisher: str = "") -> tuple[int, _Action]:
+        """What publishing (md, data) on `topic` at `qm` does: (MQRC_PUBLICATION_FAILURE
+        when a copy that cannot be put fails the whole put, else 0; the action: the Put to
+        the topic, an operation per subscription considered, and putting the copies)."""
+        v = view(self.network, qm.name, topic)
+        considered = consider(self.network, qm.name, topic, md,
+                              self.pubsub.of(self.network, qm.name), origin,
+                              publisher=publisher)
+        persistent = md.persistence == mqc.MQPER_PERSISTENT
+        rule = v.pmsgdlv if persistent else v.npmsgdlv
+        copies: list[_Copy] = []
+        for c in considered:
+            if c.excluded:
+                copies.append(_Copy(c.sub, c.excluded))
+                continue
+            copy = self._copy(qm, md, data, c.sub, trace)
+            if copy.failure and copy.failure != mqc.MQFB_NOT_DELIVERED:
+                # the dead-letter queue, if the topic lets it be used and the message does
+                # not ask to be discarded (MQRO_DISCARD_MSG: dspmqrte's default)
+                copy.dlq = self.dead_letter_queue(qm, data) \
+                    if v.usedlq != "NO" and not md.report & mqc.MQRO_DISCARD_MSG else ""
+                if not copy.dlq and (rule == "ALL" or (rule == "ALLDUR" and c.sub.durable)):
+                    return mqc.MQRC_PUBLICATION_FAILURE, self._rejection(
+                        qm, md, data, mqc.MQRC_PUBLICATION_FAILURE)
+            copies.append(copy)
+
+        def put_op() -> Group:
+            return operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name, md=md,
+                                   msg_length=len(data),
+                                   details=[String(mqc.MQCA_TOPIC_STRING, topic, _CCSID)])
+
+        def run(d: bytes) -> None:
+            for copy in copies:
+                self._publish_copy(qm, copy, d, topic, trace)
+
+        ops: list[_Op] = []
+        for copy in copies:
+            ops.extend(self._publish_ops(qm, copy, len(data)))
+        return 0, _Action(put_op, run, local=not any(not c.excluded for c in copies),
+                          more=ops)
+
+    def _copy(self, qm: QueueManager, md: MQMD, data: bytes, sub: Subscription,
+              trace: ts.TraceMessage | None) -> _Copy:
+        """The copy of a publication for one subscription, and where it goes."""
+        if sub.managed and sub.dest not in qm.queues and not sub.dest_qmgr:
+            self._managed_queue(qm, sub.dest, sub.durable)
+        target = sub.dest_qmgr if sub.dest_qmgr != qm.name else ""
+        r = resolve(self.network, qm.name, sub.dest, target, choose=self._choose)
+        if sub.proxy:  # the engines pass the publication on (its CorrelId too)
+            copy_md = _md_with(md, msg_id=self.new_msg_id(qm.name))
+        else:
+            priority = md.priority
+            if sub.pub_priority == "ASQDEF":
+                q = qm.queues.get(r.queue) if r.local else None
+                priority = _number(q.get("DEFPRTY") if q is not None else "", 0)
+            elif sub.pub_priority.isdigit():
+                priority = int(sub.pub_priority)
+            copy_md = _md_with(md, msg_id=self.new_msg_id(qm.name), correl_id=sub.correl_id,
+                               priority=priority, user_identifier=sub.user[:12],
+                               accounting_token=sub.pub_accounting or md.accounting_token,
+                               appl_identity_data=sub.pub_appl_id)
+        if not r.ok:
+            failure = r.reason
+        elif r.local and trace is not None and not ts.delivers(trace.state) \
+                and r.queue != INTER_QMGR_PUBS:
+            failure = mqc.MQFB_NOT_DELIVERED  # a trace-route message is not delivered
+        else:
+            failure = self.put_limit(qm, r, len(data), opened=sub.dest)
+        return _Copy(sub, 0, copy_md, r, failure)
+
+    def _managed_queue(self, qm: QueueManager, name: str, durable: bool) -> None:
+        """The queue MQ makes for a managed subscription (from MDURMDL/MNDURMDL's model)."""
+        model = qm.queues.get("SYSTEM.DURABLE.MODEL.QUEUE" if durable
+                              else "SYSTEM.NDURABLE.MODEL.QUEUE")
+        attrs = {k: v for k, v in (model.effective() if model is not None else {}).items()
+                 if k != "DEFTYPE"}
+        qm.queues[name] = MQObject("QLOCAL", name, attrs, "managed subscription")
+
+    def _publish_ops(self, qm: QueueManager, copy: _Copy, length: int) -> list[_Op]:
+        """The operations of one subscription considered: Publish, Discarded Publish (and
+        the Put to the dead-letter queue), or Excluded Publish (seed 002's parameters)."""
+        sub = copy.sub
+        ids = [ByteString(mqc.MQBACF_SUB_ID, sub.sub_id),
+               Integer(mqc.MQIACF_SUB_LEVEL, sub.level)]
+        if copy.excluded:
+            def excluded() -> Group:
+                return operation_group(mqc.MQOPER_EXCLUDED_PUBLISH, **self._now(qm),
+                                       qmgr=qm.name, md=None, details=[
+                                           *ids, Integer(mqc.MQIACF_FEEDBACK, copy.excluded)])
+            return [excluded]
+        if not copy.failure:
+            def published() -> Group:
+                return operation_group(mqc.MQOPER_PUBLISH, **self._now(qm), qmgr=qm.name,
+                                       md=copy.md, msg_length=length, details=ids)
+            return [published]
+
+        def discarded() -> Group:
+            return operation_group(mqc.MQOPER_DISCARDED_PUBLISH, **self._now(qm),
+                                   qmgr=qm.name, md=copy.md, msg_length=length, details=[
+                                       *ids, Integer(mqc.MQIACF_FEEDBACK, copy.failure)])
+        if not copy.dlq:
+            return [discarded]
+
+        def dead_letter() -> Group:
+            return operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name,
+                                   md=copy.md, msg_length=length, details=[
+                                       _s(mqc.MQCA_Q_NAME, copy.dlq),
+                                       _s(mqc.MQCACF_RESOLVED_Q_NAME, copy.dlq),
+                                       Integer(mqc.MQIACF_FEEDBACK, copy.failure)])
+        return [discarded, dead_letter]
+
+    def _publish_copy(self, qm: QueueManager, copy: _Copy, data: bytes, topic: str,
+                      trace: ts.TraceMessage | None) -> None:
+        """Put one copy where its subscription says (or dead-letter or lose it)."""
+        if copy.excluded or copy.md is None:
+            return
+        sub, md, r = copy.sub, copy.md, copy.r
+        if copy.failure == mqc.MQFB_NOT_DELIVERED:
+            if trace is not None and ts.replies(trace.state, qm.routerec):
+                self._reply(qm, md, trace)  # its route ends here
+            return
+        if copy.failure:
+            remote = r.remote_qmgr if r is not None and r.xmitq else ""
+            self._reject(qm, md, data, copy.failure, sub.dest, remote or sub.dest_qmgr,
+                         copy.dlq)
+            return
+        assert r is not None
+        if sub.proxy:
+            self.pubsub.sent(md.msg_id, Inflight(topic, qm.name, sub.via))
+        for w in self.watchers:
+            w.published(qm.name, sub, md, len(data))
+        self._deliver(qm, md, data, r)
+        if r.local and r.queue != INTER_QMGR_PUBS and trace is not None \
+                and ts.replies(trace.state, qm.routerec):
+            self._reply(qm, md, trace)  # this copy's route ends here
+
+    def _republish(self, qmgr: str) -> None:
+        """The engine of `qmgr` gets the publications other queue managers sent it (on
+        SYSTEM.INTER.QMGR.PUBS) and publishes each to its own subscriptions (and on)."""
+        qm = self.network.qmgrs[qmgr]
+        if qm.attrs.get("PSMODE") == "DISABLED":
+            return
+        q = self.queues.get((qmgr, INTER_QMGR_PUBS))
+        for s in list(q or ()):
+            flight = self.pubsub.inflight.pop(s.md.msg_id, None)
+            if flight is None:
+                continue  # not a publication an engine sent: it stays
+            _take(q, s)
+            for w in self.watchers:
+                w.taken(qmgr, INTER_QMGR_PUBS, s, expired=False)
+            md, data = s.md, s.data
+
+            def get(md: MQMD = md, data: bytes = data) -> Group:
+                return operation_group(mqc.MQOPER_GET, **self._now(qm), qmgr=qmgr, md=md,
+                                       msg_length=len(data), details=[
+                                           _s(mqc.MQCA_Q_NAME, INTER_QMGR_PUBS),
+                                           _s(mqc.MQCACF_RESOLVED_Q_NAME, INTER_QMGR_PUBS)])
+            act = _Activity(qm, PUBSUB_ENGINE, mqc.MQAT_QMGR, PUBLISH_ACTIVITY, ts.MEDIUM,
+                            [get])
+            trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+            reason, action = self._publication(qm, md, data, flight.topic, trace,
+                                               Origin(flight.sender, flight.via))
+            if reason:
+                action = self._rejection(qm, md, data, reason, queue=INTER_QMGR_PUBS)
+            self._perform(act, md, data, trace, lambda action=action: action)
+
+    def subscribe(self, qmgr: str, topic: str = "", *, topic_object: str = "",
+                  name: str = "", destination: str = "", destination_qmgr: str = "",
+                  durable: bool = False, selector: str = "", correl_id: bytes | None = None,
+                  level: int = 1, scheme: str = "TOPIC", scope: str = "ALL",
+                  no_local: bool = False, appl_name: str = "amqssub",
+                  appl_type: int = mqc.MQAT_UNIX) -> Subscribed:
+        """MQSUB (MQSO_CREATE): a subscription to a topic object and/or topic string; its
+        publications go to `destination` at `destination_qmgr`, or to a managed queue MQ
+        makes. Fails as MQ does: MQRC_PUBSUB_INHIBITED, MQRC_UNKNOWN_OBJECT_NAME (the topic
+        object or the destination), MQRC_NOT_AUTHORIZED (the user needs +sub on a topic
+        object at or above the topic, SYSTEM.BASE.TOPIC at the top: MQRQ_SUB_NOT_AUTHORIZED;
+        and +put on a destination of its own: MQRQ_SUB_DEST_NOT_AUTHORIZED),
+        MQRC_SUB_INHIBITED (SUB(DISABLED)), MQRC_DURABILITY_NOT_ALLOWED (DURSUB(NO)),
+        MQRC_SUB_NAME_ERROR (a durable one needs a name), MQRC_SUB_ALREADY_EXISTS,
+        MQRC_SELECTION_STRING_ERROR."""
+        conn, refused = self._app(qmgr, appl_name, appl_type)
+        if refused:
+            return Subscribed(refused)
+        qm = self.network.qmgrs[qmgr]
+        reason, full = resolve_topic(self.network, qmgr, topic, topic_object)
+        qualifier = 0
+        v = view(self.network, qmgr, fixed_prefix(full, scheme)) if not reason else None
+        groups = self.groups.get(conn.user, ())
+        if v is not None:
+            if not any(authorized(qm, "TOPIC", t, conn.user, groups, ("SUB",))
+                       for t in _topic_objects(qm, full)):
+                reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_NOT_AUTHORIZED
+            elif destination and self._authority(qm, conn.user, destination,
+                                                 destination_qmgr, None, ("PUT",)):
+                reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_DEST_NOT_AUTHORIZED
+            elif v.sub == "DISABLED":
+                reason = mqc.MQRC_SUB_INHIBITED
+            elif durable and v.durable == "NO":
+                reason = mqc.MQRC_DURABILITY_NOT_ALLOWED
+            elif durable and not name:
+                reason = mqc.MQRC_SUB_NAME_ERROR
+            elif name and (self.pubsub.api_named(qmgr, name) is not None
+                           or ("SUB", name) in qm.others):
+                reason = mqc.MQRC_SUB_ALREADY_EXISTS
+            elif selector:
+                try:
+                    compile_selector(selector)
+                except SelectorError:
+                    reason = mqc.MQRC_SELECTION_STRING_ERROR
+        sub: Subscription | None = None
+        if not reason:
+            self._sub_serial += 1
+            label = name or f"{appl_name}:{self._sub_serial}"
+            sub_id = sub_id_for(qmgr, label, "API")
+            queue = destination or managed_queue(qmgr, sub_id, durable)
+            if destination:
+                reason = resolve(self.network, qmgr, destination,
+                                 destination_qmgr if destination_qmgr != qmgr else "").reason
+            if not reason:
+                if not destination:
+                    self._managed_queue(qm, queue, durable)
+                sub = Subscription(qmgr, label, sub_id, full, queue, destination_qmgr,
+                                   correl_id or (b"AMQX" + sub_id[4:]), API, durable, level,
+                                   "CHAR" if scheme == "CHAR" else "TOPIC", selector, scope,
+                                   appl_name=appl_name, no_local=no_local,
+                                   managed=not destination, topic_object=topic_object,
+                                   topic_string=topic, user=conn.user)
+                self.pubsub.add(sub)
+        hsub = self._next_hobj() if not reason else 0
+        if self._observers:
+            options = mqc.MQSO_CREATE | (mqc.MQSO_DURABLE if durable else 0) | \
+                (0 if destination else mqc.MQSO_MANAGED) | \
+                (mqc.MQSO_WILDCARD_CHAR if scheme == "CHAR" else 0)
+            queue_name = sub.dest if sub is not None else destination
+            self._notify(conn, MQSUB, object_name=topic_object, object_qmgr=destination_qmgr,
+                         hobj=hsub, options=options, resolved_queue=queue_name,
+                         resolved_qmgr=qmgr, local_queue=queue_name, topic=full,
+                         subscription=sub, qualifier=qualifier, reason=reason,
+                         comp_code=mqc.MQCC_FAILED if reason else mqc.MQCC_OK)
+        return Subscribed(reason, sub, hsub)
+
+    def unsubscribe(self, qmgr: str, sub_id: bytes) -> bool:
+        """MQCLOSE with MQCO_REMOVE_SUB: the API subscription ends (its managed queue goes,
+        with what is on it). False when there is no such subscription."""
+        sub = self.pubsub.api.get((qmgr, sub_id))
+        if sub is None:
+            return False
+        self._end_subscription(sub)
+        return True
+
+    def _end_subscription(self, sub: Subscription) -> None:
+        self.pubsub.remove(sub.qmgr, sub.sub_id)
+        if sub.managed:
+            qm = self.network.qmgrs.get(sub.qmgr)
+            if qm is not None and sub.dest in qm.queues and not qm.queues[sub.dest].system:
+                del qm.queues[sub.dest]
+            self.queues.pop((sub.qmgr, sub.dest), None)
+
     def _choose(self, qmgr: str, queue: str, candidates: list[str]) -> int:
         """Cluster workload balancing: a local instance first, else round-robin."""
         if qmgr in candidates:
@@ -1321,6 +1742,7 @@ class Simulator:
         else:
             action = choose()
         act.operations.append(action.operation)
+        act.operations.extend(action.more)
         group = None
         if recorded:
             group = activity_group(appl_name=act.appl_name, appl_type=act.appl_type,
@@ -1351,7 +1773,8 @@ class Simulator:
         qm = act.qm
         if not r.ok or failure:
             return self._rejection(qm, md, data, failure or r.reason, queue=opened, dlq=dlq)
-        if r.local and trace is not None and not ts.delivers(trace.state):
+        if r.local and trace is not None and not ts.delivers(trace.state) \
+                and r.queue != INTER_QMGR_PUBS:  # an engine's queue is no target
             return self._rejection(qm, md, data, mqc.MQFB_NOT_DELIVERED, queue=opened)
 
         def op() -> Group:
@@ -1362,7 +1785,8 @@ class Simulator:
                             _s(mqc.MQCA_REMOTE_Q_MGR_NAME, r.remote_qmgr)]
             return operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name, md=md,
                                    msg_length=len(data), details=details)
-        return _Action(op, lambda d: self._deliver(qm, md, d, r, original), local=r.local)
+        return _Action(op, lambda d: self._deliver(qm, md, d, r, original),
+                       local=r.local and r.queue != INTER_QMGR_PUBS)
 
     def _rejection(self, qm: QueueManager, md: MQMD, data: bytes, feedback: int, *,
                    queue: str = "", remote_qmgr: str = "", dlq: str | None = None) -> _Action:
@@ -1558,7 +1982,8 @@ class Simulator:
         user = _mca_user(mine, md) if qm.records else "mqm"  # no grants: nothing to check
         r = self._authority(qm, user, xqh.remote_q_name, xqh.remote_q_mgr_name, r,
                             ("PUT",)) or r
-        held = trace is not None and r.local and not ts.delivers(trace.state)  # not put
+        held = trace is not None and r.local and not ts.delivers(trace.state) \
+            and r.queue != INTER_QMGR_PUBS  # not put
         failure = r.reason if not r.ok else 0 if held else \
             self.put_limit(qm, r, len(data), opened=xqh.remote_q_name)
         dlq = None

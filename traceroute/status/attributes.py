@@ -18,10 +18,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pcf import mqc
-from pcf.model import Integer, IntegerList, Parameter, String, StringList
+from pcf.model import ByteString, Integer, IntegerList, Parameter, String, StringList
 from traceroute.status.words import CHANNEL_TYPE, MONITORING, reverse
 
-STR, INT, WORD, LIST, WORDS = "str", "int", "word", "list", "words"
+STR, INT, WORD, LIST, WORDS, BYTES = "str", "int", "word", "list", "words", "bytes"
 #: Flag keywords: the keyword MQSC writes for YES, and the one for NO.
 FLAGS = {"SHARE": ("SHARE", "NOSHARE"), "TRIGGER": ("TRIGGER", "NOTRIGGER"),
          "HARDENBO": ("HARDENBO", "NOHARDENBO")}
@@ -336,10 +336,132 @@ QMGR = _table(
     _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
 )
 
+_PARENT_SCOPE = _w(ASPARENT="MQSCOPE_AS_PARENT", QMGR="MQSCOPE_QMGR", ALL="MQSCOPE_ALL")
+_DELIVERY = _w(ASPARENT="MQDLV_AS_PARENT", ALL="MQDLV_ALL", ALLDUR="MQDLV_ALL_DUR",
+               ALLAVAIL="MQDLV_ALL_AVAIL")
+
+#: Topic object attributes (DEFINE TOPIC; Inquire Topic).
+TOPIC = _table(
+    _a("TOPICSTR", "MQCA_TOPIC_STRING", width=0),
+    _a("DESCR", "MQCA_TOPIC_DESC", width=64),
+    _a("TYPE", "MQIA_TOPIC_TYPE", WORD, _w(LOCAL="MQTOPT_LOCAL", CLUSTER="MQTOPT_CLUSTER")),
+    _a("CLUSTER", "MQCA_CLUSTER_NAME"),
+    _a("CLROUTE", "MQIA_CLUSTER_PUB_ROUTE", WORD, _w(DIRECT="MQCLROUTE_DIRECT",
+                                                     TOPICHOST="MQCLROUTE_TOPIC_HOST",
+                                                     NONE="MQCLROUTE_NONE")),
+    _a("DURSUB", "MQIA_DURABLE_SUB", WORD, _w(ASPARENT="MQSUB_DURABLE_AS_PARENT",
+                                              YES="MQSUB_DURABLE_ALLOWED",
+                                              NO="MQSUB_DURABLE_INHIBITED")),
+    _a("PUB", "MQIA_INHIBIT_PUB", WORD, _w(ASPARENT="MQTA_PUB_AS_PARENT",
+                                           DISABLED="MQTA_PUB_INHIBITED",
+                                           ENABLED="MQTA_PUB_ALLOWED")),
+    _a("SUB", "MQIA_INHIBIT_SUB", WORD, _w(ASPARENT="MQTA_SUB_AS_PARENT",
+                                           DISABLED="MQTA_SUB_INHIBITED",
+                                           ENABLED="MQTA_SUB_ALLOWED")),
+    _a("PROXYSUB", "MQIA_PROXY_SUB", WORD, _w(FORCE="MQTA_PROXY_SUB_FORCE",
+                                              FIRSTUSE="MQTA_PROXY_SUB_FIRSTUSE")),
+    _a("DEFPSIST", "MQIA_TOPIC_DEF_PERSISTENCE", WORD, _w(
+        ASPARENT="MQPER_PERSISTENCE_AS_PARENT", NO="MQPER_NOT_PERSISTENT",
+        YES="MQPER_PERSISTENT")),
+    _a("DEFPRTY", "MQIA_DEF_PRIORITY", INT, _w(ASPARENT="MQPRI_PRIORITY_AS_PARENT")),
+    _a("DEFPRESP", "MQIA_DEF_PUT_RESPONSE_TYPE", WORD, _w(
+        ASPARENT="MQPRT_RESPONSE_AS_PARENT", SYNC="MQPRT_SYNC_RESPONSE",
+        ASYNC="MQPRT_ASYNC_RESPONSE")),
+    _a("PMSGDLV", "MQIA_PM_DELIVERY", WORD, _DELIVERY),
+    _a("NPMSGDLV", "MQIA_NPM_DELIVERY", WORD, _DELIVERY),
+    _a("PUBSCOPE", "MQIA_PUB_SCOPE", WORD, _PARENT_SCOPE),
+    _a("SUBSCOPE", "MQIA_SUB_SCOPE", WORD, _PARENT_SCOPE),
+    _a("USEDLQ", "MQIA_USE_DEAD_LETTER_Q", WORD, _w(ASPARENT="MQUSEDLQ_AS_PARENT",
+                                                    NO="MQUSEDLQ_NO", YES="MQUSEDLQ_YES")),
+    _a("WILDCARD", "MQIA_WILDCARD_OPERATION", WORD, _w(PASSTHRU="MQTA_PASSTHRU",
+                                                       BLOCK="MQTA_BLOCK")),
+    _a("MDURMDL", "MQCA_MODEL_DURABLE_Q"),
+    _a("MNDURMDL", "MQCA_MODEL_NON_DURABLE_Q"),
+    _a("MCAST", "MQIA_MULTICAST", WORD, _w(ASPARENT="MQMC_AS_PARENT",
+                                           ENABLED="MQMC_ENABLED", DISABLED="MQMC_DISABLED",
+                                           ONLY="MQMC_ONLY")),
+    _a("COMMINFO", "MQCA_COMM_INFO_NAME"),
+    _a("CUSTOM", "MQCA_CUSTOM", width=128),
+    _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
+    _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
+)
+
+#: Subscription attributes (DEFINE SUB; Inquire Subscription).
+SUB = _table(
+    _a("SUBID", "MQBACF_SUB_ID", BYTES, width=24),
+    _a("TOPICSTR", "MQCA_TOPIC_STRING", width=0),
+    _a("TOPICOBJ", "MQCA_TOPIC_NAME"),
+    _a("DEST", "MQCACF_DESTINATION"),
+    _a("DESTQMGR", "MQCACF_DESTINATION_Q_MGR"),
+    _a("DESTCLAS", "MQIACF_DESTINATION_CLASS", WORD, _w(MANAGED="MQDC_MANAGED",
+                                                        PROVIDED="MQDC_PROVIDED")),
+    _a("DESTCORL", "MQBACF_DESTINATION_CORREL_ID", BYTES, width=24),
+    _a("DURABLE", "MQIACF_DURABLE_SUBSCRIPTION", WORD, _w(YES="MQSUB_DURABLE_YES",
+                                                          NO="MQSUB_DURABLE_NO"),
+       readonly=True),
+    _a("EXPIRY", "MQIACF_EXPIRY", INT, _w(UNLIMITED="MQEI_UNLIMITED")),
+    _a("PSPROP", "MQIACF_PUBSUB_PROPERTIES", WORD, _w(NONE="MQPSPROP_NONE",
+                                                      COMPAT="MQPSPROP_COMPAT",
+                                                      RFH2="MQPSPROP_RFH2",
+                                                      MSGPROP="MQPSPROP_MSGPROP")),
+    _a("PUBACCT", "MQBACF_ACCOUNTING_TOKEN", BYTES, width=32),
+    _a("PUBAPPID", "MQCACF_APPL_IDENTITY_DATA", width=32),
+    _a("PUBPRTY", "MQIACF_PUB_PRIORITY", INT, _w(ASPUB="MQPRI_PRIORITY_AS_PUBLISHED",
+                                                 ASQDEF="MQPRI_PRIORITY_AS_Q_DEF")),
+    _a("REQONLY", "MQIACF_REQUEST_ONLY", WORD, _w(YES="MQRU_PUBLISH_ON_REQUEST",
+                                                  NO="MQRU_PUBLISH_ALL")),
+    _a("SELECTOR", "MQCACF_SUB_SELECTOR", width=0),
+    _a("SELTYPE", "MQIACF_SELECTOR_TYPE", WORD, _w(NONE="MQSELTYPE_NONE",
+                                                   STANDARD="MQSELTYPE_STANDARD",
+                                                   EXTENDED="MQSELTYPE_EXTENDED"),
+       readonly=True),
+    _a("SUBLEVEL", "MQIACF_SUB_LEVEL", INT),
+    _a("SUBSCOPE", "MQIACF_SUBSCRIPTION_SCOPE", WORD, _w(ALL="MQSCOPE_ALL",
+                                                         QMGR="MQSCOPE_QMGR")),
+    _a("SUBTYPE", "MQIACF_SUB_TYPE", WORD, _w(API="MQSUBTYPE_API", ADMIN="MQSUBTYPE_ADMIN",
+                                              PROXY="MQSUBTYPE_PROXY"), readonly=True),
+    _a("SUBUSER", "MQCACF_SUB_USER_ID", width=12),
+    _a("USERDATA", "MQCACF_SUB_USER_DATA", width=0),
+    _a("VARUSER", "MQIACF_VARIABLE_USER_ID", WORD, _w(ANY="MQVU_ANY_USER",
+                                                      FIXED="MQVU_FIXED_USER")),
+    _a("WSCHEMA", "MQIACF_WILDCARD_SCHEMA", WORD, _w(CHAR="MQWS_CHAR", TOPIC="MQWS_TOPIC")),
+    _a("CRDATE", "MQCA_CREATION_DATE", width=12, readonly=True),
+    _a("CRTIME", "MQCA_CREATION_TIME", width=8, readonly=True),
+    _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
+    _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
+)
+
+#: DISPLAY TPSTATUS TYPE(TOPIC): the attributes that hold for a topic string, resolved.
+TPSTATUS = _table(
+    _a("ADMIN", "MQCA_ADMIN_TOPIC_NAME"),
+    TOPIC["CLUSTER"], TOPIC["CLROUTE"], TOPIC["DEFPRESP"],
+    _a("DEFPSIST", "MQIA_TOPIC_DEF_PERSISTENCE", WORD, _w(NO="MQPER_NOT_PERSISTENT",
+                                                         YES="MQPER_PERSISTENT")),
+    _a("DEFPRTY", "MQIA_DEF_PRIORITY", INT),
+    TOPIC["DURSUB"], TOPIC["MDURMDL"], TOPIC["MNDURMDL"], TOPIC["NPMSGDLV"],
+    TOPIC["PMSGDLV"], TOPIC["PUB"], TOPIC["PUBSCOPE"], TOPIC["SUB"], TOPIC["SUBSCOPE"],
+    TOPIC["USEDLQ"],
+    _a("RETAINED", "MQIACF_RETAINED_PUBLICATION", WORD, _w(NO="MQQSO_NO", YES="MQQSO_YES")),
+    _a("PUBCOUNT", "MQIA_PUB_COUNT", INT),
+    _a("SUBCOUNT", "MQIA_SUB_COUNT", INT),
+)
+
+#: DISPLAY TPSTATUS TYPE(SUB): one subscription registered on a topic string.
+TPSTATUS_SUB = _table(
+    SUB["SUBID"], SUB["SUBUSER"], SUB["DURABLE"], SUB["SUBTYPE"],
+    _a("RESMDATE", "MQCA_RESUME_DATE", width=12),
+    _a("RESMTIME", "MQCA_RESUME_TIME", width=8),
+    _a("LMSGDATE", "MQCACF_LAST_MSG_DATE", width=12),
+    _a("LMSGTIME", "MQCACF_LAST_MSG_TIME", width=8),
+    _a("NUMPUBS", "MQIACF_MESSAGE_COUNT", INT),
+    _a("ACTCONN", "MQBACF_CONNECTION_ID", BYTES, width=24),
+)
+
 #: The attribute table of each object kind (queue kinds share one).
 TABLES: dict[str, dict[str, Attribute]] = {
     "QLOCAL": QUEUE, "QMODEL": QUEUE, "QALIAS": QUEUE, "QREMOTE": QUEUE, "CHANNEL": CHANNEL,
-    "QMGR": QMGR,
+    "QMGR": QMGR, "TOPIC": TOPIC, "SUB": SUB, "TPSTATUS": TPSTATUS,
+    "TPSTATUS_SUB": TPSTATUS_SUB,
 }
 _BY_PARAM: dict[str, dict[int, Attribute]] = {
     kind: {a.param: a for a in table.values()} for kind, table in TABLES.items()}
@@ -367,8 +489,14 @@ def to_parameters(kind: str, attrs: Mapping[str, str]) -> tuple[list[Parameter],
 
 
 def _parameter(a: Attribute, value: str) -> Parameter | None:
-    if a.kind == STR:
-        return String(a.param, value, width=a.width)
+    if a.kind == BYTES:
+        try:
+            raw = bytes.fromhex(value.strip()) if value.strip() else b""
+        except ValueError:
+            return None
+        return ByteString(a.param, raw.ljust(a.width, b"\0")[:a.width])
+    if a.kind == STR:  # width 0: a string of its own length (topic strings, selectors)
+        return String(a.param, value, width=a.width or None)
     if a.kind == LIST:
         return StringList(a.param, value.split(",") if value else [], width=a.width)
     if a.kind == INT:
@@ -404,6 +532,8 @@ def from_parameters(kind: str, parameters: Iterable[Parameter], *,
             out[a.keyword] = ",".join(_text(v) for v in p.value if _text(v))
         elif a.kind == STR and isinstance(p, String):
             out[a.keyword] = _text(p.value)
+        elif a.kind == BYTES and isinstance(p, ByteString):
+            out[a.keyword] = bytes(p.value).hex().upper()
         elif isinstance(p, Integer):
             if a.kind == INT:
                 word = next((w for w, n in a.words.items() if n == p.value), None)

@@ -11,7 +11,7 @@ MQCC_OK: its Reason (MQRC_* or MQRCCF_*) and the parameters the error response c
 from __future__ import annotations
 
 from pcf import mqc
-from pcf.model import Header, Integer, IntegerList, Message, Parameter, String
+from pcf.model import ByteString, Header, Integer, IntegerList, Message, Parameter, String
 from pcf.names import name_of
 
 #: The commands this package builds, by MQCMD_* value (for messages and checks).
@@ -25,7 +25,16 @@ COMMAND_NAMES = {
     mqc.MQCMD_INQUIRE_CLUSTER_Q_MGR: "Inquire Cluster Queue Manager",
     mqc.MQCMD_RESET_Q_STATS: "Reset Queue Statistics",
     mqc.MQCMD_START_CHANNEL: "Start Channel", mqc.MQCMD_STOP_CHANNEL: "Stop Channel",
+    mqc.MQCMD_INQUIRE_TOPIC: "Inquire Topic",
+    mqc.MQCMD_INQUIRE_SUBSCRIPTION: "Inquire Subscription",
+    mqc.MQCMD_INQUIRE_TOPIC_STATUS: "Inquire Topic Status",
 }
+#: Inquire Subscription's SubscriptionType words (DISPLAY SUB SUBTYPE(...)).
+SUBTYPES = {"ADMIN": mqc.MQSUBTYPE_ADMIN, "API": mqc.MQSUBTYPE_API,
+            "PROXY": mqc.MQSUBTYPE_PROXY, "ALL": mqc.MQSUBTYPE_ALL, "USER": mqc.MQSUBTYPE_USER}
+#: Inquire Topic Status's StatusType words (DISPLAY TPSTATUS TYPE(...)).
+TOPIC_STATUS_TYPES = {"TOPIC": mqc.MQIACF_TOPIC_STATUS, "SUB": mqc.MQIACF_TOPIC_SUB,
+                      "PUB": mqc.MQIACF_TOPIC_PUB}
 
 
 def reason_text(reason: int) -> str:
@@ -164,3 +173,38 @@ def stop_channel(name: str, *, inactive: bool = False) -> Message:
     if inactive:
         params.append(Integer(mqc.MQIACH_CHANNEL_STATUS, mqc.MQCHS_INACTIVE))
     return command(mqc.MQCMD_STOP_CHANNEL, params)
+
+
+def inquire_topic(name: str = "*", topic_type: int = mqc.MQTOPT_LOCAL, *,
+                  where: Parameter | None = None) -> Message:
+    """Inquire Topic: every attribute of the topic objects `name` (generic); `topic_type`
+    MQTOPT_LOCAL (defined here), MQTOPT_CLUSTER (cluster topics known) or MQTOPT_ALL."""
+    params: list[Parameter] = [_name(mqc.MQCA_TOPIC_NAME, name),
+                               IntegerList(mqc.MQIACF_TOPIC_ATTRS, [mqc.MQIACF_ALL])]
+    if topic_type != mqc.MQTOPT_LOCAL:
+        params.append(Integer(mqc.MQIA_TOPIC_TYPE, topic_type))
+    return command(mqc.MQCMD_INQUIRE_TOPIC, _filtered(params, where))
+
+
+def inquire_subscription(name: str = "*", *, sub_id: bytes | None = None,
+                         subtype: int = mqc.MQSUBTYPE_USER,
+                         where: Parameter | None = None) -> Message:
+    """Inquire Subscription: every attribute of the subscriptions `name` (generic), or of the
+    one with identifier `sub_id`; `subtype` MQSUBTYPE_USER (administrative and API, MQ's
+    default), _ADMIN, _API, _PROXY or _ALL."""
+    params: list[Parameter] = [ByteString(mqc.MQBACF_SUB_ID, sub_id)] if sub_id else \
+        [String(mqc.MQCACF_SUB_NAME, name)]
+    params.append(IntegerList(mqc.MQIACF_SUB_ATTRS, [mqc.MQIACF_ALL]))
+    if subtype != mqc.MQSUBTYPE_USER:
+        params.append(Integer(mqc.MQIACF_SUB_TYPE, subtype))
+    return command(mqc.MQCMD_INQUIRE_SUBSCRIPTION, _filtered(params, where))
+
+
+def inquire_topic_status(topic: str = "#", status_type: int = mqc.MQIACF_TOPIC_STATUS, *,
+                         where: Parameter | None = None) -> Message:
+    """Inquire Topic Status of a topic string (`#` and `+` select many): the attributes that
+    hold there (MQIACF_TOPIC_STATUS), its subscriptions (_SUB) or publishers (_PUB)."""
+    return command(mqc.MQCMD_INQUIRE_TOPIC_STATUS, _filtered(
+        [String(mqc.MQCA_TOPIC_STRING, topic), Integer(mqc.MQIACF_TOPIC_STATUS_TYPE,
+                                                       status_type),
+         IntegerList(mqc.MQIACF_TOPIC_STATUS_ATTRS, [mqc.MQIACF_ALL])], where))

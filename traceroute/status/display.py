@@ -143,9 +143,18 @@ def definition_items(d: Definition, wanted: Iterable[str] | None = None) -> list
         head = [item("QMNAME", d.name)]
     elif d.kind == "CHANNEL":
         head = [item("CHANNEL", d.name), item("CHLTYPE", d.attrs.get("CHLTYPE", ""))]
+    elif d.kind == "TOPIC":
+        head = [item("TOPIC", d.name), item("TYPE", d.attrs.get("TYPE", "LOCAL"))]
+    elif d.kind == "SUB":
+        head = [item("SUB", d.name), item("SUBID", d.attrs.get("SUBID", ""))]
+    elif d.kind == "TPSTATUS":
+        head = [item("TOPICSTR", d.name)]
+    elif d.kind == "TPSTATUS_SUB":
+        head = [item("TOPICSTR", d.name), item("SUBID", d.attrs.get("SUBID", ""))]
     else:
         head = [item("QUEUE", d.name), item("TYPE", d.kind)]
-    keys = [k for k in d.attrs if k != "CHLTYPE"]
+    keys = [k for k in d.attrs if k != "CHLTYPE" and not (d.kind == "TOPIC" and k == "TYPE")
+            and not (k == "SUBID" and d.kind in ("SUB", "TPSTATUS_SUB"))]
     if wanted is not None:
         chosen = set(wanted)
         keys = [k for k in keys if k in chosen]

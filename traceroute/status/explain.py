@@ -23,12 +23,14 @@ XMITQ, TRANSIT, QUEUE = "xmitq", "transit", "queue"
 @dataclass(frozen=True)
 class Stop:
     """Where a message stopped: `kind` (xmitq, transit, queue), its queue manager, the queue
-    it waits on, the channel that should move it (when known)."""
+    it waits on, the channel that should move it (when known), and the queue manager it is
+    bound for (when the transmission queue is not known: a publication's copy)."""
 
     kind: str
     qmgr: str
     queue: str = ""
     channel: str = ""
+    remote: str = ""
 
 
 def _messages(n: int) -> str:

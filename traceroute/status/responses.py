@@ -335,7 +335,9 @@ def cluster_qmgr_from(message: Message, qmgr: str) -> ClusterQmgr:
 
 # --- definitions -----------------------------------------------------------------------
 
-_NAME_OF = {"QMGR": mqc.MQCA_Q_MGR_NAME, "CHANNEL": mqc.MQCACH_CHANNEL_NAME}
+_NAME_OF = {"QMGR": mqc.MQCA_Q_MGR_NAME, "CHANNEL": mqc.MQCACH_CHANNEL_NAME,
+            "TOPIC": mqc.MQCA_TOPIC_NAME, "SUB": mqc.MQCACF_SUB_NAME,
+            "TPSTATUS": mqc.MQCA_TOPIC_STRING, "TPSTATUS_SUB": mqc.MQCA_TOPIC_STRING}
 
 
 def definition_parameters(d: Definition) -> tuple[list[Parameter], list[str]]:
@@ -346,13 +348,20 @@ def definition_parameters(d: Definition) -> tuple[list[Parameter], list[str]]:
         return [_s(mqc.MQCA_Q_MGR_NAME, d.name), *attrs], left
     if d.kind == "CHANNEL":
         return [_s(mqc.MQCACH_CHANNEL_NAME, d.name, 20), *attrs], left
+    if d.kind == "TOPIC":
+        return [_s(mqc.MQCA_TOPIC_NAME, d.name), *attrs], left
+    if d.kind == "SUB":
+        return [String(mqc.MQCACF_SUB_NAME, d.name, width=None), *attrs], left
+    if d.kind in ("TPSTATUS", "TPSTATUS_SUB"):
+        return [String(mqc.MQCA_TOPIC_STRING, d.name, width=None), *attrs], left
     qtype = reverse(QUEUE_TYPE)[d.kind]
     return [_s(mqc.MQCA_Q_NAME, d.name), Integer(mqc.MQIA_Q_TYPE, qtype), *attrs], left
 
 
 def definition_from(message: Message, qmgr: str, kind: str) -> Definition:
-    """A Definition from an Inquire Queue ('QUEUE'), Channel ('CHANNEL') or Queue Manager
-    ('QMGR') response; a queue's kind comes from its QType."""
+    """A Definition from an Inquire Queue ('QUEUE'), Channel ('CHANNEL'), Queue Manager
+    ('QMGR'), Topic ('TOPIC') or Subscription ('SUB') response; a queue's kind comes from
+    its QType."""
     r = _Reader(message)
     if kind == "QUEUE":
         name = r.text(mqc.MQCA_Q_NAME)

@@ -140,12 +140,12 @@ def test_type_4_a_command_without_the_authority() -> None:
 
 def test_types_5_and_6_subscriptions() -> None:
     sim, _ = _sim()
-    assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll") == 0
-    assert sim.subscribe("QM1", "news", appl_name="payroll") == 2035
+    assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll").reason == 0
+    assert sim.subscribe("QM1", "news", appl_name="payroll").reason == 2035
     assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll",
-                         destination="OTHER.Q") == 2035
+                         destination="OTHER.Q").reason == 2035
     assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll",
-                         destination="APP.IN") == 0
+                         destination="APP.IN").reason == 0
     five, six = read_events(sim, "QM1", appl_name="admin")
     assert event_data(five) == {"queueMgrName": "QM1", "reasonQualifier": "Sub Not Authorized",
                            "subOptions": mqc.MQSO_CREATE | mqc.MQSO_MANAGED,

@@ -25,6 +25,7 @@ from traceroute.mq.transport import MODEL_QUEUE, Connection, SimTransport, Trans
 from traceroute.records.tracemsg import TraceOptions
 from traceroute.routes.verdict import Verdict
 from traceroute.sim.mqsc import parse_mqsc
+from traceroute.sim.network import MQObject
 from traceroute.sim.simulator import Simulator
 
 EXAMPLE_MQSC = resources.files("traceroute").joinpath("examples/qm1_qm2.mqsc").read_text()
@@ -233,11 +234,17 @@ def test_get_from_an_unknown_queue_is_2085(net):
     assert e.value.reason == mqc.MQRC_UNKNOWN_OBJECT_NAME
 
 
-def test_a_topic_is_not_simulated_on_either(net):
-    _, t = net
-    with pytest.raises(TransportError) as e:
-        t.open_output("", topic="prices/fruit")
-    assert e.value.reason == mqc.MQRC_UNKNOWN_OBJECT_NAME
+def test_a_topic_publishes_on_either(net):
+    sim, t = net
+    sim.network.qmgrs["QM1"].queues["FRUIT.SUB"] = MQObject("QLOCAL", "FRUIT.SUB")
+    assert sim.subscribe("QM1", "prices/#", destination="FRUIT.SUB").ok
+    handle = t.open_output("", topic="prices/fruit")
+    put = t.put(handle, MQMD(format="MQSTR"), b"apples 3")
+    ((md, data),) = sim.browse("QM1", "FRUIT.SUB")
+    assert data == b"apples 3" and md.msg_id != put.msg_id  # each copy has its own MsgId
+    with pytest.raises(TransportError) as e:  # a publisher may not use wildcards
+        t.open_output("", topic="prices/#")
+    assert e.value.reason == mqc.MQRC_TOPIC_STRING_ERROR
 
 
 def test_an_unknown_queue_manager_is_2058(kind):

@@ -15,27 +15,31 @@ without a ReplyToQ gets no answer. `execute` answers a command in-process (runmq
 
 The commands: Inquire Queue Manager, Inquire Queue, Inquire Queue Names, Inquire Queue
 Status (StatusType queue and handle), Inquire Channel, Inquire Channel Names, Inquire
-Channel Status (current and saved), Inquire Cluster Queue Manager, Reset Queue Statistics,
-Start Channel, Stop Channel. Names may be generic (a trailing `*`); one MQCFIF or MQCFSF
-filter is honoured on any parameter the command returns (an object without it is left
-out). No object found: MQRC_UNKNOWN_OBJECT_NAME (queues), MQRCCF_CHANNEL_NOT_FOUND
-(channels), MQRCCF_CHL_STATUS_NOT_FOUND (channel status); objects found but the filter (or
-TYPE(HANDLE)) leaves none: MQRCCF_NONE_FOUND. Other errors: MQRCCF_CFH_TYPE_ERROR (not a
-command), MQRCCF_CFH_COMMAND_ERROR (a command this server does not know),
-MQRCCF_PARM_COUNT_TOO_SMALL (a required parameter missing), MQRCCF_CF?_PARM_ID_ERROR (a
-parameter the command does not take), MQRCCF_CF?_DUPLICATE_PARM, MQRCCF_TOO_MANY_FILTERS,
-MQRCCF_CFIF/CFSF_OPERATOR_ERROR and _PARM_ID_ERROR, MQRCCF_CFST_STRING_LENGTH_ERR (a name
-too long), MQRCCF_Q_WRONG_TYPE (queue status of a queue that is not local),
-MQRCCF_CHANNEL_IN_USE (START of a running channel), MQRCCF_CHANNEL_NOT_ACTIVE (STOP of a
-stopped one), MQRCCF_EVENTS_DISABLED (RESET QSTATS without PERFMEV(ENABLED), as on
-distributed platforms). Attributes are those the definitions hold (MQSC keywords with a
-PCF parameter: `traceroute.status.attributes`).
-"""
+Channel Status (current and saved), Inquire Cluster Queue Manager, Inquire Topic (TopicType
+local, cluster or all), Inquire Subscription (by name, generic, or by SubId;
+SubscriptionType user, admin, API, proxy or all), Inquire Topic Status (StatusType topic:
+the attributes that hold for a topic string, ASPARENT resolved, with its subscription count;
+sub: the subscriptions registered on it, with the publications each received; `#`/`+` in the
+topic string select many), Reset Queue Statistics, Start Channel, Stop Channel. Names may be
+generic (a trailing `*`); one MQCFIF or MQCFSF filter is honoured on any parameter the
+command returns (an object without it is left out). No object found:
+MQRC_UNKNOWN_OBJECT_NAME (queues, topics), MQRC_NO_SUBSCRIPTION (subscriptions),
+MQRCCF_CHANNEL_NOT_FOUND (channels), MQRCCF_CHL_STATUS_NOT_FOUND (channel status); objects
+found but the filter (or TYPE(HANDLE)) leaves none: MQRCCF_NONE_FOUND. Other errors:
+MQRCCF_CFH_TYPE_ERROR (not a command), MQRCCF_CFH_COMMAND_ERROR (a command this server does
+not know), MQRCCF_PARM_COUNT_TOO_SMALL (a required parameter missing),
+MQRCCF_CF?_PARM_ID_ERROR (a parameter the command does not take), MQRCCF_CF?_DUPLICATE_PARM,
+MQRCCF_TOO_MANY_FILTERS, MQRCCF_CFIF/CFSF_OPERATOR_ERROR and _PARM_ID_ERROR,
+MQRCCF_CFST_STRING_LENGTH_ERR (a name too long), MQRCCF_Q_WRONG_TYPE (queue status of a
+queue that is not local), MQRCCF_CHANNEL_IN_USE (START of a running channel),
+MQRCCF_CHANNEL_NOT_ACTIVE (STOP of a stopped one), MQRCCF_EVENTS_DISABLED (RESET QSTATS
+without PERFMEV(ENABLED), as on distributed platforms). Attributes are those the definitions
+hold (MQSC keywords with a PCF parameter: `traceroute.status.attributes`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, tzinfo
+from datetime import UTC, timedelta, tzinfo
 
 from pcf import mqc
 from pcf.decoder import decode
@@ -57,9 +61,13 @@ from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
 from traceroute.sim.crtmqm import QMGR_DEFAULTS
 from traceroute.sim.events import events_of, message_context
 from traceroute.sim.network import MQObject, QueueManager, all_objects
+from traceroute.sim.pubsub import Subscription, view
+from traceroute.sim.pubsub import matches as topic_matches
+from traceroute.sim.pubsub.subscriptions import attributes as sub_attributes
+from traceroute.sim.pubsub.tree import nodes
 from traceroute.sim.resolve import clusters_of
-from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher
-from traceroute.status.attributes import CHANNEL, QUEUE
+from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher, moment_strings
+from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC
 from traceroute.status.commands import matches
 from traceroute.status.responses import (
     channel_status_parameters,
@@ -230,6 +238,10 @@ _QSTATUS_PARAMS = _ids(queue_status_parameters(QueueStatus("", "", 0))) | _ids(
     handle_status_parameters(HandleStatus("", "", "", 0)))
 _CHANNEL_STATUS_PARAMS = _ids(channel_status_parameters(ChannelStatus("", "", "SDR",
                                                                       "RUNNING")))
+_TOPIC_PARAMS = frozenset({mqc.MQCA_TOPIC_NAME, *(a.param for a in TOPIC.values())})
+_SUB_PARAMS = frozenset({mqc.MQCACF_SUB_NAME, *(a.param for a in SUB.values())})
+_RESOLVED = ("CLUSTER", "CLROUTE", "DEFPSIST", "DEFPRTY", "DURSUB", "NPMSGDLV", "PMSGDLV",
+             "PUB", "PUBSCOPE", "SUB", "SUBSCOPE", "USEDLQ")
 
 
 class CommandServer(Watcher):
@@ -245,6 +257,8 @@ class CommandServer(Watcher):
         self.delay = delay
         self.answered = 0
         self._due: set[str] = set()
+        #: (qmgr, SubId) -> (publications put for it, when the last was)
+        self.publications: dict[tuple[str, bytes], tuple[int, float]] = {}
         sim.add_watcher(self)
         self._handlers: dict[int, Callable[[QueueManager, Message], list[list[Parameter]]]] = {
             mqc.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
@@ -255,6 +269,9 @@ class CommandServer(Watcher):
             mqc.MQCMD_INQUIRE_CHANNEL_NAMES: self._inquire_channel_names,
             mqc.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
             mqc.MQCMD_INQUIRE_CLUSTER_Q_MGR: self._inquire_cluster_qmgr,
+            mqc.MQCMD_INQUIRE_TOPIC: self._inquire_topic,
+            mqc.MQCMD_INQUIRE_SUBSCRIPTION: self._inquire_subscription,
+            mqc.MQCMD_INQUIRE_TOPIC_STATUS: self._inquire_topic_status,
             mqc.MQCMD_RESET_Q_STATS: self._reset_queue_stats,
             mqc.MQCMD_START_CHANNEL: self._start_channel,
             mqc.MQCMD_STOP_CHANNEL: self._stop_channel,
@@ -267,6 +284,13 @@ class CommandServer(Watcher):
         if queue == COMMAND_QUEUE and qmgr not in self._due:
             self._due.add(qmgr)
             self.sim.later(self.delay, lambda: self._serve(qmgr))
+
+    def published(self, qmgr: str, subscription: Subscription, md: MQMD,
+                  length: int) -> None:
+        """A copy put for a subscription: NUMPUBS and the last message's time."""
+        key = (qmgr, subscription.sub_id)
+        count, _ = self.publications.get(key, (0, 0.0))
+        self.publications[key] = (count + 1, self.sim.now)
 
     def _serve(self, qmgr: str) -> None:
         self._due.discard(qmgr)
@@ -521,6 +545,124 @@ class CommandServer(Watcher):
         qmtype = "REPOS" if other.attrs.get("REPOS") == cluster else "NORMAL"
         return ClusterQmgr(qm.name, other.name, cluster, ch.name, ch.get("CONNAME"), qmtype,
                            deftype, status)
+
+    # --- publish/subscribe ----------------------------------------------------------------
+
+    def _inquire_topic(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_TOPIC_NAME,),
+                     (mqc.MQIACF_TOPIC_ATTRS, mqc.MQIA_TOPIC_TYPE, mqc.MQIA_QSG_DISP),
+                     _TOPIC_PARAMS)
+        pattern, wanted = r.text(mqc.MQCA_TOPIC_NAME), r.selected(mqc.MQIACF_TOPIC_ATTRS)
+        kind = r.number(mqc.MQIA_TOPIC_TYPE, mqc.MQTOPT_LOCAL)
+        found: list[tuple[str, MQObject]] = []
+        if kind in (mqc.MQTOPT_LOCAL, mqc.MQTOPT_ALL):
+            found += [("LOCAL", t) for t in all_objects(qm)
+                      if t.kind == "TOPIC" and matches(pattern, t.name)]
+        if kind in (mqc.MQTOPT_CLUSTER, mqc.MQTOPT_ALL):  # the cluster's, ours included
+            network = self.sim.network
+            for node in nodes(network, qm.name).values():
+                if node.obj.get("CLUSTER") and matches(pattern, node.obj.name):
+                    found.append(("CLUSTER", node.obj))
+        out = []
+        for topic_type, t in found:
+            params, _ = definition_parameters(Definition(
+                qm.name, "TOPIC", t.name, {**t.effective(), "TYPE": topic_type}))
+            out.append(_select(params, wanted, (mqc.MQCA_TOPIC_NAME, mqc.MQIA_TOPIC_TYPE)))
+        return self._found(out, r.where, _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
+                                               String(mqc.MQCA_TOPIC_NAME, pattern, width=48)))
+
+    def _inquire_subscription(self, qm: QueueManager,
+                              message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (), (mqc.MQCACF_SUB_NAME, mqc.MQBACF_SUB_ID,
+                                   mqc.MQIACF_SUB_ATTRS, mqc.MQIACF_SUB_TYPE,
+                                   mqc.MQIACF_DURABLE_SUBSCRIPTION, mqc.MQIA_QSG_DISP),
+                     _SUB_PARAMS)
+        by_id = r.by_id.get(mqc.MQBACF_SUB_ID)
+        if (by_id is None) == (mqc.MQCACF_SUB_NAME not in r.by_id):
+            raise _Fail(mqc.MQRCCF_SUB_IDENTITY_ERROR)  # a name or an identifier, not both
+        sub_id = bytes(by_id.value) if by_id is not None else b""  # type: ignore[attr-defined]
+        pattern = "" if by_id is not None else r.text(mqc.MQCACF_SUB_NAME)
+        subtype = r.number(mqc.MQIACF_SUB_TYPE, mqc.MQSUBTYPE_USER)
+        durable = r.number(mqc.MQIACF_DURABLE_SUBSCRIPTION, mqc.MQSUB_DURABLE_ALL)
+        wanted = r.selected(mqc.MQIACF_SUB_ATTRS)
+        out = []
+        for sub in self.sim.pubsub.of(self.sim.network, qm.name):
+            if (sub_id and sub.sub_id != sub_id) or (pattern and not matches(pattern, sub.name)):
+                continue
+            if not sub_id and subtype != mqc.MQSUBTYPE_ALL and (
+                    sub.kind != subtype if subtype != mqc.MQSUBTYPE_USER else sub.proxy):
+                continue
+            if durable != mqc.MQSUB_DURABLE_ALL and sub.durable != (
+                    durable == mqc.MQSUB_DURABLE_YES):
+                continue
+            params, _ = definition_parameters(Definition(qm.name, "SUB", sub.name,
+                                                         sub_attributes(sub)))
+            out.append(_select(params, wanted, (mqc.MQCACF_SUB_NAME, mqc.MQBACF_SUB_ID)))
+        return self._found(out, r.where, _Fail(mqc.MQRC_NO_SUBSCRIPTION))
+
+    def _inquire_topic_status(self, qm: QueueManager,
+                              message: Message) -> list[list[Parameter]]:
+        r = _Request(message, (mqc.MQCA_TOPIC_STRING,),
+                     (mqc.MQIACF_TOPIC_STATUS_TYPE, mqc.MQIACF_TOPIC_STATUS_ATTRS))
+        p = r.by_id[mqc.MQCA_TOPIC_STRING]
+        pattern = _text_of(p.value)  # type: ignore[attr-defined]
+        kind = r.number(mqc.MQIACF_TOPIC_STATUS_TYPE, mqc.MQIACF_TOPIC_STATUS)
+        if kind not in (mqc.MQIACF_TOPIC_STATUS, mqc.MQIACF_TOPIC_SUB, mqc.MQIACF_TOPIC_PUB):
+            raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
+                        Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_TOPIC_STATUS_TYPE))
+        network = self.sim.network
+        subs = self.sim.pubsub.of(network, qm.name)
+        known = set(nodes(network, qm.name)) | {s.topic for s in subs}
+        topics = sorted(t for t in known if t and topic_matches(pattern, t)) if \
+            any(level in ("#", "+") for level in pattern.split("/")) else [pattern]
+        out: list[list[Parameter]] = []
+        for topic in topics:
+            if kind == mqc.MQIACF_TOPIC_STATUS:
+                out.append(definition_parameters(self._topic_status(qm, topic, subs))[0])
+            elif kind == mqc.MQIACF_TOPIC_SUB:
+                out += [definition_parameters(self._sub_status(qm, topic, s))[0]
+                        for s in subs if s.topic == topic]
+        if not out:
+            raise _Fail(mqc.MQRCCF_NONE_FOUND) if kind != mqc.MQIACF_TOPIC_STATUS else \
+                _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME)
+        return out
+
+    def _topic_status(self, qm: QueueManager, topic: str,
+                      subs: list[Subscription]) -> Definition:
+        """DISPLAY TPSTATUS TYPE(TOPIC) of one topic string: the attributes that hold."""
+        v = view(self.sim.network, qm.name, topic)
+        resolved = {"CLUSTER": v.cluster, "CLROUTE": v.clroute if v.cluster else "NONE",
+                    "DEFPSIST": v.defpsist, "DEFPRTY": v.defprty, "DURSUB": v.durable,
+                    "NPMSGDLV": v.npmsgdlv, "PMSGDLV": v.pmsgdlv, "PUB": v.pub,
+                    "PUBSCOPE": v.pubscope, "SUB": v.sub, "SUBSCOPE": v.subscope,
+                    "USEDLQ": v.usedlq}
+        node = v.node
+        admin = node.obj.name if node.topic == topic and node.topic else ""
+        base = node.obj.effective()
+        attrs = {"ADMIN": admin, **{k: resolved[k] for k in _RESOLVED},
+                 "DEFPRESP": base.get("DEFPRESP", "SYNC") if base.get("DEFPRESP") !=
+                 "ASPARENT" else "SYNC", "MDURMDL": base.get("MDURMDL") or
+                 "SYSTEM.DURABLE.MODEL.QUEUE", "MNDURMDL": base.get("MNDURMDL") or
+                 "SYSTEM.NDURABLE.MODEL.QUEUE", "RETAINED": "NO", "PUBCOUNT": "0",
+                 "SUBCOUNT": str(sum(1 for s in subs if s.topic == topic))}
+        return Definition(qm.name, "TPSTATUS", topic, attrs)
+
+    def _sub_status(self, qm: QueueManager, topic: str, sub: Subscription) -> Definition:
+        """DISPLAY TPSTATUS TYPE(SUB): a subscription registered on a topic string."""
+        count, last = self.publications.get((qm.name, sub.sub_id), (0, 0.0))
+        date, time = ("", "")
+        if count:
+            moment = self.sim.start + timedelta(seconds=last)
+            date, time = moment_strings(moment)[:2]
+            time = time.replace(":", ".")
+        start = moment_strings(self.sim.start)
+        attrs = {"SUBID": sub.sub_id.hex().upper(), "SUBUSER": sub.user,
+                 "DURABLE": "YES" if sub.durable else "NO",
+                 "SUBTYPE": {mqc.MQSUBTYPE_API: "API", mqc.MQSUBTYPE_PROXY: "PROXY"}.get(
+                     sub.kind, "ADMIN"),
+                 "RESMDATE": start[0], "RESMTIME": start[1].replace(":", "."),
+                 "LMSGDATE": date, "LMSGTIME": time, "NUMPUBS": str(count)}
+        return Definition(qm.name, "TPSTATUS_SUB", topic, attrs)
 
     def _reset_queue_stats(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = _Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_QSG_DISP,))

@@ -9,9 +9,11 @@ DEFINE/ALTER/DELETE and the other commands of definitions go to the MQSC layer
 (`traceroute.sim.mqsc.Session`, with MQ's AMQ messages); DELETE QLOCAL of a queue that holds
 messages needs PURGE (AMQ8143E otherwise), and CLEAR QLOCAL empties one. START
 CHANNEL, STOP CHANNEL, RESET QSTATS and DISPLAY QUEUE/QLOCAL/QREMOTE/QALIAS/QMODEL,
-CHANNEL, QMGR, QSTATUS, CHSTATUS, CLUSQMGR are PCF commands to the queue manager's command
-server (`traceroute.sim.cmdserver`), shown as runmqsc shows them (ALL, MONITOR, named
-attributes, TYPE(HANDLE), SAVED, WHERE(...)).
+CHANNEL, QMGR, QSTATUS, CHSTATUS, CLUSQMGR, TOPIC (TYPE(LOCAL|CLUSTER|ALL)), SUB
+(SUBTYPE(USER|ADMIN|API|PROXY|ALL), DURABLE(YES|NO|ALL), SUBID(...)) and TPSTATUS
+(TYPE(TOPIC|SUB|PUB); `#` and `+` in the topic string) are PCF commands to the queue
+manager's command server (`traceroute.sim.cmdserver`), shown as runmqsc shows them (ALL,
+MONITOR, named attributes, TYPE(HANDLE), SAVED, WHERE(...)).
 """
 
 from __future__ import annotations
@@ -213,7 +215,8 @@ class _Runner:
             except ValueError as e:
                 raise _Failed(f"AMQ8405I: Syntax error detected: {e}") from None
         shown = {k for k in attrs if k not in ("WHERE", "TYPE", "ALL", "MONITOR", "CURRENT",
-                                               "SAVED", "CHLTYPE", "CMDSCOPE")}
+                                               "SAVED", "CHLTYPE", "CMDSCOPE", "SUBTYPE",
+                                               "DURABLE", "SUBID", "SUMMARY")}
         # no attributes named: everything for one object (and for the queue manager), names
         # and types only for a generic name, as runmqsc does
         everything = "ALL" in attrs or (not shown and not name.endswith("*"))
@@ -240,6 +243,9 @@ class _Runner:
             return self._display_qstatus(name, attrs, where, shown)
         if kind == "CHSTATUS":
             return self._display_chstatus(name, attrs, where, shown)
+        if kind in ("TOPIC", "SUB", "TPSTATUS"):
+            return self._display_pubsub(kind, name, attrs, where,
+                                        None if everything else shown)
         if kind == "CLUSQMGR":
             lines = []
             for m in self._execute(pcf_commands.inquire_cluster_qmgr(name), name):
@@ -248,6 +254,54 @@ class _Runner:
                               responses.cluster_qmgr_from(m, self.qmgr)))]
             return lines
         raise _Failed(f"mqroute: DISPLAY {kind} is not simulated here")
+
+    def _display_pubsub(self, kind: str, name: str, attrs: dict[str, str], where,
+                        shown) -> list[str]:
+        """DISPLAY TOPIC, SUB and TPSTATUS through Inquire Topic / Subscription / Topic
+        Status."""
+        if kind == "TOPIC":
+            types = {"LOCAL": mqc.MQTOPT_LOCAL, "CLUSTER": mqc.MQTOPT_CLUSTER,
+                     "ALL": mqc.MQTOPT_ALL}
+            topic_type = types.get(attrs.get("TYPE", "LOCAL").upper())
+            if topic_type is None:
+                raise _Failed("AMQ8405I: Syntax error detected: TYPE is LOCAL, CLUSTER or ALL")
+            found = self._execute(pcf_commands.inquire_topic(name, topic_type, where=where),
+                                  name, none_ok=True)
+            header, read = "AMQ8633I: Display topic details.", "TOPIC"
+        elif kind == "SUB":
+            subtype = pcf_commands.SUBTYPES.get(attrs.get("SUBTYPE", "USER").upper())
+            if subtype is None:
+                raise _Failed("AMQ8405I: Syntax error detected: SUBTYPE is USER, ADMIN, API, "
+                              "PROXY or ALL")
+            sub_id = attrs.get("SUBID", "")
+            try:
+                raw = bytes.fromhex(sub_id) if sub_id else None
+            except ValueError:
+                raise _Failed(f"AMQ8405I: Syntax error detected: SUBID({sub_id}) is not "
+                              "hexadecimal") from None
+            request = pcf_commands.inquire_subscription(
+                name if raw is None else "*", sub_id=raw, subtype=subtype, where=where)
+            durable = attrs.get("DURABLE", "ALL").upper()
+            found = [m for m in self._execute(request, name, none_ok=True)
+                     if durable == "ALL" or
+                     responses.definition_from(m, self.qmgr, "SUB").attrs.get("DURABLE")
+                     == durable]
+            header, read = "AMQ8096I: IBM MQ subscription inquired.", "SUB"
+        else:
+            types = pcf_commands.TOPIC_STATUS_TYPES
+            status_type = types.get(attrs.get("TYPE", "TOPIC").upper())
+            if status_type is None:
+                raise _Failed("AMQ8405I: Syntax error detected: TYPE is TOPIC, SUB or PUB")
+            request = pcf_commands.inquire_topic_status(command_topic(name), status_type,
+                                                        where=where)
+            found = self._execute(request, name, none_ok=True)
+            header = "AMQ8754I: Display topic status details."
+            read = "TPSTATUS" if status_type == mqc.MQIACF_TOPIC_STATUS else "TPSTATUS_SUB"
+        lines = []
+        for m in found:
+            d = responses.definition_from(m, self.qmgr, read)
+            lines += [header, *display.columns(display.definition_items(d, shown))]
+        return lines
 
     def _display_queues(self, name: str, kind: str, where, shown) -> list[str]:
         request = pcf_commands.inquire_queue(name, _QUEUE_KINDS[kind], where=where)
@@ -316,3 +370,8 @@ def _failure_line(reason: int, what: str) -> str:
     if reason in texts:
         return texts[reason]
     return f"{plain.get(reason, 'the command failed')}: {reason_text(reason)}"
+
+
+def command_topic(name: str) -> str:
+    """DISPLAY TPSTATUS's topic string ('*' as runmqsc's default name means every one)."""
+    return "#" if name == "*" else name
