@@ -279,3 +279,21 @@ def test_convert_yes_with_a_format_mq_cannot_convert_is_a_conversion_error() -> 
         "queueMgrName": "QM1", "channelName": "QM1.TO.QM2", "xmitQueueName": "QM2",
         "connectionName": "qm2host(1414)", "convReasonCode": "Format Error",
         "formatName": "MYFMT"}
+
+
+def test_a_message_backed_out_for_want_of_a_dead_letter_queue_retries_the_channel() -> None:
+    """No DEADQ on QM2 and a persistent message for a queue it has not: the receiving MCA
+    backs the batch out, the channel ends and retries (Channel Stopped RETRY at QM1, the
+    receiving end's Stopped with an error) with the message first on the xmitq again."""
+    sim, _ = _sim(sdr="SHORTTMR(30)")
+    sim.put("QM1", "NOWHERE", MQMD(persistence=mqc.MQPER_PERSISTENT), b"x",
+            target_qmgr="QM2")
+    sim.run(until=40)
+    assert sim.depth("QM1", "QM2") == 1 and sim.channel_status("QM1", "QM1.TO.QM2") \
+        == "RETRYING"
+    mine = [(e.reason, event_data(e).get("reasonQualifier")) for e in
+            read_events(sim, "QM1", CHL)]
+    assert mine[:2] == [(2282, None), (2283, "Channel Stopped Retry")]
+    theirs = [(e.reason, event_data(e).get("reasonQualifier")) for e in
+              read_events(sim, "QM2", CHL)]
+    assert theirs[:2] == [(2282, None), (2283, "Channel Stopped Error")]
