@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from graph.pipeline.events import EVENT_COLUMNS, event_rows
 from graph.pipeline.opvalues import operation_tuples
@@ -132,45 +132,101 @@ def checked_time(text: object) -> str | None:
 
 
 def classify_batches(batches: Iterator) -> Iterator:
-    """mapInArrow body: raw message batches (inputs.RAW_COLUMNS) -> classified rows. An
-    operation's date or time that is not one is null (the rest of its row kept)."""
+    """mapInArrow body: raw message batches (inputs.RAW_COLUMNS) -> classified rows, in the
+    order of their messages. An operation's date or time that is not one is null (the rest
+    of its row kept). Activity reports and trace-route messages go through the compiled path
+    when it is built (graph.pipeline.compiled: their rows straight from the bytes), every
+    other message, and all of them without it, through `classify_message`."""
+    from graph.pipeline import compiled
 
     schema = arrow_schema(CLASSIFIED_COLUMNS)
+    for batch in batches:
+        if compiled.available():
+            yield _compiled_batch(batch, schema)
+            continue
+        names = batch.schema.names
+        yield row_batch(schema, [row for _, row in _python_rows(
+            *(batch.column(names.index(n)).to_pylist()
+              for n in ("source", "position", "md", "data", "error")))])
+
+
+def _python_rows(sources: list, positions: list, mds: list, datas: list, errors: list,
+                 rows: Iterable[int] | None = None) -> Iterator[tuple[int, tuple]]:
+    """(input row, classified row) of the messages at `rows` (default: all), each message's
+    rows in order, by `classify_message`."""
     width = len(OPERATION_COLUMNS)
     at = {name: i for i, (name, _) in enumerate(OPERATION_COLUMNS)}
     day, clock = at["date"], at["time"]
     blank = [None] * width
-    for batch in batches:
-        out: list[tuple] = []
-        column = batch.column
-        names = batch.schema.names
-        for source, position, md_raw, data, error in zip(
-                column(names.index("source")).to_pylist(),
-                column(names.index("position")).to_pylist(),
-                column(names.index("md")).to_pylist(),
-                column(names.index("data")).to_pylist(),
-                column(names.index("error")).to_pylist(), strict=True):
-            kind, got = classify_message(md_raw, data, source, position, error)
-            if kind == OP:
-                first = True
-                for values in got:
-                    if checked_date(values[day]) is None or checked_time(values[clock]) is None:
-                        values = list(values)
-                        values[day] = checked_date(values[day])
-                        values[clock] = checked_time(values[clock])
-                    out.append((OP, *values, first, None, None, None, None))
-                    first = False
-                continue
-            row = blank.copy()
-            row[at["source"]], row[at["position"]] = source, position
-            if kind == REJECT:
-                row[at["report_msg_id"]] = _msg_id(md_raw)
-                out.append((REJECT, *row, None, got, None, None, None))
-            elif kind == TRACE:
-                out.append((TRACE, *row, None, None, None, md_raw, data))
-            else:
-                out.extend((kind, *row, None, None, json.dumps(r), None, None) for r in got)
-        yield row_batch(schema, out)
+    for i in range(len(sources)) if rows is None else rows:
+        source, position, md_raw, data = sources[i], positions[i], mds[i], datas[i]
+        kind, got = classify_message(md_raw, data, source, position, errors[i])
+        if kind == OP:
+            first = True
+            for values in got:
+                if checked_date(values[day]) is None or checked_time(values[clock]) is None:
+                    values = list(values)
+                    values[day] = checked_date(values[day])
+                    values[clock] = checked_time(values[clock])
+                yield i, (OP, *values, first, None, None, None, None)
+                first = False
+            continue
+        row = blank.copy()
+        row[at["source"]], row[at["position"]] = source, position
+        if kind == REJECT:
+            row[at["report_msg_id"]] = _msg_id(md_raw)
+            yield i, (REJECT, *row, None, got, None, None, None)
+        elif kind == TRACE:
+            yield i, (TRACE, *row, None, None, None, md_raw, data)
+        else:
+            for r in got:
+                yield i, (kind, *row, None, None, json.dumps(r), None, None)
+
+
+def _compiled_batch(batch, schema):
+    """classify_batches' output for one batch: the compiled operation rows, and
+    `_python_rows` for the messages the compiled path leaves, merged in message order."""
+    import pyarrow as pa
+
+    from graph.pipeline import compiled
+
+    column = batch.column
+    names = batch.schema.names
+    made, rest = compiled.operation_arrays(column(names.index("md")),
+                                           column(names.index("data")),
+                                           column(names.index("error")))
+    rows = made["row"]
+    n = len(rows)
+    arrays = []
+    for field in schema:
+        name = field.name
+        if name == "kind":
+            arrays.append(pa.Array.from_buffers(pa.string(), n, [
+                None, pa.py_buffer(_step_offsets(n, len(OP))), pa.py_buffer(OP.encode() * n)]))
+        elif name in ("source", "position"):
+            arrays.append(column(names.index(name)).take(rows).cast(field.type))
+        elif name in made:
+            arrays.append(made[name])
+        else:
+            arrays.append(pa.nulls(n, field.type))
+    taken = pa.RecordBatch.from_arrays(arrays, schema=schema)
+    if not len(rest):
+        return taken
+    listed = [column(names.index(c)).to_pylist()
+              for c in ("source", "position", "md", "data", "error")]
+    pairs = list(_python_rows(*listed, rows=rest.to_pylist()))
+    others = row_batch(schema, [r for _, r in pairs])
+    order = pa.concat_arrays([rows, pa.array([i for i, _ in pairs], pa.int32())])
+    both = pa.Table.from_batches([taken, others]).combine_chunks()
+    return both.take(order.to_numpy().argsort(kind="stable")).to_batches()[0] \
+        if both.num_rows else taken
+
+
+def _step_offsets(n: int, width: int) -> bytes:
+    """Arrow int32 offsets of n strings of `width` bytes each."""
+    import numpy as np
+
+    return np.arange(0, (n + 1) * width, width, dtype=np.int32).tobytes()
 
 
 def _msg_id(md: bytes | None) -> str | None:
