@@ -977,6 +977,630 @@ done:
     return result;
 }
 
+/* ---- routes of the common chain ---------------------------------------------------------- */
+
+/* An input column: a string/binary array (32- or 64-bit offsets), an int32/int64 array or a
+ * boolean array, from (kind, validity, values, data, offset, length). */
+enum { IN_STR, IN_I32, IN_I64, IN_BOOL };
+typedef struct {
+    int kind;
+    Py_buffer valid, values, data;
+    int has_valid, has_data, wide;
+    Py_ssize_t offset, length;
+} In;
+
+static void in_release(In *c) {
+    if (c->has_valid) PyBuffer_Release(&c->valid);
+    if (c->values.obj) PyBuffer_Release(&c->values);
+    if (c->has_data) PyBuffer_Release(&c->data);
+    memset(c, 0, sizeof *c);
+}
+
+static int in_get(PyObject *t, In *c) {
+    memset(c, 0, sizeof *c);
+    PyObject *valid, *values, *data;
+    if (!PyArg_ParseTuple(t, "iOOOnn", &c->kind, &valid, &values, &data, &c->offset,
+                          &c->length))
+        return -1;
+    c->wide = c->kind == IN_STR + 16;
+    if (c->wide) c->kind = IN_STR;
+    if (valid != Py_None) {
+        if (PyObject_GetBuffer(valid, &c->valid, PyBUF_SIMPLE) < 0) return -1;
+        c->has_valid = 1;
+    }
+    if (PyObject_GetBuffer(values, &c->values, PyBUF_SIMPLE) < 0) { in_release(c); return -1; }
+    if (data != Py_None) {
+        if (PyObject_GetBuffer(data, &c->data, PyBUF_SIMPLE) < 0) { in_release(c); return -1; }
+        c->has_data = 1;
+    }
+    Py_ssize_t end = c->offset + c->length, need;
+    switch (c->kind) {
+    case IN_STR: need = (end + 1) * (c->wide ? 8 : 4); break;
+    case IN_I32: need = end * 4; break;
+    case IN_I64: need = end * 8; break;
+    case IN_BOOL: need = (end + 7) / 8; break;
+    default: need = -1;
+    }
+    if (need < 0 || c->offset < 0 || c->length < 0 || need > c->values.len
+        || (c->has_valid && (end + 7) / 8 > c->valid.len)) {
+        in_release(c);
+        PyErr_SetString(PyExc_ValueError, "column buffers too short");
+        return -1;
+    }
+    if (c->kind == IN_STR) {  /* every offset in order and inside the data */
+        int64_t prev = 0;
+        for (Py_ssize_t i = c->offset; i <= end; i++) {
+            int64_t v = c->wide ? ((const int64_t *)c->values.buf)[i]
+                                : ((const int32_t *)c->values.buf)[i];
+            if (v < 0 || (i > c->offset && v < prev) || (v > 0 && (!c->has_data
+                                                                    || v > c->data.len))) {
+                in_release(c);
+                PyErr_SetString(PyExc_ValueError, "string offsets out of order");
+                return -1;
+            }
+            prev = v;
+        }
+    }
+    return 0;
+}
+
+static inline int in_null(const In *c, Py_ssize_t i) {
+    return c->has_valid && !get_bit(c->valid.buf, c->offset + i);
+}
+
+typedef struct { const char *p; Py_ssize_t len; int null; } S;
+
+static inline S in_str(const In *c, Py_ssize_t i) {
+    S s = {"", 0, 1};
+    if (in_null(c, i)) return s;
+    Py_ssize_t k = c->offset + i;
+    int64_t lo = c->wide ? ((const int64_t *)c->values.buf)[k] : ((const int32_t *)c->values.buf)[k];
+    int64_t hi = c->wide ? ((const int64_t *)c->values.buf)[k + 1]
+                         : ((const int32_t *)c->values.buf)[k + 1];
+    s.p = hi > lo ? (const char *)c->data.buf + lo : "";
+    s.len = (Py_ssize_t)(hi - lo);
+    s.null = 0;
+    return s;
+}
+
+typedef struct { int64_t v; int null; } N;
+
+static inline N in_int(const In *c, Py_ssize_t i) {
+    N n = {0, 1};
+    if (in_null(c, i)) return n;
+    Py_ssize_t k = c->offset + i;
+    n.v = c->kind == IN_I64 ? ((const int64_t *)c->values.buf)[k]
+        : c->kind == IN_I32 ? ((const int32_t *)c->values.buf)[k]
+        : get_bit(c->values.buf, k);
+    n.null = 0;
+    return n;
+}
+
+static inline int s_eq(S a, S b) {
+    return a.null == b.null && a.len == b.len && (a.len == 0 || !memcmp(a.p, b.p, a.len));
+}
+
+/* `a or ""`: text equality as Python compares the values after `or ""` */
+static inline int s_eq_blank(S a, S b) {
+    return a.len == b.len && (a.len == 0 || !memcmp(a.p, b.p, a.len));
+}
+
+static inline int s_cmp(S a, S b) {  /* code point order of valid UTF-8 = byte order */
+    Py_ssize_t n = a.len < b.len ? a.len : b.len;
+    int r = n ? memcmp(a.p, b.p, n) : 0;
+    return r ? r : (a.len < b.len ? -1 : a.len > b.len);
+}
+
+static inline int n_eq(N a, N b) { return a.null == b.null && (a.null || a.v == b.v); }
+
+/* The columns routes() reads, in this order (reports.ROUTES_READ without the MQMD columns). */
+enum {
+    R_CORREL, R_KIND, R_REPORT, R_SOURCE, R_POSITION, R_ACT_INDEX, R_REC, R_UNREC, R_DISC,
+    R_APPL_NAME, R_APPL_TYPE, R_DESC, R_OP_INDEX, R_OP_TYPE, R_DATE, R_TIME, R_QMGR, R_QUEUE,
+    R_RESOLVED, R_REMOTE_Q, R_REMOTE_QMGR, R_TOPIC, R_CHANNEL, R_CHANNEL_TYPE, R_XMITQ,
+    R_FEEDBACK, R_HAS_EMB, R_F_REC, R_F_UNREC, R_F_DISC, N_IN
+};
+
+enum { OPER_BROWSE = 1, OPER_DISCARD = 2, OPER_GET = 3, OPER_PUT = 4, OPER_PUT_REPLY = 5,
+       OPER_PUT_REPORT = 6, OPER_RECEIVE = 7, OPER_SEND = 8, OPER_PUBLISH = 10,
+       OPER_EXCLUDED_PUBLISH = 11, OPER_DISCARDED_PUBLISH = 12,
+       FB_NONE = 0, FB_NOT_DELIVERED = 284, FB_MAX_ACTIVITIES = 282, FB_NOT_FORWARDED = 283,
+       FB_EXPIRATION = 258 };
+
+/* The output columns: ROUTE_COLUMNS, then HOP_COLUMNS. */
+enum {
+    W_CORREL, W_VERDICT, W_COMPLETE, W_FEEDBACK, W_LAST_QMGR, W_LAST_QUEUE, W_LAST_CHANNEL,
+    W_NEXT_QMGR, W_ACTIVITIES, W_HOPS, W_GAPS, W_MISSING, W_BRANCHES, W_FIRST, W_LAST,
+    W_RECORDS, N_ROUTE_OUT
+};
+static const int ROUTE_KIND[N_ROUTE_OUT] = {
+    C_STR, C_STR, C_BOOL, C_I32, C_STR, C_STR, C_STR, C_STR, C_I32, C_I32, C_I32, C_I32,
+    C_I32, C_STR, C_STR, C_I32};
+enum {
+    H_CORREL, H_SEQ, H_KIND, H_SRC, H_DST, H_SRC_QMGR, H_DST_QMGR, H_CHANNEL, H_QUEUE, H_TIME,
+    H_FEEDBACK, H_BRANCH, N_HOP_OUT
+};
+static const int HOP_KIND[N_HOP_OUT] = {
+    C_STR, C_I32, C_STR, C_STR, C_STR, C_STR, C_STR, C_STR, C_STR, C_STR, C_I32, C_I32};
+
+typedef struct {
+    In *in;
+    Py_ssize_t *order;    /* the group's rows, sorted as records_of_columns sorts them */
+    Py_ssize_t *tmp;
+    Py_ssize_t cap;
+} Group;
+
+/* records_of_columns' order: (source or "", position or 0, report or "", activity index,
+ * operation index), then the input order. */
+static int row_cmp(const In *in, Py_ssize_t a, Py_ssize_t b) {
+    int r = s_cmp(in_str(&in[R_SOURCE], a), in_str(&in[R_SOURCE], b));
+    if (r) return r;
+    N pa = in_int(&in[R_POSITION], a), pb = in_int(&in[R_POSITION], b);
+    int64_t va = pa.null ? 0 : pa.v, vb = pb.null ? 0 : pb.v;
+    if (va != vb) return va < vb ? -1 : 1;
+    r = s_cmp(in_str(&in[R_REPORT], a), in_str(&in[R_REPORT], b));
+    if (r) return r;
+    for (int c = R_ACT_INDEX; c <= R_OP_INDEX; c += R_OP_INDEX - R_ACT_INDEX) {
+        int64_t x = in_int(&in[c], a).v, y = in_int(&in[c], b).v;
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return a < b ? -1 : a > b;
+}
+
+static void merge_sort(const In *in, Py_ssize_t *v, Py_ssize_t *tmp, Py_ssize_t n) {
+    if (n < 2) return;
+    if (n <= 16) {  /* insertion sort: stable */
+        for (Py_ssize_t i = 1; i < n; i++) {
+            Py_ssize_t x = v[i], j = i;
+            while (j > 0 && row_cmp(in, v[j - 1], x) > 0) { v[j] = v[j - 1]; j--; }
+            v[j] = x;
+        }
+        return;
+    }
+    Py_ssize_t h = n / 2;
+    merge_sort(in, v, tmp, h);
+    merge_sort(in, v + h, tmp, n - h);
+    Py_ssize_t i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = row_cmp(in, v[j], v[i]) < 0 ? v[j++] : v[i++];
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+typedef struct {
+    Py_ssize_t first, n;  /* its rows: order[first .. first+n) (one operation each) */
+    int64_t c[3];         /* counters (recorded, unrecorded, discontinuity) */
+} Activity;
+
+#define MAX_ACTIVITIES 512
+
+/* Do two activities (rows of their operations) have the same identity (ordering's
+ * `_identity`: appl name, type, description and every compared Operation field)? */
+static int same_activity(const In *in, const Py_ssize_t *order, const Activity *a,
+                         const Activity *b) {
+    if (a->n != b->n) return 0;
+    Py_ssize_t x = order[a->first], y = order[b->first];
+    if (!s_eq_blank(in_str(&in[R_APPL_NAME], x), in_str(&in[R_APPL_NAME], y))
+        || !n_eq(in_int(&in[R_APPL_TYPE], x), in_int(&in[R_APPL_TYPE], y))
+        || !s_eq_blank(in_str(&in[R_DESC], x), in_str(&in[R_DESC], y)))
+        return 0;
+    for (Py_ssize_t k = 0; k < a->n; k++) {
+        x = order[a->first + k];
+        y = order[b->first + k];
+        if (!n_eq(in_int(&in[R_OP_TYPE], x), in_int(&in[R_OP_TYPE], y))) return 0;
+        for (int c = R_DATE; c <= R_QMGR; c++)
+            if (!s_eq_blank(in_str(&in[c], x), in_str(&in[c], y))) return 0;
+        for (int c = R_QUEUE; c <= R_XMITQ; c++) {
+            if (c == R_CHANNEL_TYPE) {
+                if (!n_eq(in_int(&in[c], x), in_int(&in[c], y))) return 0;
+            } else if (!s_eq(in_str(&in[c], x), in_str(&in[c], y))) {
+                return 0;
+            }
+        }
+        if (!n_eq(in_int(&in[R_FEEDBACK], x), in_int(&in[R_FEEDBACK], y))) return 0;
+    }
+    return 1;
+}
+
+static inline int is_put(int64_t t) { return t == OPER_PUT || t == OPER_PUT_REPLY || t == OPER_PUT_REPORT; }
+static inline int is_get(int64_t t) { return t == OPER_GET || t == OPER_BROWSE; }
+
+/* An Operation's timestamp ('date time', '.' in the time made ':', blanks stripped) into
+ * buf; its length. Dates and times here hold only digits and . : - (checked). */
+static Py_ssize_t stamp(const In *in, Py_ssize_t row, char *buf) {
+    S d = in_str(&in[R_DATE], row), t = in_str(&in[R_TIME], row);
+    Py_ssize_t n = 0;
+    if (d.len) { memcpy(buf, d.p, d.len); n = d.len; }
+    if (d.len && t.len) buf[n++] = ' ';
+    for (Py_ssize_t i = 0; i < t.len; i++) buf[n++] = t.p[i] == '.' ? ':' : t.p[i];
+    return n;
+}
+
+static int stamp_ok(S s) {
+    if (s.len > 64) return 0;
+    for (Py_ssize_t i = 0; i < s.len; i++) {
+        char c = s.p[i];
+        if (!((c >= '0' && c <= '9') || c == '.' || c == ':' || c == '-')) return 0;
+    }
+    return 1;
+}
+
+static int put_s(Col *c, S s) { return s.null ? col_null(c) : col_str(c, s.p, s.len); }
+static int put_n(Col *c, N n) { return n.null ? col_null(c) : put_int(c, n.v); }
+static int put_lit(Col *c, const char *s) { return col_str(c, s, (Py_ssize_t)strlen(s)); }
+static inline S or_blank(S s) { if (s.null) { s.null = 0; s.len = 0; s.p = ""; } return s; }
+/* Python's `a or b` on texts */
+static inline S s_or(S a, S b) { return a.null || a.len == 0 ? b : a; }
+
+/* One hop row (a gap when row < 0). -1: out of memory. */
+static int put_hop(Col *h, S key, int32_t seq, const In *in, Py_ssize_t row) {
+    int bad = put_s(&h[H_CORREL], key) | col_i32(&h[H_SEQ], seq);
+    if (row < 0) {
+        bad |= put_lit(&h[H_KIND], "gap") | put_lit(&h[H_SRC], "?") | put_lit(&h[H_DST], "?");
+        for (int c = H_SRC_QMGR; c <= H_FEEDBACK; c++) bad |= col_null(&h[c]);
+        return bad | col_i32(&h[H_BRANCH], 0);
+    }
+    char time[160];
+    Py_ssize_t tlen = stamp(in, row, time);
+    S q = or_blank(in_str(&in[R_QMGR], row));
+    int64_t type = in_int(&in[R_OP_TYPE], row).v;
+    if (type == OPER_SEND) {
+        S remote = in_str(&in[R_REMOTE_QMGR], row);
+        S dst = remote.null || remote.len == 0 ? (S){"?", 1, 0} : remote;
+        bad |= put_lit(&h[H_KIND], "send") | put_s(&h[H_SRC], q) | put_s(&h[H_DST], dst)
+               | put_s(&h[H_SRC_QMGR], q) | put_s(&h[H_DST_QMGR], remote)
+               | put_s(&h[H_CHANNEL], in_str(&in[R_CHANNEL], row))
+               | put_s(&h[H_QUEUE], in_str(&in[R_XMITQ], row));
+    } else {
+        S queue;
+        const char *kind, *suffix = NULL;
+        if (is_put(type)) {
+            kind = "put";
+            queue = s_or(s_or(in_str(&in[R_RESOLVED], row), in_str(&in[R_QUEUE], row)),
+                         in_str(&in[R_TOPIC], row));
+            if (queue.null || queue.len == 0) queue = (S){"?", 1, 0};
+        } else {
+            kind = "discard";
+            suffix = "(discarded)";
+            queue = in_str(&in[R_QUEUE], row);
+        }
+        S dst_tail = suffix ? (S){suffix, (Py_ssize_t)strlen(suffix), 0} : queue;
+        Col *dst = &h[H_DST];
+        if (col_room(dst) < 0 || col_data(dst, q.len + 1 + dst_tail.len) < 0) return -1;
+        memcpy(dst->data + dst->dlen, q.p, q.len);
+        dst->data[dst->dlen + q.len] = '/';
+        memcpy(dst->data + dst->dlen + q.len + 1, dst_tail.p, dst_tail.len);
+        dst->dlen += q.len + 1 + dst_tail.len;
+        set_bit(dst->valid, dst->n);
+        ((int32_t *)dst->values)[++dst->n] = (int32_t)dst->dlen;
+        bad |= put_lit(&h[H_KIND], kind) | put_s(&h[H_SRC], q) | put_s(&h[H_SRC_QMGR], q)
+               | put_s(&h[H_DST_QMGR], q) | col_null(&h[H_CHANNEL]) | put_s(&h[H_QUEUE], queue);
+    }
+    bad |= col_str(&h[H_TIME], time, tlen) | put_n(&h[H_FEEDBACK], in_int(&in[R_FEEDBACK], row))
+           | col_i32(&h[H_BRANCH], 0);
+    return bad;
+}
+
+/* The route of the group rows [lo, hi) into the outputs: 1 made, 0 not one chain (nothing
+ * added: the Python ordering makes it), -1 out of memory. */
+static int chain(Group *g, Py_ssize_t lo, Py_ssize_t hi, Col *r, Col *h, Activity **acts_p,
+                 Py_ssize_t *acts_cap, Py_ssize_t **entries_p, Py_ssize_t *entries_cap) {
+    const In *in = g->in;
+    Py_ssize_t n = hi - lo;
+    if (grow((void **)&g->order, &g->cap, n, sizeof(Py_ssize_t)) < 0) return -1;
+    g->tmp = realloc(g->tmp, (size_t)g->cap * sizeof(Py_ssize_t));
+    if (!g->tmp) { PyErr_NoMemory(); return -1; }
+    S key = in_str(&in[R_CORREL], lo);
+    if (key.null || (key.len & 1)) return 0;
+    for (Py_ssize_t i = 0; i < key.len; i++) {
+        char c = key.p[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return 0;
+    }
+    int source_null = 0, source_blank = 0, report_null = 0, report_blank = 0;
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        g->order[i - lo] = i;
+        S src = in_str(&in[R_SOURCE], i), rep = in_str(&in[R_REPORT], i);
+        source_null |= src.null;
+        source_blank |= !src.null && src.len == 0;
+        report_null |= rep.null;
+        report_blank |= !rep.null && rep.len == 0;
+        if (in_null(&in[R_POSITION], i) || in_null(&in[R_ACT_INDEX], i)
+            || in_null(&in[R_OP_INDEX], i) || in_null(&in[R_OP_TYPE], i)
+            || in_null(&in[R_KIND], i) || in_null(&in[R_HAS_EMB], i))
+            return 0;
+        if (!stamp_ok(in_str(&in[R_DATE], i)) || !stamp_ok(in_str(&in[R_TIME], i))) return 0;
+    }
+    /* null and '' sort alike but are different records: only one of them in a group */
+    if ((source_null && source_blank) || (report_null && report_blank)) return 0;
+    merge_sort(in, g->order, g->tmp, n);
+
+    /* records and their activities (records_of_columns), entries (ordering._entries) */
+    Activity *acts = *acts_p;
+    Py_ssize_t n_acts = 0, records = 0, n_entries = 0;
+    Py_ssize_t *entries = *entries_p;
+    int has_final = 0;
+    int64_t final[3] = {0, 0, 0};
+    Py_ssize_t rec_start = 0;
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        Py_ssize_t row = k < n ? g->order[k] : -1, first = g->order[rec_start];
+        int new_record = k == n || k == 0
+            || !s_eq(in_str(&in[R_SOURCE], row), in_str(&in[R_SOURCE], first))
+            || in_int(&in[R_POSITION], row).v != in_int(&in[R_POSITION], first).v
+            || !s_eq(in_str(&in[R_REPORT], row), in_str(&in[R_REPORT], first));
+        if (!new_record) continue;
+        if (k > 0) {  /* close the record [rec_start, k) */
+            S kind = in_str(&in[R_KIND], first);
+            int report = kind.len == 6 && !memcmp(kind.p, "report", 6);
+            N f = in_int(&in[R_F_REC], first);
+            int trace = !report && !f.null;  /* a reply's or trace-route message's counters */
+            if (trace) {
+                int64_t c[3] = {f.v, 0, 0};
+                N u = in_int(&in[R_F_UNREC], first), d = in_int(&in[R_F_DISC], first);
+                c[1] = u.null ? 0 : u.v;
+                c[2] = d.null ? 0 : d.v;
+                if (!has_final || c[0] > final[0] || (c[0] == final[0] && (c[1] > final[1]
+                    || (c[1] == final[1] && c[2] >= final[2])))) {
+                    memcpy(final, c, sizeof c);
+                    has_final = 1;
+                }
+            }
+            int64_t index = 0;
+            for (Py_ssize_t a = rec_start; a < k; index++) {
+                Py_ssize_t b = a + 1;
+                int64_t ai = in_int(&in[R_ACT_INDEX], g->order[a]).v;
+                while (b < k && in_int(&in[R_ACT_INDEX], g->order[b]).v == ai) b++;
+                if (n_acts >= MAX_ACTIVITIES) return 0;
+                if (grow((void **)acts_p, acts_cap, n_acts + 1, sizeof(Activity)) < 0) return -1;
+                acts = *acts_p;
+                Activity *act = &acts[n_acts];
+                act->first = a;
+                act->n = b - a;
+                Py_ssize_t head = g->order[a];
+                N rec = in_int(&in[R_REC], head);
+                if (!rec.null) {
+                    N u = in_int(&in[R_UNREC], head), d = in_int(&in[R_DISC], head);
+                    act->c[0] = rec.v;
+                    act->c[1] = u.null ? 0 : u.v;
+                    act->c[2] = d.null ? 0 : d.v;
+                    if (!has_final || act->c[0] > final[0] || (act->c[0] == final[0]
+                        && (act->c[1] > final[1] || (act->c[1] == final[1]
+                                                     && act->c[2] >= final[2])))) {
+                        memcpy(final, act->c, sizeof act->c);
+                        has_final = 1;
+                    }
+                } else if (trace) {
+                    act->c[0] = index + 1;  /* accumulated in order, before any reply */
+                    act->c[1] = act->c[2] = 0;
+                } else {
+                    return 0;  /* an activity without counters: ordered by chaining */
+                }
+                /* the same activity seen before (same count and identity): one entry */
+                int dup = 0;
+                for (Py_ssize_t e = 0; e < n_entries; e++) {
+                    Activity *other = &acts[entries[e]];
+                    if (other->c[0] != act->c[0]) continue;
+                    if (!same_activity(in, g->order, other, act))
+                        return 0;  /* two activities at one count: not one chain */
+                    dup = 1;
+                    break;
+                }
+                if (!dup) {
+                    if (grow((void **)entries_p, entries_cap, n_entries + 1,
+                             sizeof(Py_ssize_t)) < 0)
+                        return -1;
+                    entries = *entries_p;
+                    entries[n_entries++] = n_acts;
+                }
+                n_acts++;
+                a = b;
+            }
+            records++;
+        }
+        rec_start = k;
+    }
+    if (n_entries == 0) return 0;
+    /* the chain: entries by recorded count (each count one entry) */
+    for (Py_ssize_t i = 1; i < n_entries; i++) {
+        Py_ssize_t x = entries[i], j = i;
+        while (j > 0 && acts[entries[j - 1]].c[0] > acts[x].c[0]) { entries[j] = entries[j - 1]; j--; }
+        entries[j] = x;
+    }
+
+    /* the route: steps (gaps and activities) and route_values' walk */
+    int32_t seq = 0, activities = 0, gaps = 0;
+    int64_t missing = 0;
+    char first_t[160], last_t[160], t[160];
+    Py_ssize_t first_len = -1, last_len = -1;
+    int64_t before[3] = {0, 0, 0};
+    for (Py_ssize_t e = 0; e < n_entries; e++) {
+        const Activity *act = &acts[entries[e]];
+        int64_t m = act->c[0] - before[0] - 1;
+        int64_t u = act->c[1] - before[1], d = act->c[2] - before[2];
+        if (u < 0) u = 0;
+        if (d < 0) d = 0;
+        if (m > 0 || u || d) {  /* a gap the counters show */
+            gaps++;
+            missing += m > 0 ? m : 0;
+            if (put_hop(h, key, ++seq, in, -1)) return -1;
+        }
+        memcpy(before, act->c, sizeof before);
+        activities++;
+        for (Py_ssize_t k = 0; k < act->n; k++) {
+            Py_ssize_t row = g->order[act->first + k];
+            Py_ssize_t tl = stamp(in, row, t);
+            if (tl) {
+                if (first_len < 0 || s_cmp((S){t, tl, 0}, (S){first_t, first_len, 0}) < 0) {
+                    memcpy(first_t, t, tl);
+                    first_len = tl;
+                }
+                if (last_len < 0 || s_cmp((S){t, tl, 0}, (S){last_t, last_len, 0}) > 0) {
+                    memcpy(last_t, t, tl);
+                    last_len = tl;
+                }
+            }
+            int64_t type = in_int(&in[R_OP_TYPE], row).v;
+            if (type == OPER_SEND || is_put(type) || type == OPER_DISCARD)
+                if (put_hop(h, key, ++seq, in, row)) return -1;
+        }
+    }
+    int ends_in_gap = 0;
+    if (has_final && final[0] > before[0]) {  /* recorded activities the data lacks */
+        gaps++;
+        missing += final[0] - before[0];
+        ends_in_gap = 1;
+        if (put_hop(h, key, ++seq, in, -1)) return -1;
+    }
+
+    /* the outcome (verdict.outcome_of) of the last activity's last operation */
+    const Activity *last = &acts[entries[n_entries - 1]];
+    Py_ssize_t op = g->order[last->first + last->n - 1];
+    int64_t type = in_int(&in[R_OP_TYPE], op).v;
+    N feedback = in_int(&in[R_FEEDBACK], op);
+    S q = or_blank(in_str(&in[R_QMGR], op)), none = {"", 0, 1};
+    S queue = s_or(in_str(&in[R_RESOLVED], op), in_str(&in[R_QUEUE], op));
+    S remote_qmgr = in_str(&in[R_REMOTE_QMGR], op);
+    int to_xmitq = is_put(type) && (!remote_qmgr.null || !in_null(&in[R_REMOTE_Q], op));
+    S lq, lqueue, lchannel, lnext;
+    if (type == OPER_SEND) {
+        lq = q; lqueue = in_str(&in[R_XMITQ], op); lchannel = in_str(&in[R_CHANNEL], op);
+        lnext = remote_qmgr;
+    } else if (type == OPER_RECEIVE) {
+        lq = q; lqueue = none; lchannel = in_str(&in[R_CHANNEL], op); lnext = none;
+    } else if (to_xmitq) {
+        lq = q; lqueue = queue; lchannel = none; lnext = remote_qmgr;
+    } else if (type == OPER_DISCARD) {
+        lq = q; lqueue = in_str(&in[R_QUEUE], op); lchannel = none; lnext = remote_qmgr;
+    } else {
+        lq = q.len ? q : none; lqueue = queue; lchannel = in_str(&in[R_CHANNEL], op);
+        lnext = none;
+    }
+    const char *verdict;
+    N fb = {0, 1};
+    if (ends_in_gap) {
+        verdict = "incomplete";
+    } else if (type == OPER_DISCARD || type == OPER_DISCARDED_PUBLISH
+               || type == OPER_EXCLUDED_PUBLISH) {
+        verdict = feedback.null ? "discarded"
+                : feedback.v == FB_NOT_DELIVERED ? "discarded_at_target"
+                : feedback.v == FB_MAX_ACTIVITIES ? "max_activities"
+                : feedback.v == FB_NOT_FORWARDED ? "not_forwarded"
+                : feedback.v == FB_EXPIRATION ? "expired" : "discarded";
+        fb = feedback;
+    } else if (is_put(type)) {
+        if (!feedback.null && feedback.v != FB_NONE) { verdict = "dead_lettered"; fb = feedback; }
+        else if (to_xmitq) verdict = "waiting_on_xmitq";
+        else verdict = "delivered";
+    } else if (is_get(type) && !in_int(&in[R_HAS_EMB], op).v) {
+        verdict = "delivered";
+    } else if (type == OPER_PUBLISH) {
+        verdict = "delivered";
+    } else {
+        verdict = "incomplete";
+    }
+    int terminal = strcmp(verdict, "waiting_on_xmitq") && strcmp(verdict, "incomplete");
+    int bad = put_s(&r[W_CORREL], key) | put_lit(&r[W_VERDICT], verdict)
+              | col_bool(&r[W_COMPLETE], terminal && gaps == 0) | put_n(&r[W_FEEDBACK], fb)
+              | put_s(&r[W_LAST_QMGR], lq) | put_s(&r[W_LAST_QUEUE], lqueue)
+              | put_s(&r[W_LAST_CHANNEL], lchannel) | put_s(&r[W_NEXT_QMGR], lnext)
+              | col_i32(&r[W_ACTIVITIES], activities) | col_i32(&r[W_HOPS], seq)
+              | col_i32(&r[W_GAPS], gaps) | put_int(&r[W_MISSING], missing)
+              | col_i32(&r[W_BRANCHES], 0)
+              | (first_len < 0 ? col_null(&r[W_FIRST]) : col_str(&r[W_FIRST], first_t, first_len))
+              | (last_len < 0 ? col_null(&r[W_LAST]) : col_str(&r[W_LAST], last_t, last_len))
+              | put_int(&r[W_RECORDS], records);
+    return bad ? -1 : 1;
+}
+
+/* routes(columns) -> (route columns, hop columns, hop offsets, python groups): the routes of
+ * the original messages in operation columns grouped by correl_id (contiguous groups), the
+ * columns as (kind, validity, values, data, offset, length) in the order of enum R_*.
+ * `python` is (lo, hi) row ranges of the messages left to the Python ordering, as int32
+ * pairs; `first` the first row of each route made here, for the caller's order. */
+static PyObject *py_routes(PyObject *self, PyObject *args) {
+    PyObject *list;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list)) return NULL;
+    if (PyList_GET_SIZE(list) != N_IN) {
+        PyErr_SetString(PyExc_ValueError, "routes: wrong number of columns");
+        return NULL;
+    }
+    In in[N_IN];
+    memset(in, 0, sizeof in);
+    PyObject *result = NULL;
+    Col r[N_ROUTE_OUT], h[N_HOP_OUT], offsets, rest, firsts;
+    memset(r, 0, sizeof r);
+    memset(h, 0, sizeof h);
+    memset(&offsets, 0, sizeof offsets);
+    memset(&rest, 0, sizeof rest);
+    memset(&firsts, 0, sizeof firsts);
+    Group g = {in, NULL, NULL, 0};
+    Activity *acts = NULL;
+    Py_ssize_t acts_cap = 0, entries_cap = 0, *entries = NULL;
+    for (int i = 0; i < N_IN; i++)
+        if (in_get(PyList_GET_ITEM(list, i), &in[i]) < 0) goto done;
+    Py_ssize_t n = in[0].length;
+    for (int i = 0; i < N_IN; i++) {
+        static const int want[N_IN] = {
+            IN_STR, IN_STR, IN_STR, IN_STR, IN_I64, IN_I32, IN_I32, IN_I32, IN_I32, IN_STR,
+            IN_I32, IN_STR, IN_I32, IN_I32, IN_STR, IN_STR, IN_STR, IN_STR, IN_STR, IN_STR,
+            IN_STR, IN_STR, IN_STR, IN_I32, IN_STR, IN_I32, IN_BOOL, IN_I32, IN_I32, IN_I32};
+        if (in[i].length != n || in[i].kind != want[i]) {
+            PyErr_Format(PyExc_ValueError, "routes: column %d is not as expected", i);
+            goto done;
+        }
+    }
+    for (int i = 0; i < N_ROUTE_OUT; i++) if (col_init(&r[i], ROUTE_KIND[i]) < 0) goto done;
+    for (int i = 0; i < N_HOP_OUT; i++) if (col_init(&h[i], HOP_KIND[i]) < 0) goto done;
+    if (col_init(&offsets, C_I32) < 0 || col_init(&rest, C_I32) < 0
+        || col_init(&firsts, C_I32) < 0 || col_i32(&offsets, 0) < 0)
+        goto done;
+    Py_ssize_t lo = 0;
+    while (lo < n) {
+        S key = in_str(&in[R_CORREL], lo);
+        Py_ssize_t hi = lo + 1;
+        while (hi < n && s_eq(in_str(&in[R_CORREL], hi), key)) hi++;
+        Py_ssize_t marks[N_HOP_OUT];
+        for (int i = 0; i < N_HOP_OUT; i++) marks[i] = h[i].n;
+        Py_ssize_t rmark = r[0].n;
+        int made = chain(&g, lo, hi, r, h, &acts, &acts_cap, &entries, &entries_cap);
+        if (made < 0) goto done;
+        if (made) {
+            if (col_i32(&offsets, (int32_t)h[0].n) < 0 || col_i32(&firsts, (int32_t)lo) < 0)
+                goto done;
+        } else {
+            for (int i = 0; i < N_HOP_OUT; i++) col_truncate(&h[i], marks[i]);
+            for (int i = 0; i < N_ROUTE_OUT; i++) col_truncate(&r[i], rmark);
+            if (col_i32(&rest, (int32_t)lo) < 0 || col_i32(&rest, (int32_t)hi) < 0) goto done;
+        }
+        lo = hi;
+    }
+    PyObject *routes = cols_result(r, N_ROUTE_OUT);
+    PyObject *hops = routes ? cols_result(h, N_HOP_OUT) : NULL;
+    PyObject *offs = hops ? col_result(&offsets) : NULL;
+    PyObject *first = offs ? col_result(&firsts) : NULL;
+    PyObject *python = first ? col_result(&rest) : NULL;
+    if (python) {
+        result = Py_BuildValue("(NNNNN)", routes, hops, offs, first, python);
+    } else {
+        Py_XDECREF(routes);
+        Py_XDECREF(hops);
+        Py_XDECREF(offs);
+        Py_XDECREF(first);
+    }
+done:
+    for (int i = 0; i < N_IN; i++) in_release(&in[i]);
+    cols_free(r, N_ROUTE_OUT);
+    cols_free(h, N_HOP_OUT);
+    col_free(&offsets);
+    col_free(&rest);
+    col_free(&firsts);
+    free(g.order);
+    free(g.tmp);
+    free(acts);
+    free(entries);
+    return result;
+}
+
 /* constants() -> {name: value} of the MQ constants built in (compiled.py checks them). */
 static PyObject *py_constants(PyObject *self, PyObject *noargs) {
     (void)self;
@@ -999,6 +1623,8 @@ static PyObject *py_constants(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef methods[] = {
     {"constants", py_constants, METH_NOARGS, "constants() -> {name: value}"},
+    {"routes", py_routes, METH_VARARGS,
+     "routes(columns) -> (routes, hops, hop offsets, firsts, python ranges)"},
     {"operations", py_operations, METH_VARARGS,
      "operations(md, data, error) -> (columns, python_rows)"},
     {NULL, NULL, 0, NULL},

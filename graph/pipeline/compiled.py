@@ -105,3 +105,46 @@ def operation_arrays(md, data, error) -> tuple[dict, object]:
     fields = [*schema, pa.field("row", pa.int32()), pa.field("first", pa.bool_())]
     made = {f.name: _array(f.type, c) for f, c in zip(fields, columns, strict=True)}
     return made, _array(pa.int32(), rest)
+
+
+#: The routes input columns (reports.ROUTES_READ) as the compiled code reads them.
+_IN_KIND = {"string": 0, "int": 1, "long": 2, "boolean": 3}
+
+
+def _column(array, kind: str) -> tuple:
+    """An array's buffers as the compiled routes read them (cast to its column type)."""
+    import pyarrow as pa
+
+    from graph.pipeline.schema import arrow_schema
+
+    want = arrow_schema((("c", kind),)).field("c").type
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if array.type != want:
+        array = array.cast(want)
+    buffers = array.buffers()
+    code = _IN_KIND[kind]
+    data = buffers[2] if kind == "string" else None
+    return (code, buffers[0], buffers[1], data, array.offset, len(array))
+
+
+def route_arrays(batch) -> tuple:
+    """The compiled routes of operation rows grouped by correl_id (reports.ROUTES_READ
+    columns): (route arrays in ROUTE_COLUMNS order, hop arrays in HOP_COLUMNS order, hop
+    offsets per route, the first row of each route's message, and the (lo, hi) row ranges of
+    the messages left to the Python ordering, flat)."""
+    import pyarrow as pa
+
+    from graph.pipeline.reports import ROUTES_READ
+    from graph.pipeline.rows import HOP_COLUMNS, OPERATION_COLUMNS, ROUTE_COLUMNS
+    from graph.pipeline.schema import arrow_schema
+
+    kinds = dict(OPERATION_COLUMNS)
+    routes, hops, offsets, firsts, rest = _C.routes(
+        [_column(batch.column(n), kinds[n]) for n in ROUTES_READ])
+    route_arrays = [_array(f.type, c) for f, c in zip(arrow_schema(ROUTE_COLUMNS), routes,
+                                                       strict=True)]
+    hop_arrays = [_array(f.type, c) for f, c in zip(arrow_schema(HOP_COLUMNS), hops,
+                                                     strict=True)]
+    return (route_arrays, hop_arrays, _array(pa.int32(), offsets), _array(pa.int32(), firsts),
+            _array(pa.int32(), rest))

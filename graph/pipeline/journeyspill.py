@@ -77,7 +77,7 @@ def _reason(exc: BaseException) -> str:
     return " ".join(str(text).split())
 
 
-class _Spills:
+class Spills:
     """K Arrow IPC stream files of one schema, written batch by batch."""
 
     def __init__(self, folder: Path, name: str, schema, k: int) -> None:
@@ -235,7 +235,7 @@ def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None =
         folder = Path(tempfile.mkdtemp(prefix="mqroute-journeys-", dir=temp_dir))
     except OSError as exc:
         raise SpillError(f"{temp_dir or tempfile.gettempdir()}: {_reason(exc)}") from None
-    spills: list[_Spills] = []
+    spills: list[Spills] = []
     sinks: list[_Sink] = []
     try:
         return _run(batches, buckets, root, folder, spills, sinks, on_calls, on_journeys)
@@ -264,7 +264,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     journeys_out = _Sink(root / "journeys" / "part-0.parquet" if root else None,
                          table_schema, on_journeys)
     sinks += [calls_out, journeys_out]
-    keyed = _Spills(folder, "calls", spill_schema, k)
+    keyed = Spills(folder, "calls", spill_schema, k)
     spills.append(keyed)
     result = SpillResult(buckets=k)
     spill_names = [name for name, _ in _SPILL_COLUMNS]
@@ -291,8 +291,8 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     stage = result.stage_cpu = dict.fromkeys(("spill", "read", "journeys", "out", "link"), 0.0)
     stage["spill"] = clock() - c0
     # pass 2: journeys per bucket; rows with a CorrelId wait for the join
-    requests = _Spills(folder, "requests", arrow_schema(_REQUEST_COLUMNS), k)
-    replies = _Spills(folder, "replies", row_schema, k)
+    requests = Spills(folder, "requests", arrow_schema(_REQUEST_COLUMNS), k)
+    replies = Spills(folder, "replies", row_schema, k)
     spills += [requests, replies]
     verdicts = result.verdicts
     for bucket in range(k):

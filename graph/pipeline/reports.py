@@ -46,8 +46,15 @@ def routes_of_batches(batches: Iterator) -> Iterator:
 
     One Python call serves a whole partition, however many messages it holds; a message
     whose rows straddle two Arrow batches is carried over to the next one. Batches are read
-    a column at a time and the routes written so (no dict per row either way).
+    a column at a time and the routes written so (no dict per row either way). With the
+    compiled path (graph.pipeline.compiled), messages whose activities are one chain get
+    their routes straight from the columns, the others through `routes_of_columns`.
     """
+    from graph.pipeline import compiled
+
+    if compiled.available():
+        yield from _compiled_routes(batches)
+        return
     schema = _route_arrow_schema()
     carry: dict[str, list] = {}
     for batch in batches:
@@ -67,6 +74,63 @@ def routes_of_batches(batches: Iterator) -> Iterator:
             yield _route_batch({n: v[:cut] for n, v in columns.items()}, schema)
     if carry:
         yield _route_batch(carry, schema)
+
+
+def _compiled_routes(batches: Iterator) -> Iterator:
+    """routes_of_batches on Arrow slices: each batch cut after its last whole message."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    schema = _route_arrow_schema()
+    carry = None
+    for batch in batches:
+        batch = pa.RecordBatch.from_arrays([batch.column(n) for n in ROUTES_READ],
+                                           names=list(ROUTES_READ))
+        if carry is not None:
+            batch = pa.Table.from_batches([carry, batch]).combine_chunks().to_batches()[0]
+        if not batch.num_rows:
+            continue
+        keys = batch.column("correl_id")
+        last = keys[-1]
+        same = pc.is_null(keys) if not last.is_valid else pc.fill_null(
+            pc.equal(keys, last), False)
+        other = pc.indices_nonzero(pc.invert(same))
+        cut = other[-1].as_py() + 1 if len(other) else 0
+        carry = batch.slice(cut)
+        if cut:
+            yield _compiled_route_batch(batch.slice(0, cut), schema)
+    if carry is not None and carry.num_rows:
+        yield _compiled_route_batch(carry, schema)
+
+
+def _compiled_route_batch(batch, schema):
+    """The ROUTE_OUTPUT batch of one batch of whole messages: the compiled chains, and the
+    other messages' routes (or failures) by `_route_batch`, in the order of the messages."""
+    import pyarrow as pa
+
+    from graph.pipeline import compiled
+
+    routes, hops, offsets, firsts, rest = compiled.route_arrays(batch)
+    hop_type = schema.field("hop_list").type
+    hop_structs = pa.StructArray.from_arrays(hops, fields=list(hop_type.value_type))
+    arrays = [*routes, pa.ListArray.from_arrays(offsets, hop_structs, type=hop_type),
+              *(pa.nulls(len(firsts), f.type) for f in schema
+                if f.name.startswith("failed_"))]
+    made = pa.RecordBatch.from_arrays(arrays, schema=schema)
+    if not len(rest):
+        return made
+    bounds = rest.to_pylist()
+    ranges = list(zip(bounds[0::2], bounds[1::2], strict=True))
+    columns = {n: [] for n in ROUTE_INPUT}
+    for n in ROUTES_READ:
+        values = batch.column(n).to_pylist()
+        columns[n] = [v for lo, hi in ranges for v in values[lo:hi]]
+    for n in MD_COLUMNS:
+        columns[n] = [None] * len(columns["correl_id"])
+    others = _route_batch(columns, schema)
+    order = pa.concat_arrays([firsts, pa.array([lo for lo, _ in ranges], pa.int32())])
+    both = pa.Table.from_batches([made, others]).combine_chunks()
+    return both.take(order.to_numpy().argsort(kind="stable")).to_batches()[0]
 
 
 def _route_batch(columns: dict[str, list], schema):

@@ -72,8 +72,12 @@ def _failing(keys: set[str]):
 
 @contextmanager
 def _routes_fail(keys: set[str]):
-    """route_of raises for these messages, in both bodies."""
+    """route_of raises for these messages, in both bodies (the Python ordering's: the
+    compiled chains, tests/graph/pipeline/test_compiled_routes.py, are set aside)."""
+    from graph.pipeline import compiled
+
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(compiled, "_C", None)
         failing = _failing(keys)
         mp.setattr(rows, "route_of", failing)
         mp.setattr(ref, "route_of", failing)

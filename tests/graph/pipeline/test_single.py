@@ -4,6 +4,7 @@ same rows in every table, on a messy corpus with statistics, events and activity
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -120,3 +121,22 @@ def test_count_messages_stops_past_the_limit(estate):
     total = count_messages(listing)
     assert 0 < total <= SMALL_INPUT
     assert count_messages(listing, limit=10) == 11
+
+
+def test_any_number_of_spill_buckets_writes_the_same_tables(estate, tmp_path):
+    """Operation rows spilled into 1 or 7 buckets (whole messages each): the same rows in
+    every table, and the same counts; the spill folder is gone afterwards."""
+    import tempfile
+
+    listing = list_inputs([str(estate)])
+    before = set(os.listdir(tempfile.gettempdir()))
+    one = run_single([str(estate)], str(tmp_path / "one"), listing=listing, buckets=1)
+    seven = run_single([str(estate)], str(tmp_path / "seven"), listing=listing, buckets=7)
+    assert not {p for p in set(os.listdir(tempfile.gettempdir())) - before
+                if p.startswith("mqroute-analyze-")}
+    assert vars(one) | {"out": ""} == vars(seven) | {"out": ""}
+    assert one.routes > 40 and one.rejected
+    for table in sorted(p.name for p in (tmp_path / "one").iterdir() if p.is_dir()):
+        assert _rows(tmp_path / "one" / table) == _rows(tmp_path / "seven" / table), table
+    assert len(list((tmp_path / "seven" / "operations").rglob("*.parquet"))) > \
+        len(list((tmp_path / "one" / "operations").rglob("*.parquet")))
