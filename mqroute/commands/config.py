@@ -4,7 +4,7 @@ As `dmpmqcfg -o mqsc` writes them: ALTER QMGR, then DEFINE ... REPLACE of every 
 channel with all its attributes, asked through the Inquire commands of the queue manager's
 command server (a simulated estate's with `--network`, a real one's through the connection
 options). Read-only attributes (CMDLEVEL, PLATFORM, CRDATE ...) are written as comments, as
-dmpmqcfg writes them; the SYSTEM.* objects exactly as crtmqm made them only with --system.
+dmpmqcfg writes them, and so is each password or key that is set (MQ shows only asterisks); the SYSTEM.* objects exactly as crtmqm made them only with --system.
 What it writes, read back by runmqsc (or mqroute's MQSC reader), gives the same
 definitions. Only asks: nothing changes on the queue manager.
 """
@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def config_text(config, *, system: bool = False) -> str:
     """The MQSC of a live configuration (`traceroute.mq.config.LiveConfig`)."""
-    from traceroute.mq.config import readonly_of, to_queue_manager
+    from traceroute.mq.config import readonly_of, secrets_of, to_queue_manager
     from traceroute.sim.mqsc import to_mqsc
     from traceroute.sim.network import Network
 
@@ -40,11 +40,20 @@ def config_text(config, *, system: bool = False) -> str:
     qm.stopped = set()  # channel state, not configuration
     text = to_mqsc(Network({qm.name: qm}))
     readonly = readonly_of(config.qmgr)
+    comments = []
     if readonly:
+        comments.append("* " + " ".join(f"{k}({v})" for k, v in readonly.items()))
+    for d, keyword in secrets_of(config):
+        if d.kind != "QMGR" and (d.name not in qm.queues and d.name not in qm.channels):
+            continue  # an object left out (a SYSTEM.* one as crtmqm made it ...)
+        quoted = "'" + d.name.replace("'", "''") + "'"
+        what = "ALTER QMGR" if d.kind == "QMGR" else f"{d.kind}({quoted})"
+        comments.append(f"* {what} {keyword}: set, but MQ shows it only as asterisks; "
+                        "give it again")
+    if comments:
         lines = text.split("\n")
         at = next(i for i, line in enumerate(lines) if line.startswith("* Queue manager name:"))
-        shown = " ".join(f"{k}({v})" for k, v in readonly.items())
-        lines[at + 2:at + 2] = [f"* {shown}"]  # after the header box, as dmpmqcfg's *CMDLEVEL
+        lines[at + 2:at + 2] = comments  # after the header box, as dmpmqcfg's *CMDLEVEL
         text = "\n".join(lines)
     return text
 

@@ -104,7 +104,7 @@ def test_status_changes_nothing(estate):
 
 def test_config_writes_mqsc_that_reads_back_to_the_same_definitions(estate, tmp_path):
     status, out, _ = run("config", "--network", estate, "-m", "QM1")
-    assert status == 0 and "* Queue manager name: QM1" in out and "* CMDLEVEL(940)" in out
+    assert status == 0 and "* Queue manager name: QM1" in out and " CMDLEVEL(940)" in out
     assert "DEFINE QREMOTE('TARG.AT.QM2')" in out and "STOP CHANNEL" not in out
     assert "SYSTEM.DEFAULT.LOCAL.QUEUE" not in out
     status, everything, _ = run("config", "--network", estate, "-m", "QM1", "--system")

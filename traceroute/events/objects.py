@@ -1,7 +1,6 @@
 """Objects as configuration and command events carry them: every attribute as PCF.
 
 The MQSC<->PCF tables of traceroute.status.attributes (queues, channels, the queue manager)
-with what configuration events need beyond them (IMGRCOVQ, MAXFSIZE, CAPEXPRY of queues)
 and tables for the other object kinds the simulator keeps (process, namelist, topic,
 listener, service, authentication information, communication information). A queue's
 attributes are those of its type in the order IBM MQ 9.4 writes them (the real captures
@@ -25,7 +24,7 @@ from traceroute.status.attributes import (
     to_parameters,
 )
 
-CAP_EXPIRY = 282  # MQIA_CAP_EXPIRY (MQ 9.3; newer than pcf.mqc's headers)
+CAP_EXPIRY = mqc.MQIA_CAP_EXPIRY  # MQ 9.3 (pcf.mqc has MQ 9.4's names now)
 
 
 def _w(**words: int) -> dict[str, int]:
@@ -36,12 +35,9 @@ def _table(*rows: Attribute) -> dict[str, Attribute]:
     return {a.keyword: a for a in rows}
 
 
-_QUEUE_EXTRA = _table(
-    Attribute("IMGRCOVQ", mqc.MQIA_MEDIA_IMAGE_RECOVER_Q, WORD,
-              _w(YES=mqc.MQIMGRCOV_YES, NO=mqc.MQIMGRCOV_NO, QMGR=mqc.MQIMGRCOV_AS_Q_MGR)),
-    Attribute("MAXFSIZE", mqc.MQIA_MAX_Q_FILE_SIZE, INT, _w(DEFAULT=mqc.MQQFS_DEFAULT)),
-    Attribute("CAPEXPRY", CAP_EXPIRY, INT, _w(NOLIMIT=-1)),
-)
+#: Queue attributes beyond traceroute.status.attributes' (IMGRCOVQ, MAXFSIZE, CAPEXPRY are
+#: there now): none.
+_QUEUE_EXTRA: dict[str, Attribute] = {}
 _CONTROL = _w(QMGR=mqc.MQSVC_CONTROL_Q_MGR, STARTONLY=mqc.MQSVC_CONTROL_Q_MGR_START,
               MANUAL=mqc.MQSVC_CONTROL_MANUAL)
 OTHER_TABLES: dict[str, dict[str, Attribute]] = {

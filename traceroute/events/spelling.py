@@ -14,10 +14,8 @@ from functools import cache
 from pcf import mqc
 from pcf.names import PARAMETER_FAMILIES
 
-#: Parameters newer than the constants in pcf.mqc (MQ 9.2.5 headers) [mq].
-EXTRA_PARAMETERS: dict[str, int] = {
-    "MQIA_CAP_EXPIRY": 282,
-}
+#: Parameters newer than the constants in pcf.mqc (none since it has MQ 9.4's names).
+EXTRA_PARAMETERS: dict[str, int] = {}
 
 #: Which constants spell the values of an integer parameter: (family prefix, ...) tried
 #: in order; a prefix may be longer than the family (MQQA_PUT_ picks PUT_ALLOWED/INHIBITED).

@@ -6,7 +6,8 @@ every channel (and the channels' status: a STOPPED channel is stopped in the net
 STOP CHANNEL line would make it). `to_queue_manager` turns the answers into a
 `traceroute.sim.network.QueueManager`: read-only attributes (CRDATE, CURDEPTH, CMDLEVEL
 ...) kept aside (CMDLEVEL kept with `keep_level`: the simulator and the audit use it),
-temporary dynamic queues left out (they end with their connection), and SYSTEM.* objects
+temporary dynamic queues left out (they end with their connection), passwords and keys that
+MQ shows as asterisks left out (`secrets_of` lists them), and SYSTEM.* objects
 that are exactly what crtmqm made left out unless `system` (crtmqm makes them on every
 queue manager anyway). `defaults=False` keeps only the attributes that differ from IBM's
 defaults, the way MQSC files usually give them.
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from traceroute.mq.admin import Admin
 from traceroute.sim.crtmqm import QMGR_DEFAULTS, type_default
 from traceroute.sim.network import MQObject, QueueManager, pristine
-from traceroute.status.attributes import table_for
+from traceroute.status.attributes import hidden_secrets, table_for
 from traceroute.status.values import ChannelStatus, Definition
 
 
@@ -43,7 +44,7 @@ def collect_config(admin: Admin) -> LiveConfig:
     own = getattr(admin.channel, "_reply_q", "")
     qmgr = admin.queue_manager()
     queues = [q for q in admin.queues("*") if q.name != own
-              and q.attrs.get("DEFTYPE") != "TEMPDYN"]
+              and not (q.kind == "QLOCAL" and q.attrs.get("DEFTYPE") == "TEMPDYN")]
     return LiveConfig(qmgr, queues, admin.channels("*"), admin.channel_status("*"))
 
 
@@ -53,10 +54,18 @@ def readonly_of(d: Definition) -> dict[str, str]:
     return {k: v for k, v in d.attrs.items() if k in table and table[k].readonly}
 
 
+def secrets_of(config: LiveConfig) -> list[tuple[Definition, str]]:
+    """(definition, keyword) of every password or key that is set but that MQ shows only
+    as asterisks: what a configuration collected live cannot say."""
+    return [(d, k) for d in (config.qmgr, *config.queues, *config.channels)
+            for k in hidden_secrets(d.kind, d.attrs)]
+
+
 def _settable(d: Definition, *, keep_level: bool) -> dict[str, str]:
     table = table_for(d.kind)
-    return {k: v for k, v in d.attrs.items()
-            if not (k in table and table[k].readonly) or (keep_level and k == "CMDLEVEL")}
+    hidden = set(hidden_secrets(d.kind, d.attrs))
+    return {k: v for k, v in d.attrs.items() if k not in hidden and (
+        not (k in table and table[k].readonly) or (keep_level and k == "CMDLEVEL"))}
 
 
 def _lean(kind: str, attrs: dict[str, str]) -> dict[str, str]:

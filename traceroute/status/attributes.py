@@ -7,6 +7,12 @@ Flag pairs (SHARE/NOSHARE, TRIGGER/NOTRIGGER, HARDENBO/NOHARDENBO) are kept as t
 layer keeps them, SHARE(YES) / SHARE(NO) (`FLAGS`: how MQSC writes each), one integer in
 PCF. `readonly` attributes (CRDATE, ALTDATE, CMDLEVEL ...)
 are shown but cannot be set: dmpmqcfg writes them as comments, and so does `mqroute config`.
+`secret` ones (a channel's PASSWORD, the queue manager's INITKEY and KEYRPWD, an MQTT
+channel's SSLKEYP) are shown as asterisks when set (`masked`), never as their value.
+
+The tables hold every attribute IBM's PCF reference gives the Inquire Queue Manager, Inquire
+Queue and Inquire Channel responses that has an MQSC keyword (z/OS ones included), with
+MQ 9.4's parameter identifiers (`pcf.mqc`).
 
 Values in MQSC form are the strings `traceroute.sim.mqsc` keeps (upper-case words, numbers as
 digits, names and descriptions as written, trailing blanks dropped).
@@ -37,7 +43,7 @@ class Attribute:
     words: Mapping[str, int] = field(default_factory=dict)
     width: int = 48
     readonly: bool = False
-
+    secret: bool = False
 
 
 def _c(name: str) -> int:
@@ -64,8 +70,13 @@ def _table(*rows: Attribute) -> dict[str, Attribute]:
 
 
 def _a(keyword: str, param: str, kind: str = STR, words: Mapping[str, int] | None = None,
-       width: int = 48, readonly: bool = False) -> Attribute:
-    return Attribute(keyword, _c(param), kind, dict(words or {}), width, readonly)
+       width: int = 48, readonly: bool = False, secret: bool = False) -> Attribute:
+    return Attribute(keyword, _c(param), kind, dict(words or {}), width, readonly, secret)
+
+
+_QSGDISP = _w(QMGR="MQQSGD_Q_MGR", COPY="MQQSGD_COPY", SHARED="MQQSGD_SHARED",
+              GROUP="MQQSGD_GROUP", PRIVATE="MQQSGD_PRIVATE")
+_CAP = _w(YES="MQCAP_SUPPORTED", NO="MQCAP_NOT_SUPPORTED")
 
 
 #: Queue attributes (QLOCAL, QMODEL, QALIAS, QREMOTE; each type has the ones it defines).
@@ -144,6 +155,23 @@ QUEUE = _table(
     _a("STREAMQ", "MQCA_STREAM_QUEUE_NAME"),
     _a("STRMQOS", "MQIA_STREAM_QUEUE_QOS", WORD, _w(BESTEF="MQST_BEST_EFFORT",
                                                     MUSTDUP="MQST_MUST_DUP")),
+    _a("CAPEXPRY", "MQIA_CAP_EXPIRY", INT, _w(NOLIMIT="MQCEX_NOLIMIT")),
+    _a("MAXFSIZE", "MQIA_MAX_Q_FILE_SIZE", INT, _w(DEFAULT="MQQFS_DEFAULT")),
+    _a("IMGRCOVQ", "MQIA_MEDIA_IMAGE_RECOVER_Q", WORD, _w(
+        QMGR="MQIMGRCOV_AS_Q_MGR", NO="MQIMGRCOV_NO", YES="MQIMGRCOV_YES")),
+    _a("OTELTRAC", "MQIA_OTEL_TRACE", WORD, _w(QMGR="MQOTEL_TRACE_QMGR",
+                                               OFF="MQOTEL_TRACE_OFF",
+                                               ON="MQOTEL_TRACE_ON")),
+    _a("OTELPCTL", "MQIA_OTEL_PROPAGATION_CONTROL", WORD, _w(
+        QMGR="MQOTEL_PCTL_QMGR", MANUAL="MQOTEL_PCTL_MANUAL", AUTO="MQOTEL_PCTL_AUTO")),
+    # z/OS: coupling facility structure, storage class, index type, disposition
+    _a("CFSTRUCT", "MQCA_CF_STRUC_NAME", width=12),
+    _a("STGCLASS", "MQCA_STORAGE_CLASS", width=8),
+    _a("INDXTYPE", "MQIA_INDEX_TYPE", WORD, _w(
+        NONE="MQIT_NONE", MSGID="MQIT_MSG_ID", CORRELID="MQIT_CORREL_ID",
+        MSGTOKEN="MQIT_MSG_TOKEN", GROUPID="MQIT_GROUP_ID")),
+    _a("QSGDISP", "MQIA_QSG_DISP", WORD, _QSGDISP),
+    # what DISPLAY shows and no DEFINE sets
     _a("CRDATE", "MQCA_CREATION_DATE", width=12, readonly=True),
     _a("CRTIME", "MQCA_CREATION_TIME", width=8, readonly=True),
     _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
@@ -151,6 +179,15 @@ QUEUE = _table(
     _a("CURDEPTH", "MQIA_CURRENT_Q_DEPTH", INT, readonly=True),
     _a("IPPROCS", "MQIA_OPEN_INPUT_COUNT", INT, readonly=True),
     _a("OPPROCS", "MQIA_OPEN_OUTPUT_COUNT", INT, readonly=True),
+    _a("CLUSDATE", "MQCA_CLUSTER_DATE", width=12, readonly=True),
+    _a("CLUSTIME", "MQCA_CLUSTER_TIME", width=8, readonly=True),
+    _a("CLUSQMGR", "MQCA_CLUSTER_Q_MGR_NAME", readonly=True),
+    _a("CLUSQT", "MQIA_CLUSTER_Q_TYPE", WORD, _w(
+        QLOCAL="MQCQT_LOCAL_Q", QALIAS="MQCQT_ALIAS_Q", QREMOTE="MQCQT_REMOTE_Q",
+        QMGRALIAS="MQCQT_Q_MGR_ALIAS"), readonly=True),
+    _a("QMID", "MQCA_Q_MGR_IDENTIFIER", readonly=True),
+    _a("PSID", "MQIA_PAGESET_ID", INT, readonly=True),
+    _a("TPIPE", "MQCA_TPIPE_NAME", LIST, width=8, readonly=True),
 )
 
 #: Channel attributes (every channel type; CHLTYPE first when written).
@@ -228,6 +265,35 @@ CHANNEL = _table(
     _a("PROPCTL", "MQIA_PROPERTY_CONTROL", WORD, _w(
         COMPAT="MQPROP_COMPATIBILITY", NONE="MQPROP_NONE", ALL="MQPROP_ALL")),
     _a("USEDLQ", "MQIA_USE_DEAD_LETTER_Q", WORD, _w(NO="MQUSEDLQ_NO", YES="MQUSEDLQ_YES")),
+    # MQ shows a password as asterisks when one is set, never the password
+    _a("PASSWORD", "MQCACH_PASSWORD", width=12, secret=True),
+    # client connections only
+    _a("QMNAME", "MQCA_Q_MGR_NAME"),
+    _a("AFFINITY", "MQIACH_CONNECTION_AFFINITY", WORD, _w(PREFERRED="MQCAFTY_PREFERRED",
+                                                          NONE="MQCAFTY_NONE")),
+    _a("CLNTWGHT", "MQIACH_CLIENT_CHANNEL_WEIGHT", INT),
+    _a("DEFRECON", "MQIACH_DEF_RECONNECT", WORD, _w(NO="MQRCN_NO", YES="MQRCN_YES",
+                                                    QMGR="MQRCN_Q_MGR",
+                                                    DISABLED="MQRCN_DISABLED")),
+    # AMQP channels
+    _a("AMQPKA", "MQIACH_AMQP_KEEP_ALIVE", INT, _w(AUTO="MQKAI_AUTO")),
+    _a("PORT", "MQIACH_PORT", INT),
+    _a("TPROOT", "MQCACH_TOPIC_ROOT", width=256),
+    _a("TMPMODEL", "MQCACH_TEMPORARY_MODEL_Q"),
+    _a("TMPQPRFX", "MQCACH_TEMPORARY_Q_PREFIX"),
+    _a("USECLTID", "MQIACH_USE_CLIENT_ID", WORD, _w(NO="MQUCI_NO", YES="MQUCI_YES")),
+    # MQTT (telemetry) channels (their USECLNTID is the AMQP USECLTID's parameter:
+    # read as USECLTID)
+    _a("BACKLOG", "MQIACH_BACKLOG", INT),
+    _a("JAASCFG", "MQCACH_JAAS_CONFIG", width=1024),
+    _a("PROTOCOL", "MQIACH_PROTOCOL", WORDS, _w(
+        MQTTV3="MQPROTO_MQTTV3", MQTTV311="MQPROTO_MQTTV311", HTTP="MQPROTO_HTTP",
+        AMQP="MQPROTO_AMQP")),
+    _a("SSLKEYP", "MQCACH_SSL_KEY_PASSPHRASE", width=1024, secret=True),
+    # z/OS: default channel disposition, disposition
+    _a("DEFCDISP", "MQIACH_DEF_CHANNEL_DISP", WORD, _w(
+        PRIVATE="MQCHLD_PRIVATE", FIXSHARED="MQCHLD_FIXSHARED", SHARED="MQCHLD_SHARED")),
+    _a("QSGDISP", "MQIA_QSG_DISP", WORD, _QSGDISP),
     _a("ALTDATE", "MQCA_ALTERATION_DATE", width=12, readonly=True),
     _a("ALTTIME", "MQCA_ALTERATION_TIME", width=8, readonly=True),
 )
@@ -324,6 +390,95 @@ QMGR = _table(
     _a("SSLKEYR", "MQCA_SSL_KEY_REPOSITORY", width=256),
     _a("CERTLABL", "MQCA_CERT_LABEL", width=64),
     _a("CUSTOM", "MQCA_CUSTOM", width=128),
+    _a("AMQPCAP", "MQIA_AMQP_CAPABILITY", WORD, _CAP),
+    _a("CERTVPOL", "MQIA_CERT_VAL_POLICY", WORD, _w(ANY="MQ_CERT_VAL_POLICY_ANY",
+                                                    RFC5280="MQ_CERT_VAL_POLICY_RFC5280",
+                                                    NONE="MQ_CERT_VAL_POLICY_NONE")),
+    _a("SUITEB", "MQIA_SUITE_B_STRENGTH", WORDS, _w(NONE="MQ_SUITE_B_NONE",
+                                                    **{"128_BIT": "MQ_SUITE_B_128_BIT",
+                                                       "192_BIT": "MQ_SUITE_B_192_BIT"})),
+    _a("SSLCRLNL", "MQCA_SSL_CRL_NAMELIST"),
+    _a("SSLCRYP", "MQCA_SSL_CRYPTO_HARDWARE", width=256),
+    _a("IMGINTVL", "MQIA_MEDIA_IMAGE_INTERVAL", INT, _w(OFF="MQMEDIMGINTVL_OFF")),
+    _a("IMGLOGLN", "MQIA_MEDIA_IMAGE_LOG_LENGTH", INT, _w(OFF="MQMEDIMGLOGLN_OFF")),
+    _a("IMGRCOVO", "MQIA_MEDIA_IMAGE_RECOVER_OBJ", WORD, _w(NO="MQIMGRCOV_NO",
+                                                            YES="MQIMGRCOV_YES")),
+    _a("IMGRCOVQ", "MQIA_MEDIA_IMAGE_RECOVER_Q", WORD, _w(NO="MQIMGRCOV_NO",
+                                                          YES="MQIMGRCOV_YES")),
+    _a("IMGSCHED", "MQIA_MEDIA_IMAGE_SCHEDULING", WORD, _w(
+        MANUAL="MQMEDIMGSCHED_MANUAL", AUTO="MQMEDIMGSCHED_AUTO")),
+    _a("MARKINT", "MQIA_MSG_MARK_BROWSE_INTERVAL", INT, _w(NOLIMIT="MQMMBI_UNLIMITED")),
+    # MQ shows these as asterisks when set, never their value
+    _a("INITKEY", "MQCA_INITIAL_KEY", width=256, secret=True),
+    _a("KEYRPWD", "MQCA_SSL_KEY_REPO_PASSWORD", width=256, secret=True),
+    _a("OTELTRAC", "MQIA_OTEL_TRACE", WORD, _w(OFF="MQOTEL_TRACE_OFF", ON="MQOTEL_TRACE_ON",
+                                               NONE="MQOTEL_TRACE_NONE")),
+    _a("OTELPCTL", "MQIA_OTEL_PROPAGATION_CONTROL", WORD, _w(
+        MANUAL="MQOTEL_PCTL_MANUAL", AUTO="MQOTEL_PCTL_AUTO")),
+    # z/OS: the channel initiator, queue sharing group, TCP/IP and LU 6.2 attributes
+    _a("ACTCHL", "MQIA_ACTIVE_CHANNELS", INT),
+    _a("ADOPTCHK", "MQIA_ADOPTNEWMCA_CHECK", WORD, _w(
+        ALL="MQADOPT_CHECK_ALL", NETADDR="MQADOPT_CHECK_NET_ADDR", NONE="MQADOPT_CHECK_NONE",
+        QMNAME="MQADOPT_CHECK_Q_MGR_NAME")),
+    _a("ADOPTMCA", "MQIA_ADOPTNEWMCA_TYPE", WORD, _w(ALL="MQADOPT_TYPE_ALL",
+                                                     NO="MQADOPT_TYPE_NO")),
+    _a("CFCONLOS", "MQIA_QMGR_CFCONLOS", WORD, _w(TERMINATE="MQCFCONLOS_TERMINATE",
+                                                  TOLERATE="MQCFCONLOS_TOLERATE")),
+    _a("CHIADAPS", "MQIA_CHINIT_ADAPTERS", INT),
+    _a("CHIDISPS", "MQIA_CHINIT_DISPATCHERS", INT),
+    _a("CHISERVP", "MQCA_CHINIT_SERVICE_PARM", width=32),
+    _a("DNSGROUP", "MQCA_DNS_GROUP", width=18),
+    _a("DNSWLM", "MQIA_DNS_WLM", WORD, _w(NO="MQDNSWLM_NO", YES="MQDNSWLM_YES")),
+    _a("EXPRYINT", "MQIA_EXPIRY_INTERVAL", INT, _w(OFF="MQEXPI_OFF")),
+    _a("GROUPUR", "MQIA_GROUP_UR", WORD, _w(ENABLED="MQGUR_ENABLED",
+                                            DISABLED="MQGUR_DISABLED")),
+    _a("IGQ", "MQIA_INTRA_GROUP_QUEUING", WORD, _w(ENABLED="MQIGQ_ENABLED",
+                                                   DISABLED="MQIGQ_DISABLED")),
+    _a("IGQAUT", "MQIA_IGQ_PUT_AUTHORITY", WORD, _w(
+        DEF="MQIGQPA_DEFAULT", CTX="MQIGQPA_CONTEXT", ONLYIGQ="MQIGQPA_ONLY_IGQ",
+        ALTIGQ="MQIGQPA_ALTERNATE_OR_IGQ")),
+    _a("IGQUSER", "MQCA_IGQ_USER_ID", width=12),
+    _a("LSTRTMR", "MQIA_LISTENER_TIMER", INT),
+    _a("LUGROUP", "MQCA_LU_GROUP_NAME", width=8),
+    _a("LUNAME", "MQCA_LU_NAME", width=8),
+    _a("LU62ARM", "MQCA_LU62_ARM_SUFFIX", width=2),
+    _a("LU62CHL", "MQIA_LU62_CHANNELS", INT),
+    _a("MAXCHL", "MQIA_MAX_CHANNELS", INT),
+    _a("OPORTMAX", "MQIA_OUTBOUND_PORT_MAX", INT),
+    _a("OPORTMIN", "MQIA_OUTBOUND_PORT_MIN", INT),
+    _a("QSGCERTL", "MQCA_QSG_CERT_LABEL", width=64),
+    _a("RCVTIME", "MQIA_RECEIVE_TIMEOUT", INT),
+    _a("RCVTMIN", "MQIA_RECEIVE_TIMEOUT_MIN", INT),
+    _a("RCVTTYPE", "MQIA_RECEIVE_TIMEOUT_TYPE", WORD, _w(
+        MULTIPLY="MQRCVTIME_MULTIPLY", ADD="MQRCVTIME_ADD", EQUAL="MQRCVTIME_EQUAL")),
+    _a("SCYCASE", "MQIA_SECURITY_CASE", WORD, _w(UPPER="MQSCYC_UPPER", MIXED="MQSCYC_MIXED")),
+    _a("SQQMNAME", "MQIA_SHARED_Q_Q_MGR_NAME", WORD, _w(USE="MQSQQM_USE",
+                                                        IGNORE="MQSQQM_IGNORE")),
+    _a("SSLTASKS", "MQIA_SSL_TASKS", INT),
+    _a("TCPCHL", "MQIA_TCP_CHANNELS", INT),
+    _a("TCPKEEP", "MQIA_TCP_KEEP_ALIVE", WORD, _w(NO="MQTCPKEEP_NO", YES="MQTCPKEEP_YES")),
+    _a("TCPNAME", "MQCA_TCP_NAME", width=8),
+    _a("TCPSTACK", "MQIA_TCP_STACK_TYPE", WORD, _w(SINGLE="MQTCPSTACK_SINGLE",
+                                                   MULTIPLE="MQTCPSTACK_MULTIPLE")),
+    _a("TRAXSTR", "MQIA_CHINIT_TRACE_AUTO_START", WORD, _w(NO="MQTRAXSTR_NO",
+                                                           YES="MQTRAXSTR_YES")),
+    _a("TRAXTBL", "MQIA_CHINIT_TRACE_TABLE_SIZE", INT),
+    # what DISPLAY QMGR shows and ALTER QMGR does not set
+    _a("ADVCAP", "MQIA_ADVANCED_CAPABILITY", WORD, _w(ENABLED="MQCAP_SUPPORTED",
+                                                      DISABLED="MQCAP_NOT_SUPPORTED"),
+       readonly=True),
+    _a("SPLCAP", "MQIA_PROT_POLICY_CAPABILITY", WORD, _w(ENABLED="MQCAP_SUPPORTED",
+                                                         DISABLED="MQCAP_NOT_SUPPORTED"),
+       readonly=True),
+    _a("XRCAP", "MQIA_XR_CAPABILITY", WORD, _CAP, readonly=True),
+    _a("COMMANDQ", "MQCA_COMMAND_INPUT_Q_NAME", readonly=True),
+    _a("DISTL", "MQIA_DIST_LISTS", WORD, _w(NO="MQDL_NOT_SUPPORTED", YES="MQDL_SUPPORTED"),
+       readonly=True),
+    _a("MAXPRTY", "MQIA_MAX_PRIORITY", INT, readonly=True),
+    _a("SYNCPT", "MQIA_SYNCPOINT", WORD, _w(AVAILABLE="MQSP_AVAILABLE",
+                                            NOTAVAILABLE="MQSP_NOT_AVAILABLE"),
+       readonly=True),
+    _a("QSGNAME", "MQCA_QSG_NAME", width=4, readonly=True),
     _a("CMDLEVEL", "MQIA_COMMAND_LEVEL", INT, readonly=True),
     _a("PLATFORM", "MQIA_PLATFORM", WORD, _w(UNIX="MQPL_UNIX", WINDOWSNT="MQPL_WINDOWS_NT",
                                              MVS="MQPL_ZOS", OS400="MQPL_OS400",
@@ -465,6 +620,25 @@ TABLES: dict[str, dict[str, Attribute]] = {
 }
 _BY_PARAM: dict[str, dict[int, Attribute]] = {
     kind: {a.param: a for a in table.values()} for kind, table in TABLES.items()}
+
+
+#: What MQ shows for a password, key or passphrase that is set (blank when none is).
+SECRET_SHOWN = "********"
+
+
+def masked(kind: str, attrs: Mapping[str, str]) -> dict[str, str]:
+    """An object's attributes as MQ shows them: each secret that is set (PASSWORD, INITKEY,
+    KEYRPWD, SSLKEYP) as asterisks."""
+    table = table_for(kind)
+    return {k: SECRET_SHOWN if v and k in table and table[k].secret else v
+            for k, v in attrs.items()}
+
+
+def hidden_secrets(kind: str, attrs: Mapping[str, str]) -> list[str]:
+    """The secret attributes of a definition read from a queue manager that are set but
+    shown as asterisks (their value cannot be had)."""
+    table = table_for(kind)
+    return [k for k, v in attrs.items() if k in table and table[k].secret and v == SECRET_SHOWN]
 
 
 def table_for(kind: str) -> dict[str, Attribute]:

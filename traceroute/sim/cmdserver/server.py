@@ -34,7 +34,8 @@ MQRCCF_CFST_STRING_LENGTH_ERR (a name too long), MQRCCF_Q_WRONG_TYPE (queue stat
 queue that is not local), MQRCCF_CHANNEL_IN_USE (START of a running channel),
 MQRCCF_CHANNEL_NOT_ACTIVE (STOP of a stopped one), MQRCCF_EVENTS_DISABLED (RESET QSTATS
 without PERFMEV(ENABLED), as on distributed platforms). Attributes are those the definitions
-hold (MQSC keywords with a PCF parameter: `traceroute.status.attributes`)."""
+hold (MQSC keywords with a PCF parameter: `traceroute.status.attributes`); a password or key
+that is set is answered as asterisks, as MQ answers it."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ from traceroute.sim.pubsub.subscriptions import attributes as sub_attributes
 from traceroute.sim.pubsub.tree import nodes
 from traceroute.sim.resolve import clusters_of
 from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher, moment_strings
-from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC
+from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC, masked
 from traceroute.status.commands import matches
 from traceroute.status.responses import (
     channel_status_parameters,
@@ -384,7 +385,8 @@ class CommandServer(Watcher):
     def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = _Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
         attrs = {**QMGR_DEFAULTS, **qm.attrs, "CMDLEVEL": str(qm.command_level)}
-        params, _ = definition_parameters(Definition(qm.name, "QMGR", qm.name, attrs))
+        params, _ = definition_parameters(Definition(qm.name, "QMGR", qm.name,
+                                                     masked("QMGR", attrs)))
         return [_select(params, r.selected(mqc.MQIACF_Q_MGR_ATTRS), (mqc.MQCA_Q_MGR_NAME,))]
 
     def _queues(self, qm: QueueManager, pattern: str, qtype: int) -> list[MQObject]:
@@ -468,7 +470,7 @@ class CommandServer(Watcher):
         out = []
         for ch in self._channels(qm, pattern, chltype):
             params, _ = definition_parameters(Definition(qm.name, "CHANNEL", ch.name,
-                                                         ch.effective()))
+                                                         masked("CHANNEL", ch.effective())))
             out.append(_select(params, wanted,
                                (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE)))
         return self._found(out, r.where, _Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND, String(

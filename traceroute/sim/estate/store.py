@@ -140,7 +140,8 @@ def definitions_text(qm: QueueManager) -> str:
     dynamic queues: they end with their connection)."""
     kept = copy.deepcopy(qm)
     kept.stopped = set()
-    for name in [n for n, q in kept.queues.items() if q.get("DEFTYPE") == "TEMPDYN"]:
+    for name in [n for n, q in kept.queues.items()
+                 if q.kind == "QLOCAL" and q.get("DEFTYPE") == "TEMPDYN"]:  # not models
         dict.__delitem__(kept.queues, name)
     return to_mqsc(Network({qm.name: kept}))
 

@@ -52,7 +52,7 @@ COMMAND_OPTIONS = frozenset({"REPLACE", "NOREPLACE", "LIKE", "FORCE", "CMDSCOPE"
 FLAG_KEYWORDS = frozenset({"REPLACE", "NOREPLACE", "FORCE", "PURGE", "NOPURGE", "ALL"})
 #: Attributes that hold a list of values: to_mqsc writes their items one by one.
 LIST_KEYWORDS = frozenset({"NAMES", "MSGEXIT", "MSGDATA", "SENDEXIT", "SENDDATA", "RCVEXIT",
-                           "RCVDATA", "COMPHDR", "COMPMSG"})
+                           "RCVDATA", "COMPHDR", "COMPMSG", "SUITEB", "PROTOCOL"})
 #: Attributes that to_mqsc quotes even when they need no quotes (as dmpmqcfg does).
 STRING_KEYWORDS = frozenset({
     "DESCR", "XMITQ", "RNAME", "RQMNAME", "TARGET", "CONNAME", "CLUSTER", "CLUSNL", "DEADQ",
@@ -392,8 +392,10 @@ def _command(statement: _Statement) -> Command | None:
 #: sharing group and storage keywords are read too: dmpmqcfg on z/OS writes them).
 _EVERY_KIND = frozenset({"CMDSCOPE", "QSGDISP", "LIKE", "REPLACE", "NOREPLACE", "FORCE"})
 _MORE_KEYWORDS = {
-    "QLOCAL": {"CFSTRUCT", "STGCLASS", "INDXTYPE", "NOPURGE", "PURGE"},
-    "QMODEL": {"CFSTRUCT", "STGCLASS", "INDXTYPE"},
+    "QLOCAL": {"CFSTRUCT", "STGCLASS", "INDXTYPE", "NOPURGE", "PURGE", "OTELTRAC",
+               "OTELPCTL"},
+    "QMODEL": {"CFSTRUCT", "STGCLASS", "INDXTYPE", "OTELTRAC", "OTELPCTL"},
+    "QREMOTE": {"OTELTRAC", "OTELPCTL"},
     "CHANNEL": {"DEFCDISP", "TPROOT", "SSLKEYP", "SSLKEYF", "QMNAME", "BACKLOG", "JAASCFG",
                 "PROTOCOL", "USECLNTID", "PORT", "MAXINST", "MAXINSTC", "AMQPKA", "TMPMODEL",
                 "TMPQPRFX", "USECLTID", "CLNTWGHT", "AFFINITY", "DEFRECON", "SHARECNV"},

@@ -225,3 +225,18 @@ def test_folder_lock_error_is_an_oserror_with_the_path(tmp_path):
     f = Folder(tmp_path / "missing" / "deeper")
     with pytest.raises(FolderError, match="cannot lock"), f.locked():
         pass
+
+
+def test_model_queues_are_kept_and_temporary_dynamic_queues_are_not(tmp_path):
+    """A QMODEL's DEFTYPE(TEMPDYN) says what it makes: the model itself is configuration
+    (it vanished from the folder before); a temporary dynamic queue ends with the command."""
+    network = parse_mqsc("* Queue manager name: QMA\nDEFINE QMODEL(APP.MODEL) DESCR('m')\n"
+                         "DEFINE QMODEL(APP.PERM) DEFTYPE(PERMDYN)\n")
+    Estate.create(tmp_path / "e", network, now=T0)
+    with Estate.open(tmp_path / "e", now=T0) as e:
+        assert e.sim.network.qmgrs["QMA"].queues["APP.MODEL"].kind == "QMODEL"
+        opened = e.sim.open_model("QMA", "APP.MODEL", dynamic_name="TMP.*")
+        assert opened.queue.startswith("TMP.")
+    text = (tmp_path / "e" / "QMA" / "definitions.mqsc").read_text()
+    assert "DEFINE QMODEL('APP.MODEL')" in text and "DEFINE QMODEL('APP.PERM')" in text
+    assert "TMP." not in text
