@@ -4,7 +4,8 @@ As `dmpmqcfg -o mqsc` writes them: ALTER QMGR, then DEFINE ... REPLACE of every 
 channel with all its attributes, asked through the Inquire commands of the queue manager's
 command server (a simulated estate's with `--network`, a real one's through the connection
 options). Read-only attributes (CMDLEVEL, PLATFORM, CRDATE ...) are written as comments, as
-dmpmqcfg writes them, and so is each password or key that is set (MQ shows only asterisks); the SYSTEM.* objects exactly as crtmqm made them only with --system.
+dmpmqcfg writes them, and so is each password or key that is set (MQ shows only
+asterisks); the SYSTEM.* objects exactly as crtmqm made them only with --system.
 What it writes, read back by runmqsc (or mqroute's MQSC reader), gives the same
 definitions. Only asks: nothing changes on the queue manager.
 """

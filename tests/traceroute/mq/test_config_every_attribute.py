@@ -193,7 +193,7 @@ def test_a_password_is_answered_as_asterisks_and_never_leaks():
     admin.close()
     [sdr] = [c for c in config.channels if c.name == "TO.QM2"]
     assert sdr.attrs["PASSWORD"] == "********" and config.qmgr.attrs["INITKEY"] == "********"
-    assert [c for c in config.channels if c.name == "NOPW"][0].attrs["PASSWORD"] == ""
+    assert next(c for c in config.channels if c.name == "NOPW").attrs["PASSWORD"] == ""
     text = config_text(config)
     for secret in ("k3y!", "s3cret", "pa55", "(********)", "('********')"):
         assert secret not in text, secret
