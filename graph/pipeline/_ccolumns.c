@@ -1451,8 +1451,16 @@ static int chain(Group *g, Py_ssize_t lo, Py_ssize_t hi, Col *r, Col *h, Activit
         if (put_hop(h, key, ++seq, in, -1)) return -1;
     }
 
-    /* the outcome (verdict.outcome_of) of the last activity's last operation */
+    /* the outcome (verdict.outcome_of) of the last activity's last operation; a
+     * publishing activity's (a put to a topic: publication_outcome) is the Python one's */
     const Activity *last = &acts[entries[n_entries - 1]];
+    if (!ends_in_gap) {
+        for (Py_ssize_t k = 0; k < last->n; k++) {
+            Py_ssize_t row = g->order[last->first + k];
+            if (is_put(in_int(&in[R_OP_TYPE], row).v) && !in_null(&in[R_TOPIC], row))
+                return 0;
+        }
+    }
     Py_ssize_t op = g->order[last->first + last->n - 1];
     int64_t type = in_int(&in[R_OP_TYPE], op).v;
     N feedback = in_int(&in[R_FEEDBACK], op);
