@@ -333,7 +333,9 @@ def observed_sends(out_dir: str | Path) -> list[ObservedSend]:
     """The sends in a pipeline output's `hops` table, aggregated (one row per channel use)."""
     import pyarrow.dataset as ds
 
-    table = ds.dataset(Path(out_dir) / "hops", format="parquet").to_table(
+    from graph.pipeline.storage import dataset, location
+
+    table = dataset(location(out_dir) / "hops", format="parquet").to_table(
         columns=["kind", "src_queue_manager", "dst_queue_manager", "channel"],
         filter=ds.field("kind") == "send")
     grouped = table.group_by(["src_queue_manager", "dst_queue_manager", "channel"]).aggregate(
@@ -470,17 +472,19 @@ def audit_output(network: Network, out_dir: str | Path | None, *,
     queues: list[ObservedQueue] = []
     if out_dir is not None:
         observed, queues = observed_with_statistics(out_dir)
-        sends = observed if observed or _observes_channels(Path(out_dir)) else None
+        from graph.pipeline.storage import location
+
+        sends = observed if observed or _observes_channels(location(out_dir)) else None
     return audit_with_statistics(network, sends, queues, xmitq_wait_us=xmitq_wait_us)
 
 
 def _observes_channels(out: Path) -> bool:
     """True when an analyze output holds routes or channel statistics (so a channel that
     none shows carried nothing); False for one of events or activity trace only."""
-    import pyarrow.dataset as ds
+    from graph.pipeline.storage import dataset
 
     for table in ("routes", "channel_stats"):
-        if (out / table).is_dir() and ds.dataset(out / table, format="parquet").count_rows():
+        if (out / table).is_dir() and dataset(out / table, format="parquet").count_rows():
             return True
     return False
 
@@ -488,9 +492,9 @@ def _observes_channels(out: Path) -> bool:
 def observed_with_statistics(out_dir: str | Path
                              ) -> tuple[list[ObservedSend], list[ObservedQueue]]:
     """Sends (routes, then channel statistics) and queue statistics of an analyze output."""
-    import pyarrow.dataset as ds
+    from graph.pipeline.storage import dataset, location
 
-    out = Path(out_dir)
+    out = location(out_dir)
     if not any((out / table).is_dir() for table in ("hops", "channel_stats", "queue_stats",
                                                     "smf")):
         raise FileNotFoundError(errno.ENOENT, "not an output folder of mqroute analyze (it "
@@ -499,13 +503,13 @@ def observed_with_statistics(out_dir: str | Path
     routes = observed_sends(out) if (out / "hops").exists() else []
     stat_sends: list[ObservedSend] = []
     if (out / "channel_stats").exists():
-        rows = ds.dataset(out / "channel_stats", format="parquet").to_table(
+        rows = dataset(out / "channel_stats", format="parquet").to_table(
             columns=["queue_manager", "object", "channel_type", "remote_qmgr",
                      "msg_count"]).to_pylist()
         stat_sends = sends_from_channel_statistics(rows)
     queues: list[ObservedQueue] = []
     if (out / "queue_stats").exists():
-        table = ds.dataset(out / "queue_stats", format="parquet").to_table(
+        table = dataset(out / "queue_stats", format="parquet").to_table(
             columns=["queue_manager", "object", "interval_start", "interval_end",
                      "put_count", "put1_count", "get_count", "q_min_depth", "q_max_depth",
                      "avg_time_on_q", "avg_time_on_q_persistent", "data"])

@@ -22,18 +22,20 @@ LIMIT = 200
 
 def has_smf(out: str | Path) -> bool:
     """True when the analyze output has SMF tables."""
-    folder = Path(out) / FOLDER
+    from graph.pipeline.storage import location
+
+    folder = location(out) / FOLDER
     return folder.is_dir() and any(p.is_dir() for p in folder.iterdir())
 
 
 def table(out: str | Path, structure: str, columns: list[str] | None = None):
     """An smf/ table (pyarrow), only these columns; None when the output has none."""
-    import pyarrow.dataset as ds
+    from graph.pipeline.storage import dataset, location
 
-    folder = Path(out) / FOLDER / structure.lower()
+    folder = location(out) / FOLDER / structure.lower()
     if not folder.is_dir() or not any(folder.glob("*.parquet")):
         return None
-    data = ds.dataset(folder, format="parquet")
+    data = dataset(folder, format="parquet")
     names = set(data.schema.names)
     return data.to_table(columns=[c for c in columns if c in names] if columns else None)
 
@@ -235,7 +237,9 @@ def summary(out: str | Path) -> Summary:
         return Summary()
     rows: dict[str, int] = {}
     managers: set[str] = set()
-    for folder in sorted((Path(out) / FOLDER).iterdir()):
+    from graph.pipeline.storage import location
+
+    for folder in sorted((location(out) / FOLDER).iterdir(), key=str):
         found = table(out, folder.name, ["qmgr"])
         if found is not None:
             rows[folder.name.upper()] = found.num_rows

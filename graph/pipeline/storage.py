@@ -277,6 +277,102 @@ def read_all(uri: str, limit: int) -> bytes:
 
 
 
+# --- folders of tables, local or remote, as the readers of analyze output see them ---------
+
+class RemotePath:
+    """A file or folder in a remote store (s3://, gs://, abfs://, hdfs:// ...), with the
+    few `pathlib.Path` methods the readers of analyze output use (`/`, `exists`, `is_dir`,
+    `is_file`, `iterdir`, `glob`, `name`), so they read a bucket as they read a folder;
+    `dataset` opens a table in it. Failures are StorageError naming the URI."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri.rstrip("/") if len(uri.rstrip("/")) > len(scheme(uri)) + 3 else uri
+
+    def __str__(self) -> str:
+        return self.uri
+
+    def __repr__(self) -> str:
+        return f"RemotePath({self.uri!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RemotePath) and normalise(self.uri) == normalise(other.uri)
+
+    def __hash__(self) -> int:
+        return hash(normalise(self.uri))
+
+    def __truediv__(self, name: str) -> RemotePath:
+        return RemotePath(join(self.uri, str(name)))
+
+    @property
+    def name(self) -> str:
+        """The last part of the URI."""
+        return self.uri.rstrip("/").rsplit("/", 1)[-1]
+
+    def arrow(self):
+        """(pyarrow filesystem, path inside it)."""
+        return _arrow(self.uri)
+
+    def _info(self):
+        fs, path = self.arrow()
+        try:
+            return fs.get_file_info(path)
+        except OSError as e:
+            raise StorageError(self.uri, reason(e)) from e
+
+    def exists(self) -> bool:
+        """True for a file or a folder (a prefix holding objects) that is there."""
+        return self._info().type != _import_fs().FileType.NotFound
+
+    def is_dir(self) -> bool:
+        """True for a folder."""
+        return self._info().type == _import_fs().FileType.Directory
+
+    def is_file(self) -> bool:
+        """True for a file."""
+        return self._info().type == _import_fs().FileType.File
+
+    def iterdir(self) -> list[RemotePath]:
+        """What the folder holds, one level (sorted)."""
+        pafs = _import_fs()
+        fs, path = self.arrow()
+        try:
+            infos = fs.get_file_info(pafs.FileSelector(path, recursive=False))
+        except OSError as e:
+            raise StorageError(self.uri, reason(e)) from e
+        return sorted((self / i.path.rstrip("/").rsplit("/", 1)[-1] for i in infos),
+                      key=lambda p: p.uri)
+
+    def glob(self, pattern: str) -> list[RemotePath]:
+        """What the folder holds whose name matches `pattern` (one level)."""
+        from fnmatch import fnmatchcase
+
+        return [p for p in self.iterdir() if fnmatchcase(p.name, pattern)]
+
+
+def location(uri: str | os.PathLike):
+    """A folder or file of analyze output as its readers take it: a `pathlib.Path` for a
+    plain path or file:// URI, a `RemotePath` for a store's URI."""
+    from pathlib import Path
+
+    if isinstance(uri, RemotePath | Path):
+        return uri
+    text = os.fspath(uri)
+    return Path(local_path(text)) if is_local(text) else RemotePath(text)
+
+
+def dataset(where, **options):
+    """`pyarrow.dataset.dataset` of a local path or a RemotePath (`options` as it takes)."""
+    import pyarrow.dataset as ds
+
+    if isinstance(where, RemotePath):
+        fs, path = where.arrow()
+        try:
+            return ds.dataset(path, filesystem=fs, **options)
+        except OSError as e:
+            raise StorageError(where.uri, reason(e)) from e
+    return ds.dataset(where, **options)
+
+
 #: Store settings executors take from the driver's environment (no secrets): endpoints,
 #: regions, certificate bundles, and not asking the EC2 metadata service.
 FORWARDED_SETTINGS = ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_REGION",

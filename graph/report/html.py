@@ -10,6 +10,7 @@ from html import escape as _html_escape
 from pathlib import Path
 
 from graph.draw.palette import verdict_colour
+from graph.pipeline.storage import location
 from graph.report import tables
 from graph.zos import channel_traffic, has_smf, summary
 from pcf.text import printable
@@ -450,7 +451,7 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
     A picture Graphviz cannot draw is a note in the page and one call of `problem`."""
     from graph.draw.estate import estate_svg
 
-    out = Path(out)
+    out = location(out)
     est = tables.read_estate(out)
     findings = None
     clusters = None

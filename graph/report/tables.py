@@ -19,6 +19,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graph.pipeline.storage import dataset as open_dataset
+from graph.pipeline.storage import location
+
 DELIVERED = ("delivered", "discarded_at_target")
 #: Places (queue manager, cause) and channel pairs the estate picture is given at most.
 PLACES_DRAWN = 2000
@@ -52,14 +55,14 @@ def dataset(out: str | Path, name: str):
     import pyarrow as pa
     import pyarrow.dataset as ds
 
-    path = Path(out) / name
+    path = location(out) / name
     if not path.exists():
         return None
     column = PARTITIONS.get(name)
     partitioning = ds.partitioning(pa.schema([(column, pa.string())]), flavor="hive") \
         if column else "hive"
     try:
-        return ds.dataset(path, format="parquet", partitioning=partitioning)
+        return open_dataset(path, format="parquet", partitioning=partitioning)
     except (OSError, ValueError) as e:
         raise TableError(f"{path}: not readable as Parquet ({_first_line(e)})") from None
 
@@ -82,7 +85,7 @@ def _table(out: Path, name: str, columns: list[str], filter=None, *,
     d = _dataset(out, name)
     if d is None:
         return None
-    path = Path(out) / name
+    path = location(out) / name
     want = _types().get(name, {})
     kinds = {"string": pa.string(), "long": pa.int64(), "int": pa.int32(),
              "boolean": pa.bool_(), "binary": pa.binary()}
@@ -189,7 +192,7 @@ def _loop_ids(out: Path):
 
 def looping_routes(out: Path) -> set[str]:
     """Routes whose channel sends leave some queue manager twice: they went round a loop."""
-    return set(_loop_ids(Path(out)).to_pylist())
+    return set(_loop_ids(location(out)).to_pylist())
 
 
 def cause_of(verdict: str, correl_id: str, loops: set[str]) -> str:
@@ -218,7 +221,7 @@ def read_estate(out: str | Path, *, limit: int = 200) -> Estate:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    out = Path(out)
+    out = location(out)
     est = Estate()
     cols = ["correl_id", "verdict", "last_queue_manager", "last_queue", "last_channel",
             "next_queue_manager", "first_time", "last_time", "activities"]
@@ -508,12 +511,12 @@ def events(out: str | Path, limit: int = 500, extra: tuple[str, ...] = ()
            ) -> tuple[list[str], list[dict], int]:
     """The `events/` table when present: the columns worth showing, the first `limit` rows
     in time order (with the `extra` columns too), and how many there are."""
-    d = _dataset(Path(out), "events")
+    d = _dataset(location(out), "events")
     if d is None:
         return [], [], 0
     names = [c for c in EVENT_SHOWN if c in d.schema.names] or \
         [c for c in d.schema.names if c != "data"][:20]
-    table = _table(Path(out), "events", names + [c for c in extra if c not in names])
+    table = _table(location(out), "events", names + [c for c in extra if c not in names])
     if "time" in names:
         table = table.sort_by([("time", "ascending")])
     return names, table.slice(0, limit).to_pylist(), table.num_rows
@@ -522,10 +525,10 @@ def events(out: str | Path, limit: int = 500, extra: tuple[str, ...] = ()
 def event_counts(out: str | Path, limit: int = 200) -> list[tuple[str, str, int]]:
     """(category, reason name, count) of the `events/` table, most frequent first (the
     first `limit`)."""
-    d = _dataset(Path(out), "events")
+    d = _dataset(location(out), "events")
     if d is None or "reason_name" not in d.schema.names:
         return []
-    t = _table(Path(out), "events", ["category", "reason_name"])
+    t = _table(location(out), "events", ["category", "reason_name"])
     import pyarrow.compute as pc
 
     t = t.set_column(0, "category", pc.fill_null(t["category"], ""))
@@ -538,13 +541,13 @@ def event_counts(out: str | Path, limit: int = 200) -> list[tuple[str, str, int]
 
 def route_events(out: str | Path, limit: int = 500) -> list[dict]:
     """The `route_events/` table when present: events that explain where routes stopped."""
-    d = _dataset(Path(out), "route_events")
+    d = _dataset(location(out), "route_events")
     if d is None:
         return []
     try:
         return d.head(limit).to_pylist()
     except (OSError, ValueError) as e:
-        raise TableError(f"{Path(out) / 'route_events'}: not readable "
+        raise TableError(f"{location(out) / 'route_events'}: not readable "
                          f"({_first_line(e)})") from None
 
 
@@ -553,7 +556,7 @@ def one_delivered(out: str | Path) -> str | None:
     5,000 delivered)."""
     import pyarrow.compute as pc
 
-    t = _table(Path(out), "routes", ["correl_id", "verdict", "hops"])
+    t = _table(location(out), "routes", ["correl_id", "verdict", "hops"])
     if t is None or t.num_rows == 0:
         return None
     t = t.filter(pc.equal(t["verdict"], "delivered"))
@@ -570,7 +573,7 @@ def channel_xmitqs(out: str | Path, event_rows: list[dict] = ()) -> dict[tuple[s
     import pyarrow.compute as pc
 
     found: dict[tuple[str, str], str] = {}
-    hops = _table(Path(out), "hops", ["kind", "src_queue_manager", "channel", "queue"],
+    hops = _table(location(out), "hops", ["kind", "src_queue_manager", "channel", "queue"],
                   filter=pc.field("kind") == "send")
     if hops is not None and hops.num_rows:
         g = hops.group_by(["src_queue_manager", "channel", "queue"]).aggregate([])

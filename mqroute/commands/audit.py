@@ -34,8 +34,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_admin_options(audit)
     add_connection(audit, qmgr=False)
     audit.add_argument("--observed", metavar="DIR", type=input_path,
-                       help="the --out folder of mqroute analyze (without it: configuration "
-                            "checks only)")
+                       help="the --out folder of mqroute analyze, a path or a URI as "
+                            "analyze takes (file://, s3://, gs://, abfs://, hdfs://); without "
+                            "it: configuration checks only")
     audit.add_argument("--json", action="store_true", help="one JSON object per finding")
     add_graph_engine_options(audit)
     audit.epilog = ("With --engine or --graphframes-jar, the graph-shaped checks (alias loops "
@@ -100,8 +101,14 @@ def run(args: argparse.Namespace) -> int:
                          "of every queue manager), or -m QMGR... to collect it live")
     else:
         network = load_mqsc(args.mqsc, strict=args.strict)
+    stored: tuple = ()
+    if args.observed:
+        from graph.pipeline.storage import StorageError
+        stored = (StorageError,)
     try:
         findings = audit_output(network, args.observed or None)
+    except stored as e:  # a store's file or folder: its URI and the reason
+        raise FatalError(str(e).splitlines()[0]) from None
     except (OSError, ValueError, KeyError) as e:  # pyarrow's ArrowInvalid is a ValueError
         reason = (e.strerror if isinstance(e, OSError) and e.strerror else str(e))
         first = reason.splitlines()[0] if reason.strip() else type(e).__name__

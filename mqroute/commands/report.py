@@ -22,7 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       "verdicts, lost messages, estate picture, channels, "
                                       "audit, events, routes")
     p.add_argument("dir", metavar="DIR", type=input_path,
-                   help="the --out folder of mqroute analyze")
+                   help="the --out folder of mqroute analyze: a path, or a URI as analyze "
+                        "takes (file://, s3://, gs://, abfs://, hdfs://)")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE.html",
                    type=output_path, help="where to write the page (default: report.html)")
     add_mqsc(p, old=["--config"], help="dmpmqcfg output of every queue manager: adds the "
@@ -41,14 +42,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the report; 0 when written, 2 when the folder or configuration cannot be read."""
     need("report", "numpy", "pyarrow", "pygraphviz", "networkx", extra="pictures")
-    from pathlib import Path
-
+    from graph.pipeline.storage import StorageError, location
     from graph.report import build_report
     from graph.report.tables import TableError
     from mqroute.inputs import load_mqsc
     from mqroute.output import WriteError, write_file
 
-    if not (Path(args.dir) / "routes").is_dir():
+    try:
+        has_routes = (location(str(args.dir)) / "routes").is_dir()
+    except StorageError as e:
+        raise FatalError(f"{args.dir}: {e.reason}") from None
+    if not has_routes:
         raise FatalError(f"{args.dir}: no routes/ table here (give the --out folder of "
                          "mqroute analyze)")
     network = load_mqsc(args.mqsc, strict=args.strict) if args.mqsc else None
@@ -59,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
                                 printable(f"mqroute: {args.output}: {text}"), file=sys.stderr))
     except TableError as e:                # names the table and column
         raise FatalError(str(e)) from None
+    except StorageError as e:              # names the file or folder of the store
+        raise FatalError(str(e).splitlines()[0]) from None
     except (OSError, ValueError) as e:     # pyarrow's ArrowInvalid is a ValueError
         raise FatalError(f"{args.dir}: {e}".splitlines()[0]) from None
     try:
