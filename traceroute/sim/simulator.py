@@ -1979,7 +1979,8 @@ class Simulator:
         r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
                     choose=self._choose)
         mine = qm.channels.get(channel.name)  # this end's definition (RCVR, CLUSRCVR ...)
-        user = _mca_user(mine, md) if qm.records else "mqm"  # no grants: nothing to check
+        user = _mca_user(mine, md) if any(k[0] == "AUTHREC" for k in qm.records) \
+            else "mqm"  # no grants: nothing to check
         r = self._authority(qm, user, xqh.remote_q_name, xqh.remote_q_mgr_name, r,
                             ("PUT",)) or r
         held = trace is not None and r.local and not ts.delivers(trace.state) \
