@@ -238,6 +238,57 @@ class ActivityTracer:
         elif s.count and len(state.records) >= s.count:
             self._write(state, call.time)
 
+    # --- by the clock, and between runs (an estate folder) ---------------------------------
+
+    def tick(self, now: float | None = None) -> None:
+        """Write the records of every traced connection whose ActivityInterval has passed
+        (by the clock: a channel agent or an application waiting in MQGET is still there)."""
+        now = self.sim.now if now is None else now
+        for state in list(self._conns.values()):
+            s = state.settings
+            if s.interval and state.records and now - state.start >= s.interval:
+                self._write(state, now)
+
+    def export_state(self, qmgr: str) -> list[dict]:
+        """The traced connections of a queue manager and their records not yet written
+        (JSON-ready; the records as one PCF message, hex)."""
+        from traceroute.sim.state import to_json
+
+        out = []
+        for state in self._conns.values():
+            if state.conn.qmgr != qmgr:
+                continue
+            records = encode(Message(Header(mqc.MQCFT_APP_ACTIVITY, mqc.MQCMD_ACTIVITY_TRACE),
+                                     list(state.records)), encoding=mqc.MQENC_NATIVE, ccsid=_CCSID)
+            out.append({"conn": to_json(state.conn), "settings": to_json(state.settings),
+                        "seq": state.seq, "start": state.start,
+                        "records": {"hex": records.hex()}})
+        return out
+
+    def import_state(self, qmgr: str, items: list, *, where: str = "activity") -> None:
+        """Go on tracing the connections of `export_state` (StateError when they do not fit)."""
+        from pcf.decoder import decode
+        from pcf.errors import PCFError
+        from traceroute.sim.state import StateError, from_json
+
+        live = {c.conn_id: c for c in self.sim.connections()}
+        for n, item in enumerate(items):
+            here = f"{where}[{n}]"
+            if not isinstance(item, dict):
+                raise StateError(f"{here}: not a JSON object")
+            conn = from_json(SimConnection, item.get("conn"), f"{here}.conn")
+            settings = from_json(TraceSettings, item.get("settings"), f"{here}.settings")
+            data = from_json(bytes, item.get("records"), f"{here}.records")
+            try:
+                records = decode(data, encoding=mqc.MQENC_NATIVE, ccsid=_CCSID).parameters
+            except PCFError as e:
+                raise StateError(f"{here}.records: {e}") from None
+            conn = live.get(conn.conn_id, conn)
+            self._conns[conn.conn_id] = _Conn(
+                conn, settings, from_json(int, item.get("seq", 0), f"{here}.seq"),
+                [g for g in records if isinstance(g, Group)],
+                from_json(float, item.get("start", 0.0), f"{here}.start"))
+
     # --- one record (spec §5) ------------------------------------------------------------
 
     def _clock(self, qmgr: str, t: float) -> datetime:

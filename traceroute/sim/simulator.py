@@ -614,6 +614,16 @@ class Simulator:
         """The connections open now."""
         return list(self._conns.values())
 
+    def connection_table(self) -> list[tuple[str, str, SimConnection]]:
+        """(kind, name, connection) of every open connection: kind 'app' (name: the
+        application's), 'sender' or 'receiver' (name: the channel's)."""
+        return [(kind, name, conn) for (_, kind, name), conn in self._conns.items()]
+
+    def resume_connection(self, kind: str, name: str, conn: SimConnection) -> None:
+        """A connection that was open before this run (an estate's channel agents): it goes
+        on, without a new MQCONN."""
+        self._conns[(conn.qmgr, kind, name)] = conn
+
     def input_handles(self, qmgr: str, queue: str) -> list[SimConnection]:
         """The applications' connections that have `queue` of `qmgr` open for input."""
         return [c for c in self._conns.values() if c.qmgr == qmgr

@@ -551,6 +551,58 @@ class StatisticsCollector:
         c.mqi = _Ops()
         c.queues = {}
 
+    # --- between runs (an estate folder keeps what was counted) -----------------------------
+
+    def reset_statistics(self, qmgr: str) -> None:
+        """RESET QMGR TYPE(STATISTICS): the interval ends now (its statistics are written)
+        and a new one begins."""
+        qm = self.sim.network.qmgrs[qmgr]
+        self._write_statistics(qm, self._qm_state(qmgr), self.sim.now)
+
+    def tick_accounting(self, now: float | None = None) -> None:
+        """Intermediate accounting of every connection open for ACCTINT seconds since its
+        last record (by the clock, not only at its next MQI call)."""
+        now = self.sim.now if now is None else now
+        for c in list(self.conns.values()):
+            qm = self.sim.network.qmgrs.get(c.conn.qmgr)
+            if qm is not None and now - c.since >= interval(qm, "ACCTINT"):
+                self._write_accounting(qm, c, final=False)
+
+    def export_state(self, qmgr: str) -> dict:
+        """What was counted for one queue manager and not yet written (JSON-ready)."""
+        from traceroute.sim.state import to_json
+
+        qm = self.sim.network.qmgrs[qmgr]
+        st = self.state.get(qmgr)
+        conns = [c for c in self.conns.values() if c.conn.qmgr == qmgr
+                 and (c.queues or (_on(qm, "ACCTMQI") and c.mqi.active))]
+        out: dict = {}
+        if st is not None and (st.queues or st.channels or (_on(qm, "STATMQI")
+                                                            and st.mqi.active)):
+            out["statistics"] = to_json(st)  # (nothing counted that would be written: none)
+        if conns:
+            out["accounting"] = [to_json(c) for c in conns]
+        return out
+
+    def import_state(self, qmgr: str, data: dict, *, where: str = "statistics") -> None:
+        """Go on counting from `export_state`'s values (StateError when they do not fit);
+        the times on queue of the messages waiting come from their put times."""
+        from traceroute.sim.state import from_json
+
+        live = {c.conn_id: c for c in self.sim.connections()}
+        if data.get("statistics") is not None:
+            self.state[qmgr] = from_json(_QMgrState, data["statistics"], f"{where} statistics")
+        for n, item in enumerate(data.get("accounting") or []):
+            c = from_json(_Connection, item, f"{where} accounting[{n}]")
+            c.conn = live.get(c.conn.conn_id, c.conn)
+            self.conns[c.conn.conn_id] = c
+        for (owner, queue), messages in self.sim.queues.items():
+            if owner != qmgr:
+                continue
+            for s in messages:
+                key = s.xqh.msg_desc.msg_id if s.xqh is not None else s.md.msg_id
+                self._put_times.setdefault((owner, queue, key), deque()).append(s.put_at)
+
     def _queue_accounting(self, qm: QueueManager, name: str, q: _Queue) -> Group:
         od, ot = self._time(qm, q.opened or 0.0)
         return Group(mqc.MQGACF_Q_ACCOUNTING_DATA, [

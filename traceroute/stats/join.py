@@ -90,25 +90,45 @@ class Joined:
         self.messages.sort(key=lambda m: m.header.msg_seq_number)
 
 
+class SequenceJoiner:
+    """`join_sequences` one message at a time (a live reader's messages arrive one by one):
+    `add` gives the sequences it completed, `flush` the incomplete rest (the end)."""
+
+    def __init__(self, *, max_pending: int = MAX_PENDING) -> None:
+        self.max_pending = max_pending
+        self.pending: dict[tuple, Joined] = {}
+
+    def add(self, m: StatsMessage) -> list[Joined]:
+        """Take one message; the sequences now released (whole, or pushed out)."""
+        h = m.header
+        if h.msg_seq_number == 1 and h.control == mqc.MQCFC_LAST:
+            return [Joined([m])]
+        out: list[Joined] = []
+        key = m.sequence_key
+        joined = self.pending.get(key)
+        if joined is not None and h.msg_seq_number in joined.numbers:
+            out.append(self.pending.pop(key))  # a second sequence with the same key
+            joined = None
+        if joined is None:
+            if len(self.pending) >= self.max_pending:
+                out.append(self.pending.pop(next(iter(self.pending))))
+            joined = self.pending[key] = Joined()
+        joined.add(m)
+        if joined.complete:
+            out.append(self.pending.pop(key))
+        return out
+
+    def flush(self) -> list[Joined]:
+        """The sequences still waiting for parts (released incomplete)."""
+        out = list(self.pending.values())
+        self.pending.clear()
+        return out
+
+
 def join_sequences(messages: Iterable[StatsMessage], *,
                    max_pending: int = MAX_PENDING) -> Iterator[Joined]:
     """Group messages into sequences; complete ones as soon as whole, the rest at the end."""
-    pending: dict[tuple, Joined] = {}
+    joiner = SequenceJoiner(max_pending=max_pending)
     for m in messages:
-        h = m.header
-        if h.msg_seq_number == 1 and h.control == mqc.MQCFC_LAST:
-            yield Joined([m])
-            continue
-        key = m.sequence_key
-        joined = pending.get(key)
-        if joined is not None and h.msg_seq_number in joined.numbers:
-            yield pending.pop(key)  # a second sequence with the same key: release the first
-            joined = None
-        if joined is None:
-            if len(pending) >= max_pending:
-                yield pending.pop(next(iter(pending)))
-            joined = pending[key] = Joined()
-        joined.add(m)
-        if joined.complete:
-            yield pending.pop(key)
-    yield from pending.values()
+        yield from joiner.add(m)
+    yield from joiner.flush()

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from traceroute.sim.cmdserver import CommandServer, Monitor, attach
+from traceroute.sim.estate.engines import Engines, monitoring_file, mqat_file
 from traceroute.sim.estate.folder import Folder, FolderError, file_name, mq_name
 from traceroute.sim.estate.store import (
     CHANNELS,
@@ -40,6 +41,7 @@ from traceroute.sim.estate.store import (
     message_file,
     queues_data,
 )
+from traceroute.sim.estate.units import recover
 from traceroute.sim.mqsc import MQSCError, parse_mqsc
 from traceroute.sim.network import Network, QueueManager
 from traceroute.sim.simulator import Simulator
@@ -71,7 +73,7 @@ class Estate:
     """An estate folder, loaded: its simulator, monitor and command server."""
 
     def __init__(self, folder: Folder, meta: Meta, sim: Simulator,
-                 server: CommandServer) -> None:
+                 server: CommandServer, engines: Engines | None = None) -> None:
         self.folder = folder
         self.meta = meta
         self.sim = sim
@@ -82,6 +84,9 @@ class Estate:
         #: messages are the very same objects is not written out again (the objects are
         #: held here, so no new message can take an old one's identity)
         self._dumps: dict[str, tuple[tuple, str]] = {}
+        #: statistics, accounting, activity trace and events, written by the clock
+        self.engines = engines if engines is not None else \
+            Engines(sim, server, _mqat(folder, sim))
 
     @property
     def path(self) -> Path:
@@ -129,7 +134,7 @@ class Estate:
         epoch = _utc_naive(now)
         sim = Simulator(network, seed=seed, latency=latency, start=epoch)
         meta = Meta(list(sim.network.qmgrs), epoch, 0.0, seed, latency, time_zone=time_zone)
-        estate = cls(Folder(target), meta, sim, _attach(sim))
+        estate = cls(Folder(target), meta, sim, attach(sim))
         try:
             with estate.folder.locked():
                 estate.settle()
@@ -186,7 +191,7 @@ class Estate:
         sim = Simulator(network, seed=meta.seed, latency=meta.latency, start=meta.epoch)
         sim.now = max((_utc_naive(now) - meta.epoch).total_seconds(), meta.clock)
         sim.restore_identity(meta.identity)
-        server = _attach(sim)
+        server = attach(sim)
         for name in meta.queue_managers:
             qm = sim.network.qmgrs[name]
             base = file_name(name)
@@ -204,22 +209,26 @@ class Estate:
             where = str(folder.file(f"{base}/{QUEUES}"))
             load_queues(_json(read(f"{base}/{QUEUES}", False), where), dumps, sim,
                         server.monitor, qm, meta.epoch, where)
-        estate = cls(folder, meta, sim, server)
+        estate = cls(folder, meta, sim, server)  # its engines, once the messages are loaded
+        for name in meta.queue_managers:
+            relative = monitoring_file(name)
+            estate.engines.load(name, read(relative, False), str(folder.file(relative)))
         estate._texts = texts
         for (owner, queue), messages in sim.queues.items():
             relative = f"{file_name(owner)}/{message_file(queue)}"
             if relative in texts:
                 estate._dumps[relative] = (tuple(messages), texts[relative])
+        recover(estate)
+        estate.engines.tick()
         return estate
 
     # --- running and saving ----------------------------------------------------------------
 
     def end_applications(self) -> None:
-        """The command's applications disconnect (their activity trace is written); the
-        channels' agents keep running, as a queue manager's do between commands."""
-        for conn in self.sim.connections():
-            if not conn.mca:
-                self.sim.disconnect(conn)
+        """The command's applications disconnect (their accounting and activity trace are
+        written); the channels' agents and the command server keep running, as a queue
+        manager's do between commands."""
+        self.engines.end_command()
 
     def retry(self) -> None:
         """Channels with messages waiting try again (their retry timer has run)."""
@@ -251,6 +260,9 @@ class Estate:
             out[f"{base}/{DEFINITIONS}"] = definitions_text(qm)
             out[f"{base}/{CHANNELS}"] = json_text(channels_data(self.monitor, qm, epoch))
             out[f"{base}/{QUEUES}"] = json_text(queues_data(sim, self.monitor, qm, epoch))
+            monitoring = self.engines.state_text(qm.name)
+            if monitoring is not None:
+                out[monitoring_file(qm.name)] = monitoring
             for (owner, queue), messages in sorted(sim.queues.items()):
                 if owner == qm.name and messages and queue in qm.queues:
                     relative = f"{base}/{message_file(queue)}"
@@ -280,17 +292,10 @@ class Estate:
         self._texts = texts
 
 
-def _attach(sim: Simulator) -> CommandServer:
-    """What every queue manager of an estate runs: the command server and its monitor, the
-    event engine (events on the event queues as the switches say) and activity trace (as
-    ACTVTRC says)."""
-    from traceroute.sim.activity_trace import ActivityTracer
-    from traceroute.sim.events import SimEvents
-
-    server = attach(sim)
-    SimEvents(sim)
-    ActivityTracer(sim)
-    return server
+def _mqat(folder: Folder, sim: Simulator) -> dict:
+    """Each queue manager's mqat.ini: its folder's DIR/QMGR/mqat.ini, else the default."""
+    return {name: Engines.mqat_of(folder.read(mqat_file(name)), str(folder.file(mqat_file(name))))
+            for name in sim.network.qmgrs}
 
 
 def _json(text: str | None, where: str) -> object:

@@ -1,0 +1,267 @@
+"""A Transport on a queue manager of a simulated estate folder, for readers that wait.
+
+`SimTransport` works inside one command's hold on an estate (its lock, for the whole
+command). A reader that waits for messages must not hold the folder that long: the other
+commands (`sim put`, `sim runmqsc ... STOP CHANNEL`, another reader) must go on meanwhile.
+`EstateTransport` therefore visits the estate: each visit opens it (lock, load, the
+clock moves on: statistics intervals end, activity trace is written, channels retry),
+takes up to `BATCH` messages from every queue this reader has asked for, and saves it; and
+between visits it holds nothing but its own unit of work (`traceroute.sim.estate.units`):
+
+* a get under syncpoint takes the message off its queue into the unit of work, in the same
+  all-or-nothing save; `commit` drops the messages handed out from the unit; `backout`
+  (and `close`, and the next command after a reader that died) puts them back at the head
+  of their queues, in order;
+* a browse leaves the queue alone and remembers which messages it has shown;
+* a get that finds nothing waits: the transport visits again every `poll` seconds (of the
+  wall clock) until `wait` is over. A queue that was looked at less than `poll` seconds ago
+  counts as looked at.
+
+Queue-manager and queue failures are MQ's: an unknown queue manager MQRC_Q_MGR_NAME_ERROR
+at MQCONN, an unknown queue MQRC_UNKNOWN_OBJECT_NAME at MQOPEN, a GET(DISABLED) queue
+MQRC_GET_INHIBITED at MQGET (as `TransportError`). Readers connect as `READER` (its
+MQCONN, MQOPEN, MQGET and MQDISC are MQI calls of the queue manager's, counted in its
+statistics like any application's).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+
+from pcf import mqc
+from pcf.mqmd import MQMD
+from traceroute.mq.transport import TransportError
+from traceroute.sim.estate import Estate
+from traceroute.sim.estate.units import Entry, Unit, restore
+from traceroute.sim.resolve import resolve_input
+from traceroute.sim.simulator import Stored
+
+#: The application name live readers connect with.
+READER = "mqroute"
+#: Messages taken from one queue in one visit.
+BATCH = 200
+#: Seconds between visits while waiting.
+POLL = 0.5
+
+__all__ = ["BATCH", "POLL", "READER", "EstateTransport"]
+
+_QUIET = (mqc.MQRC_NO_MSG_AVAILABLE,)
+
+
+@dataclass
+class _Queue:
+    """What a reader knows of one of its queues."""
+
+    browse: bool
+    buffer: deque = field(default_factory=deque)   # Entry (get) or (MQMD, bytes) (browse)
+    seen: set[bytes] = field(default_factory=set)  # browsed MsgIds
+    looked: float | None = None                      # the clock of the last visit
+    error: TransportError | None = None
+    depth: int | None = None                         # messages there at the first visit
+
+
+class EstateTransport:
+    """A Transport (get, commit, backout, close; no puts) on one queue manager of an
+    estate folder, visiting the folder instead of holding it (see the module doc)."""
+
+    def __init__(self, path: str | Path, qmgr: str, *, appl_name: str = READER,
+                 poll: float = POLL, batch: int = BATCH, lock_wait: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.path = Path(path)
+        self.appl_name = appl_name
+        self.poll = poll
+        self.batch = batch
+        self.lock_wait = lock_wait
+        self._clock = clock
+        self._sleep = sleep
+        self._queues: dict[tuple[str, bool], _Queue] = {}
+        with Estate.open(self.path, wait=lock_wait) as estate:
+            names = list(estate.sim.network.qmgrs)
+        if not qmgr and names:
+            qmgr = names[0]
+        if qmgr not in names:
+            raise TransportError("MQCONN", mqc.MQRC_Q_MGR_NAME_ERROR,
+                                 f"to '{qmgr}' (the estate {self.path} has "
+                                 f"{', '.join(names)})")
+        self.qmgr_name = qmgr
+        self._unit = Unit(self.path, qmgr)
+        self.visits = 0
+
+    def clock(self) -> float:
+        """Wall-clock seconds (monotonic)."""
+        return self._clock()
+
+    # --- what a live reader uses ------------------------------------------------------------
+
+    def get(self, queue: str, *, correl_id: bytes | None = None, wait: float = 0.0,
+            browse: bool = False, syncpoint: bool = True) -> tuple[MQMD, bytes] | None:
+        """The next message of `queue` (taken under syncpoint, or browsed), waiting up to
+        `wait` seconds; None when none came. Every message matches: CorrelId selection is
+        not offered here (readers of system queues take all)."""
+        if correl_id is not None:
+            raise TransportError("MQGET", mqc.MQRC_OPTIONS_ERROR,
+                                 "(an estate reader takes every message)")
+        q = self._queues.setdefault((queue, browse), _Queue(browse))
+        deadline = self._clock() + wait
+        while True:
+            if q.buffer:
+                item = q.buffer.popleft()
+                if browse:
+                    return item
+                item.returned = True
+                return item.md, item.data
+            if q.error is not None:
+                error, q.error = q.error, None
+                del self._queues[(queue, browse)]
+                raise error
+            now = self._clock()
+            if q.looked is not None and now - q.looked < self.poll:  # empty a moment ago
+                if now >= deadline:
+                    return None
+                self._sleep(max(0.0, min(q.looked + self.poll, deadline) - now))
+                continue
+            self._visit()
+
+    def depth(self, queue: str, browse: bool = False) -> int | None:
+        """How many messages the queue held when this reader first looked (once-through
+        reading stops there)."""
+        q = self._queues.setdefault((queue, browse), _Queue(browse))
+        if q.looked is None:
+            self._visit()
+        if q.error is not None:
+            error, q.error = q.error, None
+            del self._queues[(queue, browse)]
+            raise error
+        return q.depth
+
+    def commit(self) -> None:
+        """The messages handed out are final (the unit of work keeps the others)."""
+        self._unit.commit()
+
+    def backout(self) -> None:
+        """Every message got and not committed goes back to the head of its queue (those
+        not handed out yet too)."""
+        if not self._unit.entries:
+            return
+        with Estate.open(self.path, wait=self.lock_wait) as estate:
+            kept = restore(estate.sim, self.qmgr_name, self._unit.entries)
+            self._unit.entries = kept
+            self._unit.stage(estate.folder)
+        for q in self._queues.values():
+            if not q.browse:
+                q.buffer.clear()
+                q.looked = None
+        if kept:
+            raise TransportError("MQBACK", mqc.MQRC_UNKNOWN_OBJECT_NAME,
+                                 f"(queue {kept[0].queue} was deleted: its messages stay in "
+                                 f"{self._unit.file})")
+
+    def close(self) -> None:
+        """Back out what is not committed, let go of the unit of work."""
+        try:
+            self.backout()
+        finally:
+            if not self._unit.entries:
+                self._unit.close()
+
+    # --- the rest of the Transport protocol ----------------------------------------------
+
+    def open_output(self, queue: str, **_: object) -> object:
+        """Not offered: readers only read."""
+        raise TransportError("MQOPEN", mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+                             f"'{queue}' for output (an estate reader only reads)")
+
+    def put(self, handle: object, md: MQMD, data: bytes) -> MQMD:
+        """Not offered: readers only read."""
+        raise TransportError("MQPUT", mqc.MQRC_HOBJ_ERROR)
+
+    def open_reply_queue(self, name: str, prefix: str = "") -> str:
+        """Not offered: readers only read."""
+        raise TransportError("MQOPEN", mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+                             f"'{name}' (an estate reader only reads)")
+
+    def inquire(self) -> dict[str, str]:
+        """ACTIVREC, ROUTEREC and DEADQ of the queue manager."""
+        with Estate.open(self.path, wait=self.lock_wait) as estate:
+            qm = estate.sim.network.qmgrs[self.qmgr_name]
+            names = {0: "DISABLED", 1: "QUEUE", 2: "MSG"}
+            return {"ACTIVREC": names[qm.activrec], "ROUTEREC": names[qm.routerec],
+                    "DEADQ": qm.deadq}
+
+    # --- visits -------------------------------------------------------------------------------
+
+    def _visit(self) -> None:
+        """Open the estate once: take (or browse) what every asked-for queue has."""
+        with Estate.open(self.path, wait=self.lock_wait) as estate:
+            sim = estate.sim
+            if self.qmgr_name not in sim.network.qmgrs:
+                error = TransportError("MQGET", mqc.MQRC_Q_MGR_NOT_AVAILABLE,
+                                       f"(queue manager {self.qmgr_name} is no longer in the "
+                                       f"estate {self.path})")
+                for q in self._queues.values():
+                    q.error = error
+                return
+            for (name, _browse), q in self._queues.items():
+                if q.error is None and not q.buffer:
+                    self._look(sim, name, q)
+            self._unit.stage(estate.folder)
+            for conn in sim.connections():  # the reader's connection ends with its visit
+                if conn.qmgr == self.qmgr_name and conn.appl_name == self.appl_name \
+                        and not conn.mca and not conn.channel:
+                    sim.disconnect(conn)
+        self.visits += 1
+        now = self._clock()
+        for q in self._queues.values():
+            q.looked = now
+
+    def _look(self, sim, name: str, q: _Queue) -> None:
+        qmgr = self.qmgr_name
+        r = resolve_input(sim.network, qmgr, name)
+        base = r.queue if r.ok and r.queue else name
+        waiting = sim.queues.get((qmgr, base), ())
+        if q.browse:
+            result = sim.mqget(qmgr, name, browse=True, appl_name=self.appl_name)
+            if result.reason not in (0, *_QUIET):
+                q.error = _error(result.reason, name)
+                return
+            messages = [s for s in waiting if not sim.expired(s)]
+            if q.depth is None:
+                q.depth = len(messages)
+            for s in messages:
+                if len(q.buffer) >= self.batch:
+                    break
+                if s.md.msg_id not in q.seen:
+                    q.seen.add(s.md.msg_id)
+                    q.buffer.append((s.md, s.data))
+            return
+        head = {s.md.msg_id: s for s in islice(waiting, 2 * self.batch)}  # their put times
+        taken = 0
+        while taken < self.batch:
+            result = sim.mqget(qmgr, name, appl_name=self.appl_name)
+            if result.reason:
+                if result.reason not in _QUIET:
+                    q.error = _error(result.reason, name)
+                break
+            stored = head.get(result.md.msg_id)
+            if stored is None or stored.md is not result.md:
+                stored = Stored(result.md, result.data, sim.now)
+            taken += 1
+            q.buffer.append(self._unit.add(name, stored))
+        if q.depth is None and q.error is None:
+            q.depth = taken + len(sim.queues.get((qmgr, base), ()))
+
+
+def _error(reason: int, queue: str) -> TransportError:
+    call = "MQGET" if reason == mqc.MQRC_GET_INHIBITED else "MQOPEN"
+    return TransportError(call, reason, f"'{queue}'")
+
+
+def entries_of(transport: EstateTransport) -> list[Entry]:
+    """The messages a transport holds uncommitted (tests)."""
+    return list(transport._unit.entries)
