@@ -9,12 +9,16 @@ pictures, and the two rules every output keeps.
   output and rename it into place only when complete (fsynced), so a full disk, a file size
   limit, an error or a kill leaves the previous file as it was; the error names the file.
   Every command writes its files through them.
+* Standard output before a destructive get becomes final (trace, live reads):
+  `output_written()` flushes it (and fsyncs it when it is a file); `OutputError` if that
+  fails, so the gets are backed out instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import stat
@@ -157,6 +161,25 @@ def draw_routes(args: argparse.Namespace, routes: list[Route]) -> None:
         return
     path = write_file(args.graph, data)
     print(f"mqroute: route graph written to {path}", file=sys.stderr)
+
+
+class OutputError(OSError):
+    """Standard output could not be written (a full disk, a closed file)."""
+
+
+def output_written() -> None:
+    """Flush standard output (and fsync it when it is a file); OutputError if that fails."""
+    try:
+        sys.stdout.flush()
+        fd = sys.stdout.fileno()
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fsync(fd)
+    except BrokenPipeError:
+        raise
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return  # not a real file (captured in tests, or an in-memory stream)
+    except OSError as e:
+        raise OutputError(e.errno, e.strerror or str(e)) from None
 
 
 def print_json_lines(objects: Iterable[object], *, ensure_ascii: bool = True) -> int:

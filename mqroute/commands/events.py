@@ -1,6 +1,8 @@
 """`mqroute events`: MQ event messages decoded, amqsevt JSON read back, what-if replay.
 
     mqroute events FILE... [--json] [--reason NAME]...     event queues (dumps, raw files)
+    mqroute events -m QMGR [--queue NAME]... [--browse] [--wait SECONDS] [--save FILE]
+                                                             the event queues, live (amqsevt)
     mqroute events --from-json FILE... [--json]              amqsevt -o json / json_compact
     mqroute events FILE... --text [--constants]               amqsevt -o text (-d)
     mqroute events replay --mqsc F.mqsc... --ops OPS.csv [--json]
@@ -17,14 +19,30 @@ import sys
 
 from mqroute.errors import FatalError, Problems, UsageError
 from mqroute.eventinputs import read_event_files, read_event_json, split_json
-from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text
-from mqroute.options import Filters, add_filters, add_mqsc, add_strict, several
+from mqroute.inputs import Inputs, add_inputs, load_mqsc, located, read_text, skipped_text
+from mqroute.live import (
+    EVENT_QUEUES,
+    OPTIONAL_EVENT,
+    add_live_options,
+    live_requested,
+    read_queues,
+)
+from mqroute.options import (
+    Filters,
+    add_connection,
+    add_filters,
+    add_mqsc,
+    add_network,
+    add_strict,
+    several,
+)
 from mqroute.paths import input_path
 from pcf import mqc
-from pcf.errors import InputError
+from pcf.errors import InputError, PCFError
+from pcf.mqmd import MQMD
 from pcf.text import printable
 from traceroute.display.amqsevt import dumps, event_line, reason_from_name, text, to_json
-from traceroute.events import Event
+from traceroute.events import Event, NotEventData, decode_event
 from traceroute.events.build import perf_event
 from traceroute.events.engine import Failure, PerfEvent
 from traceroute.events.replay import Estate, OpError, parse_ops, replay
@@ -37,18 +55,23 @@ FAILURE_NAMES = {mqc.MQRC_Q_FULL: "MQRC_Q_FULL",
 
 #: The exit statuses, as --help and docs/commands/events.md say them.
 EXIT_STATUS = ("0 ok (messages of other kinds counted; replay: failed puts and gets reported, "
-               "still 0); 1 an input, a JSON event, a dump line or an OPS.csv line unreadable; 2"
-               " usage, or replay's MQSC or OPS.csv unreadable.")
+               "still 0); 1 an input, a JSON event, a dump line or an OPS.csv line unreadable, "
+               "or (-m) a queue that cannot be read; 2 usage, replay's MQSC or OPS.csv "
+               "unreadable, or (-m) no queue manager, no connection, the dump or output not "
+               "writable; 130 (-m) interrupted, after what was read was printed.")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute events`."""
     p = sub.add_parser(
         "events", help="MQ event messages (queue manager, channel, performance, "
-        "configuration, command, logger) as lines or amqsevt JSON; `events replay` "
-        "simulates performance events",
+        "configuration, command, logger) as lines or amqsevt JSON, from files or live from "
+        "the event queues; `events replay` simulates performance events",
         description="Read event queues (dmpmqmsg dumps or raw files), amqsevt JSON "
-        "(--from-json), or replay operations: `mqroute events replay --mqsc F.mqsc... "
+        "(--from-json), the event queues of a queue manager live as amqsevt does (-m QMGR: "
+        "without --queue, SYSTEM.ADMIN.QMGR/CHANNEL/PERFM/CONFIG/COMMAND/LOGGER.EVENT and "
+        "SYSTEM.ADMIN.PUBSUB.EVENT where it exists; with -m, --queue names the queues to "
+        "read), or replay operations: `mqroute events replay --mqsc F.mqsc... "
         "--ops OPS.csv [--json]` (OPS.csv: time_ms,qmgr,queue,op[,count]; op PUT, GET, "
         "RESET_STATS, RESTART).")
     add_inputs(p, "dmpmqmsg dumps or raw event messages; or the word `replay`", nargs="*",
@@ -70,6 +93,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_strict(p)
     add_filters(p)
     p.add_argument("--ops", metavar="FILE", type=input_path, help="replay: OPS.csv")
+    add_live_options(p, reads="the event queues")
+    add_network(p, help="with -m: the estate folder (mqroute sim init) whose queue manager's "
+                        "event queues are read")
+    add_connection(p, channel_flag="--client-channel")
     p.set_defaults(func=run)
 
 
@@ -102,37 +129,105 @@ def _print(event: Event, args: argparse.Namespace) -> None:
         print(event_line(event))
 
 
-def run(args: argparse.Namespace) -> int:
-    """`mqroute events`: 0 ok, 1 some input unreadable, 2 usage."""
-    if args.files[:1] == ["replay"]:
-        return run_replay(args)
-    if args.mqsc or args.ops:
-        raise _usage("--mqsc and --ops go with `mqroute events replay`")
-    if not args.files and not args.from_json:
-        raise _usage("give event files (dumps, raw messages) or --from-json FILE")
-    if args.text and args.json:
-        raise _usage("--text and --json are two forms: give one")
-    if args.constants and not args.text:
-        raise _usage("--constants goes with --text")
+class EventPrinter:
+    """Prints the events that pass --reason and the filters, read from files or live (a
+    `traceroute.mq.live.Consumer`: nothing is held)."""
+
+    def __init__(self, args: argparse.Namespace, reasons: set[int], filters: Filters,
+                 problems: Problems) -> None:
+        self.args = args
+        self.reasons = reasons
+        self.filters = filters
+        self.problems = problems
+        self.shown = 0
+        self.skipped = 0
+
+    def show(self, event: Event) -> None:
+        """Print one event if it passes."""
+        if (self.reasons and event.reason not in self.reasons) or not kept(event, self.filters):
+            return
+        self.shown += 1
+        _print(event, self.args)
+
+    def take(self, source: str, md: MQMD, data: bytes) -> None:
+        """One message read live."""
+        where = f"{source} message {md.msg_id.hex().upper()}"
+        try:
+            event = decode_event(data, md, where=where)
+        except NotEventData:
+            self.skipped += 1
+            return
+        except PCFError as e:
+            self.problems(where, str(e))
+            return
+        self.show(event)
+
+    def holding(self) -> bool:
+        """Nothing is held: each event is printed as it comes."""
+        return False
+
+    def finish(self) -> None:
+        """Nothing is held."""
+
+
+def _reasons(args: argparse.Namespace) -> set[int]:
     reasons = set()
     for name in args.reason:
         value = reason_from_name(name)
         if value is None:
             raise _usage(f"--reason {name}: not an MQRC name, number or amqsevt reason name")
         reasons.add(value)
+    return reasons
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute events`: 0 ok, 1 some input unreadable, 2 usage."""
+    if args.files[:1] == ["replay"]:
+        return run_replay(args)
+    if args.mqsc or args.ops:
+        raise _usage("--mqsc and --ops go with `mqroute events replay`")
+    if args.text and args.json:
+        raise _usage("--text and --json are two forms: give one")
+    if args.constants and not args.text:
+        raise _usage("--constants goes with --text")
+    if args.qmgr or live_requested(args) or args.network:
+        return run_live(args)
+    if not args.files and not args.from_json:
+        raise _usage("give event files (dumps, raw messages), --from-json FILE, or -m QMGR "
+                     "to read the event queues live")
+    reasons = _reasons(args)
     filters = Filters.from_args(args)
-    problems, shown = Problems(), 0
+    problems = Problems()
     files, jsons = split_json(args.files, problems)  # amqsevt JSON given as FILE is read too
     inputs = Inputs(files, problems)
+    printer = EventPrinter(args, reasons, filters, problems)
     sources = [read_event_files(inputs), read_event_json([*jsons, *args.from_json], problems)]
     for events in sources:
         for event in events:
-            if (reasons and event.reason not in reasons) or not kept(event, filters):
-                continue
-            shown += 1
-            _print(event, args)
-    print(inputs.summary(f"{shown} events", "event data"), file=sys.stderr)
+            printer.show(event)
+    print(inputs.summary(f"{printer.shown} events", "event data"), file=sys.stderr)
     return inputs.problems.status()
+
+
+def run_live(args: argparse.Namespace) -> int:
+    """`mqroute events -m QMGR`: the event queues read as they fill (amqsevt)."""
+    from dataclasses import replace
+
+    if args.files or args.from_json:
+        raise _usage("give event files or -m QMGR (a live read), not both")
+    if not args.qmgr and not args.network:
+        raise _usage("--browse, --wait and --save read the event queues live: give -m QMGR")
+    reasons = _reasons(args)
+    filters = replace(Filters.from_args(args), queues=[])  # with -m, --queue: what to read
+    problems = Problems()
+    printer = EventPrinter(args, reasons, filters, problems)
+    queues = list(dict.fromkeys(args.queue)) or list(EVENT_QUEUES)
+    outcome = read_queues(args, [args.qmgr] if args.qmgr else [], queues, printer,
+                          optional=() if args.queue else OPTIONAL_EVENT, command="events")
+    print(printable(f"mqroute: {printer.shown} events"
+                    f"{skipped_text(printer.skipped, 'event data')}{outcome.summary(args)}"),
+          file=sys.stderr)
+    return outcome.exit_status(problems.status())
 
 
 def _usage(text: str) -> UsageError:

@@ -1,4 +1,11 @@
-"""`mqroute follow`: where real messages went, from application activity trace."""
+"""`mqroute follow`: where real messages went, from application activity trace.
+
+    mqroute follow FILE... [--json] [filters] [-m QMGR | --network DIR]
+                                        dumps; -m / --network explain where messages wait now
+    mqroute follow -m QMGR [-m QMGR]... [--browse] [--wait SECONDS] [--save FILE]
+                                        each queue manager's SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE,
+                                        live (amqsact), journeys stitched across them
+"""
 
 from __future__ import annotations
 
@@ -6,20 +13,23 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from mqroute.errors import Problems
+from mqroute.errors import Problems, UsageError
 from mqroute.eventinputs import add_events_option, print_explanations
-from mqroute.inputs import Inputs, add_inputs
+from mqroute.inputs import Inputs, add_inputs, skipped_text
+from mqroute.live import TRACE_QUEUE, add_live_options, live_requested, read_queues
 from mqroute.livestatus import live_explainer, stop_of_journey
 from mqroute.options import Filters, add_connection, add_filters, add_msg_id, add_network, msg_ids
 from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import print_json_lines
 from pcf.errors import PCFError
+from pcf.mqmd import MQMD
 from pcf.text import printable
 from traceroute.display.amqsact import render_journey
 from traceroute.journeys import (
     ActivityTrace,
     Journey,
     NotActivityTrace,
+    Reconstruction,
     exit_status,
     reconstruct,
 )
@@ -29,9 +39,11 @@ from traceroute.readers import InputMessage
 from traceroute.records import NotActivityData, Record, parse_message
 
 #: The exit statuses, as --help and docs/commands/follow.md say them.
-EXIT_STATUS = ("the first that applies: 1 an input unreadable (the rest followed); 6 a put "
-               "failed; 5 dead-lettered; 4 waiting on a transmission queue; 3 in transit or "
-               "incomplete; else 0; 2 usage.")
+EXIT_STATUS = ("the first that applies: 1 an input (or, -m, a queue) unreadable (the rest "
+               "followed); 6 a put failed; 5 dead-lettered; 4 waiting on a transmission queue; "
+               "3 in transit or incomplete; else 0; 2 usage, or (-m) no queue manager, no "
+               "connection, the dump or output not writable; 130 (-m) interrupted, after the "
+               "journeys read were printed.")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -41,18 +53,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        "where each went and where it stopped",
         description="Reads activity-trace messages (dmpmqmsg dumps of "
                     "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE or raw files, any mix of queue "
-                    "managers, any order) and prints one journey per original message.")
+                    "managers, any order) and prints one journey per original message; "
+                    "without FILE, -m QMGR (repeatable) reads each queue manager's "
+                    "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE live, as amqsact does, and stitches "
+                    "the journeys across them.")
     add_inputs(p, "dmpmqmsg dumps or raw messages",
-               json_help="one JSON object per original message (JSON Lines)")
+               json_help="one JSON object per original message (JSON Lines)", nargs="*")
     add_msg_id(p)
     add_filters(p)
     p.add_argument("-v", "--verbose", action="store_true",
                    help="each call's trace record as amqsact -v prints it")
     add_events_option(p)
     add_otlp_options(p)
+    add_live_options(p, reads="SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE of each -m queue manager")
     add_network(p, help="explain where stuck messages wait by asking this simulated estate "
-                        "now (demo, MQSC files or an estate folder)")
-    add_connection(p, channel_flag="--client-channel")
+                        "now (demo, MQSC files or an estate folder); without FILE, the estate "
+                        "folder whose activity-trace queues are read")
+    add_connection(p, qmgr=False, channel_flag="--client-channel")
+    p.add_argument("-m", dest="qmgrs", action="append", default=[], metavar="QMGR",
+                   help="with FILE: the queue manager asked why messages wait (the first); "
+                        "without: read this queue manager's activity trace live (repeatable)")
     p.set_defaults(func=run)
 
 
@@ -96,19 +116,57 @@ def _with_live(journey: Journey, why) -> dict:
     return document
 
 
-def run(args: argparse.Namespace) -> int:
-    """`mqroute follow`: print the journeys; the exit status of the contract."""
+class TraceReader:
+    """Activity trace read live, held until the end (a `traceroute.mq.live.Consumer`): the
+    journeys are stitched and printed once every queue manager's trace is read."""
+
+    def __init__(self, problems: Problems) -> None:
+        self.problems = problems
+        self.traces: list[ActivityTrace] = []
+        self.records: list[Record] = []
+        self.skipped = 0
+        self.read = 0
+        self.printed = False
+        self.show = None  # set by run_live: prints the journeys of what was read
+
+    def take(self, source: str, md: MQMD, data: bytes) -> None:
+        """One message read live."""
+        self.read += 1
+        self.printed = False
+        try:
+            self.traces.append(parse_activity_trace(md, data, source=source))
+            return
+        except NotActivityTrace:
+            pass
+        except PCFError as e:
+            self.problems(f"{source} message {md.msg_id.hex().upper()}", str(e))
+            return
+        try:
+            self.records.append(parse_message(md, data, source=source))
+        except (NotActivityData, PCFError):
+            self.skipped += 1
+
+    def holding(self) -> bool:
+        """True while what was read is not printed."""
+        return self.read > 0 and not self.printed
+
+    def finish(self) -> None:
+        """Stitch and print the journeys."""
+        if self.show is not None:
+            self.show(reconstruct(iter(self.traces)), self.records)
+        self.printed = True
+
+
+def _journeys(args: argparse.Namespace, result: Reconstruction, records: list[Record],
+              problems: Problems) -> list[Journey]:
+    """Print the journeys that pass (-v, --json, live explanations, --events, OTLP)."""
     wanted = msg_ids(args)
     filters = Filters.from_args(args)
-    check_otlp(args)
-    inputs = Inputs(args.files, Problems())
-    records: list[Record] = []
-    result = reconstruct(read_traces(inputs, records))
     journeys = [j for j in result.journeys
                 if (not wanted or j.msg_id in wanted) and kept(j, filters)]
     join_records(journeys, records)
     with live_explainer(args, stop_of_journey,
-                        lambda text: inputs.problems("live status", text)) as why:
+                        lambda text: problems("live status", text)) as why:
         if args.json:
             print_json_lines(_with_live(j, why) for j in journeys)
         else:
@@ -122,14 +180,71 @@ def run(args: argparse.Namespace) -> int:
     for missing in sorted(wanted - {j.msg_id for j in journeys}):
         print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
               file=sys.stderr)
-    print_explanations(args, journeys=journeys, problem=inputs.problems)
+    print_explanations(args, journeys=journeys, problem=problems)
     export(args, journeys, journeys=True)
-    summary = inputs.summary(f"{len(journeys)} journeys from {result.calls} MQI calls",
-                             "activity trace data")
+    return journeys
+
+
+def _summary(journeys: list[Journey], result: Reconstruction, records: list[Record],
+             skipped: str) -> str:
+    summary = (f"mqroute: {len(journeys)} journeys from {result.calls} MQI calls{skipped}")
     if records:
         summary += f"; {len(records)} activity reports/trace-route messages read"
-    print(summary, file=sys.stderr)
+    return summary
+
+
+def run(args: argparse.Namespace) -> int:
+    """`mqroute follow`: print the journeys; the exit status of the contract."""
+    args.qmgr = args.qmgrs[0] if args.qmgrs else ""  # the queue manager asked (live status)
+    if not args.files:
+        if args.qmgrs or live_requested(args):
+            return run_live(args)
+        raise UsageError("follow: give activity-trace files (dumps, raw messages), or -m QMGR "
+                         "to read SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE live")
+    if live_requested(args):
+        raise UsageError("follow: --browse, --wait and --save read the activity-trace queues "
+                         "live: give -m QMGR without files")
+    msg_ids(args)  # a usage error before anything is read
+    check_otlp(args)
+    inputs = Inputs(args.files, Problems())
+    records: list[Record] = []
+    result = reconstruct(read_traces(inputs, records))
+    journeys = _journeys(args, result, records, inputs.problems)
+    print(_summary(journeys, result, records, skipped_text(inputs.skipped,
+                                                             "activity trace data")),
+          file=sys.stderr)
     for note in result.notes():
         print(printable(f"mqroute: note: {note}"), file=sys.stderr)
     inputs.problems.finish()
     return exit_status((j.verdict for j in journeys), unreadable=inputs.problems.count > 0)
+
+
+def run_live(args: argparse.Namespace) -> int:
+    """`mqroute follow -m QMGR...`: each queue manager's activity-trace queue, live."""
+    msg_ids(args)
+    check_otlp(args)
+    if not args.qmgrs and not args.network:
+        raise UsageError("follow: --browse, --wait and --save read the activity-trace queues "
+                         "live: give -m QMGR")
+    problems = Problems()
+    reader = TraceReader(problems)
+    done: dict = {}
+
+    def show(result: Reconstruction, records: list[Record]) -> None:
+        done["result"] = result
+        done["journeys"] = _journeys(args, result, records, problems)
+
+    reader.show = show
+    outcome = read_queues(args, list(dict.fromkeys(args.qmgrs)), [TRACE_QUEUE], reader,
+                          command="follow")
+    result = done.get("result") or reconstruct(iter(()))
+    journeys = done.get("journeys", [])
+    print(printable(_summary(journeys, result, reader.records,
+                             skipped_text(reader.skipped, "activity trace data"))
+                    + outcome.summary(args)), file=sys.stderr)
+    for note in result.notes():
+        print(printable(f"mqroute: note: {note}"), file=sys.stderr)
+    problems.finish()
+    status = exit_status((j.verdict for j in journeys),
+                         unreadable=problems.count > 0 or outcome.status != 0)
+    return outcome.exit_status(status)

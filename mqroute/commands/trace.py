@@ -10,7 +10,6 @@ message stops waiting somewhere, the queue manager there is asked why (stderr; -
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from collections import Counter
@@ -29,10 +28,12 @@ from mqroute.options import (
     connection_of,
 )
 from mqroute.output import (
+    OutputError,
     add_graph_option,
     add_verbosity,
     check_graph,
     draw_routes,
+    output_written,
     parse_verbosity,
     print_route,
 )
@@ -337,13 +338,13 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
                 for line in branch_results(route):
                     say(line)
             for live in found:  # on stderr: standard output stays dspmqrte's
-                _output_written()
+                output_written()
                 _error(f"mqroute: trace: now: {live[0]}")
             if events is not None:  # the simulated queue managers' events say why
                 from traceroute.events.explain import explain_place, place_of_route
 
                 for why_event in explain_place(place_of_route(route), events()):
-                    _output_written()
+                    output_written()
                     _error(f"mqroute: trace: event: {why_event.text}")
 
         routes: list[Route] = []
@@ -363,7 +364,7 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
                 for route in built:
                     show_route(route)
             if archive is None:
-                _output_written()  # displayed means written, before the gets become final
+                output_written()  # displayed means written, before the gets become final
             for t in transports:
                 t.commit()  # displayed (or archived): the gets are final
         if many:
@@ -374,7 +375,7 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
                 for route in routes:
                     show_route(route)
             if archive is None:
-                _output_written()
+                output_written()
                 for t in transports:
                     t.commit()
         draw_routes(args, routes)
@@ -406,28 +407,6 @@ def _trace(args: argparse.Namespace, options: TraceOptions | None, connect,
         _close_all(transports)
         if archive:
             archive.close()
-
-
-class OutputError(OSError):
-    """Standard output could not be written (a full disk, a closed file)."""
-
-
-def _output_written() -> None:
-    """Flush standard output (and fsync it when it is a file); OutputError if that fails."""
-    import os
-    import stat
-
-    try:
-        sys.stdout.flush()
-        fd = sys.stdout.fileno()
-        if stat.S_ISREG(os.fstat(fd).st_mode):
-            os.fsync(fd)
-    except BrokenPipeError:
-        raise
-    except (AttributeError, ValueError, io.UnsupportedOperation):
-        return  # not a real file (captured in tests, or an in-memory stream)
-    except OSError as e:
-        raise OutputError(e.errno, e.strerror or str(e)) from None
 
 
 def _error(text: str) -> None:

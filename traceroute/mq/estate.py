@@ -19,9 +19,11 @@ between visits it holds nothing but its own unit of work (`traceroute.sim.estate
 
 Queue-manager and queue failures are MQ's: an unknown queue manager MQRC_Q_MGR_NAME_ERROR
 at MQCONN, an unknown queue MQRC_UNKNOWN_OBJECT_NAME at MQOPEN, a GET(DISABLED) queue
-MQRC_GET_INHIBITED at MQGET (as `TransportError`). Readers connect as `READER` (its
-MQCONN, MQOPEN, MQGET and MQDISC are MQI calls of the queue manager's, counted in its
-statistics like any application's).
+MQRC_GET_INHIBITED at MQGET (as `TransportError`). A reader is one connection (ApplName
+`READER`) from its first visit to its `close` (or, if it dies, to the next command: its
+MQDISC then); between visits the estate keeps it (kind 'reader'). Its MQCONN, MQOPENs,
+MQGETs and MQDISC are MQI calls of the queue manager's, counted in its statistics and
+accounting like any application's.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pcf import mqc
 from pcf.mqmd import MQMD
 from traceroute.mq.transport import TransportError
 from traceroute.sim.estate import Estate
-from traceroute.sim.estate.units import Entry, Unit, restore
+from traceroute.sim.estate.units import READER_KIND, Entry, Unit, restore
 from traceroute.sim.resolve import resolve_input
 from traceroute.sim.simulator import Stored
 
@@ -48,7 +50,7 @@ BATCH = 200
 #: Seconds between visits while waiting.
 POLL = 0.5
 
-__all__ = ["BATCH", "POLL", "READER", "EstateTransport"]
+__all__ = ["BATCH", "POLL", "READER", "EstateTransport", "queue_managers"]
 
 _QUIET = (mqc.MQRC_NO_MSG_AVAILABLE,)
 
@@ -91,6 +93,7 @@ class EstateTransport:
                                  f"{', '.join(names)})")
         self.qmgr_name = qmgr
         self._unit = Unit(self.path, qmgr)
+        self._handles: dict[str, int] = {}
         self.visits = 0
 
     def clock(self) -> float:
@@ -163,9 +166,18 @@ class EstateTransport:
                                  f"{self._unit.file})")
 
     def close(self) -> None:
-        """Back out what is not committed, let go of the unit of work."""
+        """Back out what is not committed, end the connection, let go of the unit of work."""
         try:
-            self.backout()
+            with Estate.open(self.path, wait=self.lock_wait) as estate:
+                if self._unit.entries:
+                    self._unit.entries = restore(estate.sim, self.qmgr_name,
+                                                 self._unit.entries)
+                    self._unit.stage(estate.folder)
+                conn = estate.sim.suspend_connection(self.qmgr_name, READER_KIND,
+                                                     self._unit.token)
+                if conn is not None:
+                    estate.sim.resume_connection(READER_KIND, self._unit.token, conn)
+                    estate.sim.disconnect(conn)
         finally:
             if not self._unit.entries:
                 self._unit.close()
@@ -207,14 +219,21 @@ class EstateTransport:
                 for q in self._queues.values():
                     q.error = error
                 return
-            for (name, _browse), q in self._queues.items():
-                if q.error is None and not q.buffer:
-                    self._look(sim, name, q)
+            token = self._unit.token
+            mine = sim.suspend_connection(self.qmgr_name, READER_KIND, token)
+            if mine is not None:  # the reader's connection goes on (no new MQCONN, MQOPEN)
+                sim.resume_connection("app", self.appl_name, mine)
+                sim.reopen_handles(mine, self._handles)
+            try:
+                for (name, _browse), q in self._queues.items():
+                    if q.error is None and not q.buffer:
+                        self._look(sim, name, q)
+            finally:
+                mine = sim.suspend_connection(self.qmgr_name, "app", self.appl_name)
+                if mine is not None:  # kept by the estate until the next visit
+                    self._handles = sim.open_handles(mine)
+                    sim.resume_connection(READER_KIND, token, mine)
             self._unit.stage(estate.folder)
-            for conn in sim.connections():  # the reader's connection ends with its visit
-                if conn.qmgr == self.qmgr_name and conn.appl_name == self.appl_name \
-                        and not conn.mca and not conn.channel:
-                    sim.disconnect(conn)
         self.visits += 1
         now = self._clock()
         for q in self._queues.values():
@@ -255,6 +274,12 @@ class EstateTransport:
             q.buffer.append(self._unit.add(name, stored))
         if q.depth is None and q.error is None:
             q.depth = taken + len(sim.queues.get((qmgr, base), ()))
+
+
+def queue_managers(path: str | Path, *, lock_wait: float = 60.0) -> list[str]:
+    """The queue managers of an estate folder."""
+    with Estate.open(Path(path), wait=lock_wait) as estate:
+        return list(estate.sim.network.qmgrs)
 
 
 def _error(reason: int, queue: str) -> TransportError:

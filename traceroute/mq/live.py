@@ -79,9 +79,11 @@ class Stop:
     """Set to end a reading at the next message boundary (a SIGINT handler sets it)."""
 
     requested: bool = False
+    signum: int = 0        # the signal that asked (SIGINT 2, SIGTERM 15), 0: none
 
-    def __call__(self, *_: object) -> None:
+    def __call__(self, signum: int = 0, *_: object) -> None:
         self.requested = True
+        self.signum = self.signum or signum
 
 
 @dataclass
@@ -135,7 +137,8 @@ class _Reader:
         if once and id(src) not in self.bounds:
             depth = getattr(src.transport, "depth", None)
             try:
-                self.bounds[id(src)] = depth(src.queue) if callable(depth) else None
+                self.bounds[id(src)] = depth(src.queue, self.browse) if callable(depth) \
+                    else None
             except TransportError as e:
                 self._drop(src, e)
                 return 0

@@ -624,6 +624,21 @@ class Simulator:
         on, without a new MQCONN."""
         self._conns[(conn.qmgr, kind, name)] = conn
 
+    def suspend_connection(self, qmgr: str, kind: str, name: str) -> SimConnection | None:
+        """Take a connection out of this run without MQDISC (it goes on later, elsewhere:
+        `resume_connection`); None when there is none."""
+        return self._conns.pop((qmgr, kind, name), None)
+
+    def open_handles(self, conn: SimConnection) -> dict[str, int]:
+        """The input handles a connection has open: queue -> Hobj (see `reopen_handles`)."""
+        return {queue: hobj for (cid, queue), hobj in self._input_handles.items()
+                if cid == conn.conn_id}
+
+    def reopen_handles(self, conn: SimConnection, handles: dict[str, int]) -> None:
+        """Handles a resumed connection had open (no new MQOPEN)."""
+        for queue, hobj in handles.items():
+            self._input_handles[(conn.conn_id, queue)] = hobj
+
     def input_handles(self, qmgr: str, queue: str) -> list[SimConnection]:
         """The applications' connections that have `queue` of `qmgr` open for input."""
         return [c for c in self._conns.values() if c.qmgr == qmgr

@@ -536,7 +536,7 @@ class StatisticsCollector:
                 params += [String(mqc.MQCAMO_DISC_DATE, d, 0, 12),
                            String(mqc.MQCAMO_DISC_TIME, t, 0, 8),
                            Integer(mqc.MQIAMO_DISC_TYPE, mqc.MQDISCONNECT_NORMAL)]
-            params += [*_open_close(c.mqi), *_ops(c.mqi)]
+            params += _ops(c.mqi)  # (_ops begins with the open and close counts)
             self._emit(qm, ACCOUNTING_QUEUE, mqc.MQCFT_ACCOUNTING, mqc.MQCMD_ACCOUNTING_MQI,
                        params, [])
             wrote = True

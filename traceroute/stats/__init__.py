@@ -5,7 +5,7 @@ decoding a PCF message into them (`parse`) and joining MsgSeqNumber sequences (`
 Pure functions over values; imports only `pcf` and itself.
 """
 
-from traceroute.stats.join import Joined, join_sequences
+from traceroute.stats.join import Joined, SequenceJoiner, join_sequences
 from traceroute.stats.model import (
     ChannelStatistics,
     MQIAccounting,
@@ -28,6 +28,7 @@ __all__ = [
     "QueueAccounting",
     "QueueStatistics",
     "Sequence",
+    "SequenceJoiner",
     "StatsMessage",
     "StatsRecord",
     "decode_stats",

@@ -7,14 +7,17 @@ in the reader's unit of work, a file beside the queue manager's:
 
     DIR/QMGR/uow/<token>.json     the messages got and not yet committed, in order:
                                   {"format": ..., "messages": [{"queue", "put", "dump"}]}
-    DIR/QMGR/uow/<token>.lock     held (fcntl.flock) by the reader while it lives
+    DIR/QMGR/uow/<token>.lock     held (fcntl.flock) by the reader while it lives (made
+                                  under another name, locked, then renamed into place)
 
 The unit's file is written in the same all-or-nothing save that takes the messages off
 their queues, so a message is always either on its queue or in a unit of work. Committing
 rewrites (or removes) the unit's file; backing out puts its messages back at the head of
 their queues, in their order. A reader that dies (SIGKILL, a crash) leaves its unit with a
 lock nobody holds: the next command that opens the estate backs it out (`recover`), as a
-queue manager backs out the unit of work of a broken connection. Nothing is lost.
+queue manager backs out the unit of work of a broken connection, and ends the reader's
+connection (its MQDISC: kind 'reader', name the token, in the estate's connections).
+Nothing is lost.
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from traceroute.sim.simulator import Simulator, Stored
 
 FORMAT = "mqroute unit of work"
 UOW = "uow"
+#: The estate's name for a live reader's connection between its visits.
+READER_KIND = "reader"
 
-__all__ = ["FORMAT", "UOW", "Entry", "Unit", "recover", "restore"]
+__all__ = ["FORMAT", "READER_KIND", "UOW", "Entry", "Unit", "recover", "restore"]
 
 
 @dataclass
@@ -91,8 +96,10 @@ class Unit:
         self.relative = f"{file_name(qmgr)}/{UOW}/{self.token}.json"
         self.file = Path(path) / self.relative
         self.lock_file = base / f"{self.token}.lock"
-        self._fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+        making = base / f"{self.token}.locking"  # locked before it has its name
+        self._fd = os.open(making, os.O_RDWR | os.O_CREAT, 0o644)
         _lock(self._fd)
+        os.replace(making, self.lock_file)
         self.entries: list[Entry] = []
         self.written = False   # the unit's file exists
 
@@ -164,41 +171,55 @@ def restore(sim: Simulator, qmgr: str, entries: list[Entry]) -> list[Entry]:
 
 
 def recover(estate) -> int:
-    """Back out the units of work of readers that died; how many messages went back."""
+    """Back out the units of work of readers that died and end their connections; how many
+    messages went back."""
     back = 0
     for qmgr in list(estate.sim.network.qmgrs):
         folder = estate.path / file_name(qmgr) / UOW
         if not folder.is_dir():
             continue
-        for unit in sorted(folder.glob("*.json")):
-            lock = unit.with_suffix(".lock")
+        tokens = {p.stem for p in folder.glob("*.json")} | {p.stem for p in folder.glob("*.lock")}
+        for token in sorted(tokens):
+            unit, lock = folder / f"{token}.json", folder / f"{token}.lock"
             fd = None
             if lock.exists():
-                fd = os.open(lock, os.O_RDWR)
-                if not _lock(fd):
-                    os.close(fd)
-                    continue  # its reader lives
-            try:
-                entries = read_unit(unit.read_text(encoding="utf-8"), str(unit))
-            except (OSError, ValueError, KeyError, TypeError):
-                entries = None  # a unit that cannot be read is left for a person to see
-            if entries is not None:
-                kept = restore(estate.sim, qmgr, entries)
-                back += len(entries) - len(kept)
-                relative = f"{file_name(qmgr)}/{UOW}/{unit.name}"
-                if kept:
-                    estate.folder.stage(relative, unit_text(kept))
+                try:
+                    fd = os.open(lock, os.O_RDWR)
+                except FileNotFoundError:
+                    pass  # its reader closed it just now
                 else:
-                    estate.folder.remove(relative)
+                    if not _lock(fd):
+                        os.close(fd)
+                        continue  # its reader lives
+            if unit.exists():
+                back += _back_out(estate, qmgr, unit)
+            for kind, name, conn in estate.sim.connection_table():
+                if kind == READER_KIND and name == token and conn.qmgr == qmgr:
+                    estate.sim.disconnect(conn)  # the broken connection ends
             if fd is not None:
                 with contextlib.suppress(FileNotFoundError):
                     lock.unlink()
                 os.close(fd)
-        for stray in folder.glob("*.tmp-*"):
-            owner = stray.name.rsplit("-", 1)[-1]
+        for stray in [*folder.glob("*.tmp-*"), *folder.glob("*.locking")]:
+            owner = stray.name.rsplit("-", 1)[-1] if ".tmp-" in stray.name \
+                else stray.name.split("-", 1)[0]
             if owner.isdigit() and not _alive(int(owner)):
                 stray.unlink(missing_ok=True)
     return back
+
+
+def _back_out(estate, qmgr: str, unit: Path) -> int:
+    try:
+        entries = read_unit(unit.read_text(encoding="utf-8"), str(unit))
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0  # a unit that cannot be read is left for a person to see
+    kept = restore(estate.sim, qmgr, entries)
+    relative = f"{file_name(qmgr)}/{UOW}/{unit.name}"
+    if kept:
+        estate.folder.stage(relative, unit_text(kept))
+    else:
+        estate.folder.remove(relative)
+    return len(entries) - len(kept)
 
 
 def _alive(pid: int) -> bool:
