@@ -24,6 +24,7 @@ COMMAND_NAMES = {
     mqc.MQCMD_INQUIRE_CHANNEL_STATUS: "Inquire Channel Status",
     mqc.MQCMD_INQUIRE_CLUSTER_Q_MGR: "Inquire Cluster Queue Manager",
     mqc.MQCMD_RESET_Q_STATS: "Reset Queue Statistics",
+    mqc.MQCMD_RESET_Q_MGR: "Reset Queue Manager",
     mqc.MQCMD_START_CHANNEL: "Start Channel", mqc.MQCMD_STOP_CHANNEL: "Stop Channel",
     mqc.MQCMD_INQUIRE_TOPIC: "Inquire Topic",
     mqc.MQCMD_INQUIRE_SUBSCRIPTION: "Inquire Subscription",
@@ -160,6 +161,13 @@ def inquire_cluster_qmgr(name: str = "*", cluster: str = "") -> Message:
 def reset_queue_stats(name: str) -> Message:
     """Reset Queue Statistics (changes the queue manager: its counters start again)."""
     return command(mqc.MQCMD_RESET_Q_STATS, [_name(mqc.MQCA_Q_NAME, name)])
+
+
+def reset_qmgr_statistics() -> Message:
+    """Reset Queue Manager, Action MQACT_COLLECT_STATISTICS (RESET QMGR TYPE(STATISTICS)):
+    the statistics collected are written now and a new interval begins."""
+    return command(mqc.MQCMD_RESET_Q_MGR,
+                   [Integer(mqc.MQIACF_ACTION, mqc.MQACT_COLLECT_STATISTICS)])
 
 
 def start_channel(name: str) -> Message:

@@ -20,9 +20,11 @@ local, cluster or all), Inquire Subscription (by name, generic, or by SubId;
 SubscriptionType user, admin, API, proxy or all), Inquire Topic Status (StatusType topic:
 the attributes that hold for a topic string, ASPARENT resolved, with its subscription count;
 sub: the subscriptions registered on it, with the publications each received; `#`/`+` in the
-topic string select many), Reset Queue Statistics, Start Channel, Stop Channel. Names may be
-generic (a trailing `*`); one MQCFIF or MQCFSF filter is honoured on any parameter the
-command returns (an object without it is left out). No object found:
+topic string select many), Reset Queue Statistics, Reset Queue Manager (Action
+MQACT_COLLECT_STATISTICS: the statistics interval ends now, through `reset_statistics`,
+which an estate's engines set), Start Channel, Stop Channel. Names may be generic (a
+trailing `*`); one MQCFIF or MQCFSF filter is honoured on any parameter the command returns
+(an object without it is left out). No object found:
 MQRC_UNKNOWN_OBJECT_NAME (queues, topics), MQRC_NO_SUBSCRIPTION (subscriptions),
 MQRCCF_CHANNEL_NOT_FOUND (channels), MQRCCF_CHL_STATUS_NOT_FOUND (channel status); objects
 found but the filter (or TYPE(HANDLE)) leaves none: MQRCCF_NONE_FOUND. Other errors:
@@ -257,6 +259,8 @@ class CommandServer(Watcher):
         self.monitor = monitor if monitor is not None else Monitor(sim)
         self.delay = delay
         self.answered = 0
+        #: RESET QMGR TYPE(STATISTICS): who writes the statistics (an estate's engines)
+        self.reset_statistics: Callable[[str], None] | None = None
         self._due: set[str] = set()
         #: (qmgr, SubId) -> (publications put for it, when the last was)
         self.publications: dict[tuple[str, bytes], tuple[int, float]] = {}
@@ -274,6 +278,7 @@ class CommandServer(Watcher):
             mqc.MQCMD_INQUIRE_SUBSCRIPTION: self._inquire_subscription,
             mqc.MQCMD_INQUIRE_TOPIC_STATUS: self._inquire_topic_status,
             mqc.MQCMD_RESET_Q_STATS: self._reset_queue_stats,
+            mqc.MQCMD_RESET_Q_MGR: self._reset_qmgr,
             mqc.MQCMD_START_CHANNEL: self._start_channel,
             mqc.MQCMD_STOP_CHANNEL: self._stop_channel,
         }
@@ -673,6 +678,17 @@ class CommandServer(Watcher):
             raise _Fail(mqc.MQRCCF_EVENTS_DISABLED)
         queues = self._local_queues(qm, pattern)
         return [reset_stats_parameters(self.monitor.reset(qm.name, q.name)) for q in queues]
+
+    def _reset_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        """Reset Queue Manager: Action MQACT_COLLECT_STATISTICS ends the statistics interval
+        now (the others, of logs and publish/subscribe hierarchies, are not simulated)."""
+        r = _Request(message, (mqc.MQIACF_ACTION,), (mqc.MQCA_CHILD, mqc.MQCA_PARENT))
+        if r.number(mqc.MQIACF_ACTION, 0) != mqc.MQACT_COLLECT_STATISTICS:
+            raise _Fail(mqc.MQRCCF_ACTION_VALUE_ERROR,
+                        Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_ACTION))
+        if self.reset_statistics is not None:
+            self.reset_statistics(qm.name)
+        return []
 
     def _channel_named(self, qm: QueueManager, message: Message,
                        optional: tuple[int, ...] = ()) -> tuple[str, _Request]:

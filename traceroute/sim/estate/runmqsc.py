@@ -25,6 +25,7 @@ from pcf.model import Message
 from traceroute.sim.estate.estate import Estate
 from traceroute.sim.events import events_of
 from traceroute.sim.mqsc import Session
+from traceroute.sim.mqsc.apply import _ACCEPTED as ACCEPTED
 from traceroute.sim.mqsc.syntax import Command, MQSCError, _Header, _items
 from traceroute.status import commands as pcf_commands
 from traceroute.status import display, responses
@@ -137,6 +138,8 @@ class _Runner:
             return self.channel(command)
         if verb == "RESET" and kind == "QSTATS":
             return self.reset(command)
+        if verb == "RESET" and kind == "QMGR":
+            return self.reset_qmgr(command)
         if verb == "CLEAR" and kind in ("QLOCAL", "QUEUE"):
             return self.clear(command)
         if verb == "DISPLAY":
@@ -196,6 +199,16 @@ class _Runner:
         inactive = command.attrs.get("STATUS", "STOPPED").upper() == "INACTIVE"
         self._execute(pcf_commands.stop_channel(name, inactive=inactive), name)
         return ["AMQ8019I: Stop IBM MQ channel accepted."]
+
+    def reset_qmgr(self, command: Command) -> list[str]:
+        """RESET QMGR TYPE(STATISTICS): the statistics collected are written now (the
+        other types, of logs and publish/subscribe, are not simulated)."""
+        kind = command.attrs.get("TYPE", "").upper()
+        if kind != "STATISTICS":
+            raise _Failed(f"RESET QMGR TYPE({kind or '?'}): not simulated (only "
+                          "TYPE(STATISTICS): the statistics interval ends now)")
+        self._execute(pcf_commands.reset_qmgr_statistics(), self.qmgr)
+        return [ACCEPTED]  # (the model's line for a command it accepts: traceroute.sim.mqsc)
 
     def reset(self, command: Command) -> list[str]:
         out = []
