@@ -28,6 +28,7 @@ accounting like any application's.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import deque
 from collections.abc import Callable
@@ -61,7 +62,7 @@ class _Queue:
 
     browse: bool
     buffer: deque = field(default_factory=deque)   # Entry (get) or (MQMD, bytes) (browse)
-    seen: set[bytes] = field(default_factory=set)  # browsed MsgIds
+    seen: set[bytes] = field(default_factory=set)  # what was browsed (`_browse_key`)
     looked: float | None = None                      # the clock of the last visit
     error: TransportError | None = None
     depth: int | None = None                         # messages there at the first visit
@@ -255,8 +256,9 @@ class EstateTransport:
             for s in messages:
                 if len(q.buffer) >= self.batch:
                     break
-                if s.md.msg_id not in q.seen:
-                    q.seen.add(s.md.msg_id)
+                key = _browse_key(s.md, s.data)
+                if key not in q.seen:
+                    q.seen.add(key)
                     q.buffer.append((s.md, s.data))
             return
         head = {s.md.msg_id: s for s in islice(waiting, 2 * self.batch)}  # their put times
@@ -280,6 +282,12 @@ def queue_managers(path: str | Path, *, lock_wait: float = 60.0) -> list[str]:
     """The queue managers of an estate folder."""
     with Estate.open(Path(path), wait=lock_wait) as estate:
         return list(estate.sim.network.qmgrs)
+
+
+def _browse_key(md: MQMD, data: bytes) -> bytes:
+    """A message as a browser tells it from the others: its MsgId and its data (a MsgId
+    alone is not enough where messages were put with one given by hand)."""
+    return md.msg_id + hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _error(reason: int, queue: str) -> TransportError:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pcf
@@ -193,6 +194,8 @@ class SimEvents(Watcher):
         if self.write:
             qm = self.sim.network.qmgrs[event.source.queue_mgr]
             md, data = event_message(event)
+            if not any(md.msg_id):  # the queue manager gives every message its own MsgId
+                md = replace(md, msg_id=self.sim.new_msg_id(qm.name))
             self.sim._store(qm, queue, md, data)
 
     def _new_correl(self, qmgr: str) -> bytes:

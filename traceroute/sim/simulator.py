@@ -1017,10 +1017,15 @@ class Simulator:
 
     def _moved(self, qm: QueueManager, channel: MQObject, xmitq: str) -> None:
         """The channel moved a message now: with DISCINT set, it ends normally after that
-        many seconds without one (AMQ9545I disconnect interval expired). One check waits
-        per channel at a time (it looks again later when the channel was busy since)."""
+        many seconds without one (AMQ9545I disconnect interval expired)."""
+        self._idle_from(qm, channel, xmitq, self.now)
+
+    def _idle_from(self, qm: QueueManager, channel: MQObject, xmitq: str, at: float) -> None:
+        """The channel last moved a message at `at`: after DISCINT seconds without one it
+        ends. One check waits per channel at a time (it looks again later when the channel
+        was busy since)."""
         key = (qm.name, channel.name)
-        self._active_at[key] = self.now
+        self._active_at[key] = at
         if key in self._discint_checks:
             return
         discint = _number(channel.get("DISCINT"), 6000)
@@ -1040,7 +1045,26 @@ class Simulator:
             self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_OK,
                                channel_error(9545, channel, severity="I"))
         self._discint_checks.add(key)
-        self._at(discint, check, background=True)
+        self._at(max(0.0, at + discint - self.now), check, background=True)
+
+    def channel_instances(self) -> list[tuple[str, str, str, float | None]]:
+        """(queue manager, channel, partner, when it last moved a message) of every
+        running instance of a sending channel (see `resume_instance`)."""
+        return [(q, c, partner, self._active_at.get((q, c)))
+                for (q, c), partner in self._instances.items()]
+
+    def resume_instance(self, qmgr: str, channel: str, partner: str,
+                        active_at: float | None = None) -> None:
+        """A channel instance running before this run (an estate's, between commands): it
+        goes on, without a new Channel Started; DISCINT counts from `active_at`."""
+        qm = self.network.qmgrs.get(qmgr)
+        obj = qm.channels.get(channel) if qm is not None else None
+        if obj is None or partner not in self.network.qmgrs:
+            return  # deleted since, or its partner is gone: it ended
+        self._instances[(qmgr, channel)] = partner
+        if active_at is not None:
+            xmitq = obj.get("XMITQ") or "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+            self._idle_from(qm, obj, xmitq, active_at)
 
     def channel_running(self, qmgr: str, channel: str) -> str:
         """The queue manager a sending channel's running instance reaches, '' if none."""

@@ -6,9 +6,10 @@ Every queue manager of an estate folder has the monitoring engines a queue manag
 attached when the estate is loaded. What they have counted and not yet written is kept in
 DIR/QMGR/monitoring.json between commands, with the connections that outlive a command:
 
-* the channels' agents (MCAs) stay connected until their channel stops (STOP CHANNEL ends
-  the sender's agent and its partner's receiving agent) or ends after DISCINT without
-  messages; the command server (amqpcsea) stays connected;
+* a channel that runs goes on running (its instance, the partner it reaches and when it
+  last moved a message, for DISCINT), its agents (MCAs) connected, until it stops (STOP
+  CHANNEL ends the sender's agent and its partner's receiving agent) or ends after DISCINT
+  without messages; the command server (amqpcsea) stays connected;
 * an application connection (amqsput, amqsget, a reader) ends with the command that made
   it: MQDISC, so its final accounting and activity trace are written then.
 
@@ -104,6 +105,17 @@ class Engines(Watcher):
             raise StateError(f"{where}: not JSON ({e})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise StateError(f"{where}: not an estate's {MONITORING}")
+        instances = data.get("instances") or {}
+        if not isinstance(instances, dict):
+            raise StateError(f"{where}: instances is not a JSON object")
+        for channel, item in instances.items():
+            here = f"{where}: instances[{channel}]"
+            if not isinstance(item, dict):
+                raise StateError(f"{here}: not a JSON object")
+            self.sim.resume_instance(qmgr, channel,
+                                     from_json(str, item.get("partner"), f"{here}.partner"),
+                                     from_json(float | None, item.get("active_at"),
+                                               f"{here}.active_at"))
         for n, item in enumerate(data.get("connections") or []):
             here = f"{where}: connections[{n}]"
             if not isinstance(item, dict):
@@ -181,6 +193,11 @@ class Engines(Watcher):
                        for kind, name, conn in self.sim.connection_table()
                        if conn.qmgr == qmgr]
         data: dict = {}
+        instances = {channel: {"partner": partner, "active_at": active_at}
+                     for owner, channel, partner, active_at in self.sim.channel_instances()
+                     if owner == qmgr}
+        if instances:
+            data["instances"] = instances
         if connections:
             data["connections"] = connections
         statistics = self.statistics.export_state(qmgr)

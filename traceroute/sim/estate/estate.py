@@ -45,6 +45,7 @@ from traceroute.sim.estate.units import recover
 from traceroute.sim.mqsc import MQSCError, parse_mqsc
 from traceroute.sim.network import Network, QueueManager
 from traceroute.sim.simulator import Simulator
+from traceroute.sim.state import StateError as EngineStateError
 from traceroute.status.zones import ZoneError, zone_of
 
 #: The most events one settling runs (a routing loop would otherwise never end).
@@ -163,7 +164,7 @@ class Estate:
                 estate.save()
         except FolderError as e:
             raise EstateError(f"{e.filename or folder.path}: {e.strerror or e}") from None
-        except StateError as e:
+        except (StateError, EngineStateError) as e:
             raise EstateError(str(e)) from None
 
     @classmethod

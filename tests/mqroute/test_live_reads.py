@@ -1,0 +1,276 @@
+"""`events`, `stats` and `follow` reading the system queues of a queue manager as they fill
+(-m QMGR), as amqsevt, amqsmon and amqsact do: on an estate folder while other processes act
+on it, and on a real queue manager's API (a fake ibmmq over the simulator).
+
+Every waiting reader here is a real process; so are the commands that change the estate
+meanwhile, the SIGINT and the SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pcf import dmpmqmsg, mqc
+from pcf.mqmd import MQMD
+from tests.support.cli import run
+from traceroute.sim.estate import Estate
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENT = "SYSTEM.ADMIN.QMGR.EVENT"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "MQROUTE_DEBUG": ""}
+
+
+def mqroute(*words: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mqroute", *words], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=120)
+
+
+def start(*words: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mqroute", *words], cwd=ROOT, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture
+def estate(tmp_path):
+    path = str(tmp_path / "estate")
+    assert run("sim", "init", path, "--network", "demo")[0] == 0
+    return path
+
+
+def runmqsc(estate: str, qmgr: str, text: str) -> None:
+    status, out, err = run("sim", "runmqsc", estate, qmgr, stdin=text)
+    assert status == 0, out + err
+
+
+def local_events(estate: str, n: int, prefix: str = "NO.SUCH") -> None:
+    """n Unknown Object Name events on QM1 (LOCALEV on): puts to queues that are not."""
+    with Estate.open(estate) as e:
+        e.sim.network.qmgrs["QM1"].attrs["LOCALEV"] = "ENABLED"
+        for i in range(n):
+            assert e.sim.put("QM1", f"{prefix}.{i}", MQMD(), b"x").reason == \
+                mqc.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def on_queue(estate: str, queue: str, qmgr: str = "QM1") -> list[bytes]:
+    with Estate.open(estate) as e:
+        return [md.msg_id for md, _ in e.sim.browse(qmgr, queue)]
+
+
+def ids_in(dump: Path) -> list[bytes]:
+    if not dump.exists():
+        return []
+    return [m.md.msg_id for m in dmpmqmsg.iter_file(dump, on_error=lambda e: None)
+            if m.md is not None]
+
+
+# --- a reader that waits sees what other processes make happen ----------------------------
+
+def test_events_arrive_while_another_process_stops_channels_and_puts(estate):
+    runmqsc(estate, "QM1", "ALTER QMGR CHLEV(ENABLED) LOCALEV(ENABLED)\n")
+    reader = start("events", "-m", "QM1", "--network", estate, "--wait", "6", "--json")
+    time.sleep(1.0)
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "TARG.AT.QM2").returncode == 0
+    runmqsc(estate, "QM1", "STOP CHANNEL(QM1.TO.QM2)\n")
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "NO.SUCH.Q").returncode == 2
+    out, err = reader.communicate(timeout=60)
+    assert reader.returncode == 0, err
+    reasons = [json.loads(line)["eventReason"]["name"] for line in out.splitlines()]
+    assert reasons == ["Channel Started", "Channel Stopped", "Channel Stopped By User",
+                       "Unknown Object Name"]
+    assert "mqroute: 4 events; read live from QM1 (7 queues)" in err
+    assert on_queue(estate, EVENT) == [] and on_queue(estate, "SYSTEM.ADMIN.CHANNEL.EVENT") == []
+
+
+def test_statistics_arrive_by_the_clock_while_a_reader_waits(estate):
+    runmqsc(estate, "QM1", "ALTER QMGR STATINT(1)\nALTER QLOCAL(ACTIV.REPLY.Q) STATQ(ON)\n")
+    reader = start("stats", "-m", "QM1", "--network", estate, "--wait", "6", "--json")
+    time.sleep(0.8)
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q", "--count",
+                   "4").returncode == 0
+    out, err = reader.communicate(timeout=60)
+    assert reader.returncode == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    queues = [g for r in records if r["record_type"] == "QueueStatistics"
+              for g in [r["data"]]]
+    assert queues and sum(q["PutCount"][0] for q in queues) == 4
+    assert all(q["QueueName"] == "ACTIV.REPLY.Q" for q in queues)
+
+
+def test_follow_stitches_journeys_across_queue_managers_as_they_are_written(estate):
+    for qmgr in ("QM1", "QM2"):
+        runmqsc(estate, qmgr, "ALTER QMGR ACTVTRC(ON)\n")
+    reader = start("follow", "-m", "QM1", "-m", "QM2", "--network", estate, "--wait", "6",
+                   "--json")
+    time.sleep(0.8)
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "TARG.AT.QM2", "--count",
+                   "2").returncode == 0
+    time.sleep(1.2)  # the channels' agents' trace is written by the clock (interval 1 s)
+    assert mqroute("sim", "get", estate, "-m", "QM2", "-q", "TARGET.Q").returncode == 0
+    out, err = reader.communicate(timeout=60)
+    assert reader.returncode == 0, err
+    journeys = [json.loads(line) for line in out.splitlines()]
+    assert len(journeys) == 2 and all(j["verdict"] == "consumed" for j in journeys), out
+    assert {s["queue_manager"] for j in journeys for s in j["path"]} == {"QM1", "QM2"}
+
+
+# --- output equals what the command prints from the dump it saved -------------------------
+
+@pytest.mark.parametrize("command, setup", [
+    ("events", "ALTER QMGR LOCALEV(ENABLED)\n"),
+    ("stats", "ALTER QMGR STATMQI(ON) STATQ(ON) ACCTMQI(ON) ACCTQ(ON)\n"),
+    ("follow", "ALTER QMGR ACTVTRC(ON)\n"),
+])
+def test_live_output_is_what_the_same_command_prints_from_files(estate, tmp_path, command,
+                                                                 setup):
+    runmqsc(estate, "QM1", setup)
+    local_events(estate, 3)
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q",
+                   "--count", "2").returncode == 0
+    runmqsc(estate, "QM1", "RESET QMGR TYPE(STATISTICS)\n")
+    dump = tmp_path / "saved.dmp"
+    live = mqroute(command, "-m", "QM1", "--network", estate, "--save", str(dump))
+    assert live.returncode in (0, 6), live.stderr  # follow: the failed puts' journeys, 6
+    assert live.stdout.strip()
+    # the same command: follow with -m and --network explains where messages wait now
+    same = ("-m", "QM1", "--network", estate) if command == "follow" else ()
+    files = mqroute(command, str(dump), *same)
+    assert files.returncode == live.returncode and files.stdout == live.stdout
+
+
+# --- browse, once through, wait 0 ---------------------------------------------------------
+
+def test_browse_leaves_the_queues_as_they_were(estate):
+    local_events(estate, 4)
+    before = on_queue(estate, EVENT)
+    r = mqroute("events", "-m", "QM1", "--network", estate, "--browse")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 4
+    assert "; browsed" in r.stderr and on_queue(estate, EVENT) == before
+
+
+# --- SIGINT: a clean stop, nothing lost ---------------------------------------------------
+
+def test_sigint_stops_cleanly_and_loses_nothing(estate, tmp_path):
+    local_events(estate, 600)
+    every = on_queue(estate, EVENT)
+    dump = tmp_path / "saved.dmp"
+    reader = start("events", "-m", "QM1", "--network", estate, "--wait", "30", "--save",
+                   str(dump))
+    first = reader.stdout.readline()  # printing has begun
+    assert "Unknown Object Name" in first
+    reader.send_signal(signal.SIGINT)
+    rest, err = reader.communicate(timeout=60)
+    assert reader.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    printed = 1 + len(rest.splitlines())
+    saved, left = ids_in(dump), on_queue(estate, EVENT)
+    assert len(saved) == printed and set(saved) | set(left) == set(every)
+    assert not set(saved) & set(left) and len(saved) + len(left) == len(every)
+    assert printed < len(every)  # it did stop
+
+
+# --- SIGKILL at a random moment: every message on its queue or in the dump ---------------
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sigkill_at_a_random_moment_loses_nothing(estate, tmp_path, seed):
+    rng = random.Random(seed)
+    local_events(estate, rng.randint(150, 400))
+    every = set(on_queue(estate, EVENT))
+    dump = tmp_path / "saved.dmp"
+    reader = start("events", "-m", "QM1", "--network", estate, "--wait", "30", "--save",
+                   str(dump))
+    reader.stdout.readline()
+    time.sleep(rng.uniform(0.0, 0.4))
+    reader.send_signal(signal.SIGKILL)
+    reader.communicate(timeout=60)
+    # the next command backs out the dead reader's unit of work
+    assert set(ids_in(dump)) | set(on_queue(estate, EVENT)) == every
+    again = mqroute("events", "-m", "QM1", "--network", estate, "--save", str(dump))
+    assert again.returncode == 0, again.stderr
+    assert on_queue(estate, EVENT) == [] and set(ids_in(dump)) == every
+    assert os.listdir(os.path.join(estate, "QM1", "uow")) == []
+
+
+# --- problems: one line each --------------------------------------------------------------
+
+def test_an_unknown_queue_is_one_line_with_mqs_reason_and_exit_1(estate):
+    local_events(estate, 1)
+    r = mqroute("events", "-m", "QM1", "--network", estate, "--queue", "NO.SUCH.QUEUE",
+                "--queue", EVENT)
+    assert r.returncode == 1
+    # the event there was, and the reader's own failed MQOPEN's (LOCALEV is on)
+    assert [x.split(") ")[1].split()[0] for x in r.stdout.splitlines()] == [
+        "NO.SUCH.0", "NO.SUCH.QUEUE"]
+    assert "applName=mqroute" in r.stdout.splitlines()[1]
+    lines = [x for x in r.stderr.splitlines() if "NO.SUCH.QUEUE" in x]
+    assert lines == ["mqroute: events: QM1:NO.SUCH.QUEUE: MQOPEN 'NO.SUCH.QUEUE' failed: "
+                     "MQRC_UNKNOWN_OBJECT_NAME (2085)"]
+
+
+@pytest.mark.parametrize("words, said", [
+    (("events", "-m", "QM9"), "MQRC_Q_MGR_NAME_ERROR (2058)"),
+    (("stats", "-m", "QM9"), "MQRC_Q_MGR_NAME_ERROR (2058)"),
+    (("follow", "-m", "QM1", "-m", "QM9"), "MQRC_Q_MGR_NAME_ERROR (2058)"),
+])
+def test_an_unknown_queue_manager_is_exit_2(estate, words, said):
+    r = mqroute(*words, "--network", estate)
+    assert r.returncode == 2 and said in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+def test_usage_and_connection_problems_are_exit_2(estate, tmp_path):
+    r = mqroute("events", "-m", "QM1", "--network", "demo")
+    assert r.returncode == 2 and "needs an estate folder" in r.stderr
+    r = mqroute("events", "--wait", "3")
+    assert r.returncode == 2 and "give -m QMGR" in r.stderr
+    r = mqroute("stats", "-m", "QM1", "--network", estate, "--wait", "-1")
+    assert r.returncode == 2 and "--wait -1" in r.stderr
+    r = mqroute("events", "-m", "QM1", "--network", estate, "-c")
+    assert r.returncode == 2 and "no meaning with --network" in r.stderr
+    notadump = tmp_path / "notes.txt"
+    notadump.write_text("my notes\n")
+    r = mqroute("events", "-m", "QM1", "--network", estate, "--save", str(notadump))
+    assert r.returncode == 2 and "not a dmpmqmsg dump" in r.stderr
+    assert notadump.read_text() == "my notes\n"
+    env = {**ENV, "MQROUTE_MQ_CLIENT": "pymqi"}  # no MQ client library here
+    r = subprocess.run([sys.executable, "-m", "mqroute", "events", "-m", "QM1"], cwd=ROOT,
+                       env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "pymqi" in r.stderr and "Traceback" not in r.stderr
+
+
+# --- a real queue manager: the same reading through IBM's ibmmq API -----------------------
+
+def test_events_from_a_real_queue_manager_through_ibmmq(monkeypatch, tmp_path):
+    """-m without --network: IBM's ibmmq (a fake of its API over a simulated queue
+    manager): gets under syncpoint, committed once printed; --browse leaves them."""
+    from importlib import resources
+
+    from tests.support.fake_ibmmq import make_fake_ibmmq
+    from traceroute.sim.events import SimEvents
+    from traceroute.sim.mqsc import parse_mqsc
+    from traceroute.sim.simulator import Simulator
+
+    sim = Simulator(parse_mqsc(resources.files("traceroute").joinpath(
+        "examples/qm1_qm2.mqsc").read_text()))
+    SimEvents(sim)
+    sim.network.qmgrs["QM1"].attrs["LOCALEV"] = "ENABLED"
+    for i in range(3):
+        sim.put("QM1", f"NO.SUCH.{i}", MQMD(), b"x")
+    assert sim.depth("QM1", EVENT) == 3
+    monkeypatch.setitem(sys.modules, "ibmmq", make_fake_ibmmq(sim))
+    status, out, err = run("events", "-m", "QM1", "--browse")
+    assert status == 0, err
+    assert len(out.splitlines()) == 3 and sim.depth("QM1", EVENT) == 3
+    dump = tmp_path / "ev.dmp"
+    status, out2, err = run("events", "-m", "QM1", "--save", str(dump))
+    assert status == 0, err
+    assert out2 == out and sim.depth("QM1", EVENT) == 0 and len(ids_in(dump)) == 3
+    status, _, err = run("events", "-m", "QM1", "--queue", "NO.SUCH.QUEUE")
+    assert status == 1 and "MQRC_UNKNOWN_OBJECT_NAME (2085)" in err
