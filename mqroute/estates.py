@@ -214,6 +214,53 @@ def real_admins(args, *, wait: float | None = None, model: str | None = None) ->
     return Admins(make)
 
 
+def rest_admins(args, specs: list[str], *, wait: float | None = None) -> Admins:
+    """Admins of queue managers through MQ's administrative REST API (--rest URL): each
+    asked on its own resource of the server, with -u/--user and its password."""
+    from datetime import datetime
+
+    from mqroute.errors import UsageError
+    from mqroute.extras import need
+    from mqroute.options import connection_given, connection_of
+    from traceroute.mq.admin import WAIT, Admin
+    from traceroute.mq.options import ConnectionOptionError
+
+    if specs:
+        raise UsageError("--rest asks a real queue manager's REST API: not with --network")
+    if not getattr(args, "rest", None):
+        raise UsageError("--ca and --insecure go with --rest URL")
+    if getattr(args, "ca", None) and getattr(args, "insecure", False):
+        raise UsageError("--ca and --insecure: give one (check against FILE, or not at all)")
+    refused = [f for f in connection_given(args) if f not in ("--user", "-u")]
+    if refused:
+        raise UsageError(f"{', '.join(refused)}: no meaning with --rest (the REST API needs "
+                         "only -m and --user)")
+    need("--rest", "httpx", extra="rest")
+    try:
+        base = connection_of(args)
+    except ConnectionOptionError as e:
+        raise UsageError(str(e)) from None
+    home = getattr(args, "qmgr", "") or ""
+    if not isinstance(home, str):
+        home = ""
+    verify: bool | str = False if getattr(args, "insecure", False) else \
+        (str(args.ca) if getattr(args, "ca", None) else True)
+    local = datetime.now().astimezone().tzinfo or UTC
+
+    def make(name: str):
+        from traceroute.mq.rest import RestCommands
+
+        qmgr = name or home
+        if not qmgr:
+            raise UsageError("--rest: name the queue manager with -m QMGR (the REST API has "
+                             "no default one)")
+        channel = RestCommands(args.rest, qmgr, user=base.user, password=base.password,
+                               verify=verify, tz=local)
+        return Admin(channel, tz=local, wait=WAIT if wait is None else wait)
+
+    return Admins(make)
+
+
 @contextlib.contextmanager
 def administration(args, *, wait: float | None = None,
                    specs: list[str] | None = None) -> Iterator[Admins]:
@@ -222,10 +269,17 @@ def administration(args, *, wait: float | None = None,
     options. Every Admin made is closed when the block ends. Problems: one line, exit
     status 2."""
     from mqroute.errors import UsageError
-    from mqroute.options import connection_given
+    from mqroute.options import connection_given, rest_given
 
     specs = simulated_specs(args) if specs is None else specs
     with admin_errors():
+        if rest_given(args):
+            admins = rest_admins(args, specs, wait=wait)
+            try:
+                yield admins
+            finally:
+                admins.close()
+            return
         if specs:
             refused = connection_given(args)
             if refused:

@@ -27,6 +27,7 @@ EXTRAS: dict[str, tuple[str, str, str]] = {
     "pymqi": ("pymqi", "pymqi", " and IBM's MQ client libraries"),
     "prometheus_client": ("prometheus_client", "metrics", ""),
     "tqdm": ("tqdm (progress bars)", "spark", ""),
+    "httpx": ("httpx (MQ's REST API)", "rest", ""),
 }
 
 

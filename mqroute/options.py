@@ -7,6 +7,7 @@
     add_filters(p)       --queue --channel --conn-id --appl --since --until (amqsmon/amqsact)
     add_connection(p)    -m -c --channel --conname --ccdt -u/--user --cipher --key-repository
                          --cert-label          how to reach a real queue manager
+    add_rest(p)          --rest URL --ca FILE --insecure   MQ's administrative REST API
 
 Options that take several values are made with `several()`: they stop at the next option,
 and `untangle()` (run by `mqroute.main` before parsing) gives back the words that are not
@@ -412,6 +413,30 @@ def add_connection(parser: argparse.ArgumentParser, *, qmgr: bool = True,
     group.add_argument("--cert-label", dest="cert_label", metavar="LABEL",
                        help="TLS certificate label (implies -c; with --channel/--conname or "
                             "MQSERVER, not --ccdt)")
+
+
+def add_rest(parser: argparse.ArgumentParser) -> None:
+    """--rest URL, --ca FILE and --insecure: ask through MQ's administrative REST API (with
+    -m and -u/--user of the connection options; the password as theirs)."""
+    from mqroute.paths import address, input_path
+
+    group = parser.add_argument_group(
+        "REST API", "ask through IBM MQ's administrative REST API (mqweb) instead of the "
+                    "MQI: -m names the queue manager, -u/--user the user (password: "
+                    "MQROUTE_PASSWORD or a prompt); needs httpx (pip install 'mqroute[rest]')")
+    group.add_argument("--rest", metavar="URL", type=address,
+                       help="the mqweb server, e.g. https://mqweb.example:9443")
+    group.add_argument("--ca", metavar="FILE", type=input_path,
+                       help="the CA certificate(s), PEM, the server's certificate is checked "
+                            "against (default: the system's)")
+    group.add_argument("--insecure", action="store_true",
+                       help="do not check the server's certificate at all (insecure)")
+
+
+def rest_given(args: argparse.Namespace) -> bool:
+    """True when the REST API is asked for (--rest, or its --ca/--insecure)."""
+    return bool(getattr(args, "rest", None) or getattr(args, "ca", None)
+                or getattr(args, "insecure", False))
 
 
 def _client_channel(args: argparse.Namespace) -> str:

@@ -17,7 +17,8 @@ PACKAGES = ("pcf", "traceroute", "graph", "mqroute")
 
 #: The value packages of traceroute: pure functions over values, no I/O.
 PURE = ("traceroute.records", "traceroute.routes", "traceroute.journeys", "traceroute.events",
-        "traceroute.stats", "traceroute.display", "traceroute.smf", "traceroute.status")
+        "traceroute.stats", "traceroute.display", "traceroute.smf", "traceroute.status",
+        "traceroute.rest")
 #: What each room may import of ours (besides itself); the longest matching prefix rules.
 ALLOWED = {
     "pcf": ("pcf",),
@@ -30,6 +31,7 @@ ALLOWED = {
                           "traceroute.journeys", "traceroute.stats", "traceroute.status"),
     "traceroute.stats": ("pcf", "traceroute.records", "traceroute.routes"),
     "traceroute.status": ("pcf",),
+    "traceroute.rest": ("pcf", "traceroute.status"),
     "traceroute.display": ("pcf", *PURE),
     "traceroute.smf": (),
     "traceroute.sim": ("pcf", *PURE),

@@ -11,7 +11,7 @@ from mqroute.errors import EXIT_FINDINGS, FatalError, UsageError
 from mqroute.estates import add_admin_options
 from mqroute.graphopts import add_graph_engine_options
 from mqroute.inputs import load_mqsc
-from mqroute.options import add_connection, add_mqsc, add_network, add_strict
+from mqroute.options import add_connection, add_mqsc, add_network, add_rest, add_strict
 from mqroute.paths import input_path
 from pcf.text import printable
 
@@ -33,6 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "estate, demo, MQSC files or an estate folder")
     add_admin_options(audit)
     add_connection(audit, qmgr=False)
+    add_rest(audit)
     audit.add_argument("--observed", metavar="DIR", type=input_path,
                        help="the --out folder of mqroute analyze, a path or a URI as "
                             "analyze takes (file://, s3://, gs://, abfs://, hdfs://); without "

@@ -16,7 +16,7 @@ import argparse
 
 from mqroute.errors import EXIT_OK, UsageError
 from mqroute.estates import add_admin_options, administration
-from mqroute.options import add_connection, add_network
+from mqroute.options import add_connection, add_network, add_rest
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_admin_options(p)
     add_network(p, help="a simulated estate: demo, MQSC files, or an estate folder")
     add_connection(p)
+    add_rest(p)
     p.set_defaults(func=run)
 
 

@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute metrics`."""
     from graph.metrics.refresh import DEFAULT_MAX_SERIES
     from mqroute.estates import add_admin_options
-    from mqroute.options import add_connection, add_filters, add_network, several
+    from mqroute.options import add_connection, add_filters, add_network, add_rest, several
     from mqroute.paths import address, input_path, output_path
 
     p = sub.add_parser(
@@ -88,6 +88,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                           f"(default {DEFAULT_MAX_SERIES:,}); the rest are counted in "
                           f"mqroute_metrics_dropped_series")
     add_connection(p, channel_flag="--client-channel")
+    add_rest(p)
     add_admin_options(p)
     add_filters(p, conn_id=False, appl=False)
     p.set_defaults(func=run)

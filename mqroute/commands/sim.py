@@ -4,6 +4,8 @@
     mqroute sim runmqsc DIR QMGR < cmds     MQSC commands, as runmqsc runs them
     mqroute sim put DIR -m QMGR -q QUEUE    put messages, as amqsput does
     mqroute sim get DIR -m QMGR -q QUEUE    get (or --browse) messages, as amqsget does
+    mqroute sim rest DIR --listen HOST:PORT --user NAME [--cert FILE --key FILE]
+                                            serve MQ's administrative REST API from it
 
 These commands change the estate: that is their purpose. Every other mqroute command given
 `--network DIR` only reads it, apart from what it does on purpose (a trace puts its
@@ -18,10 +20,10 @@ import sys
 from mqroute.errors import EXIT_FATAL, EXIT_OK, FatalError, UsageError
 from mqroute.estates import network_of, simulation
 from mqroute.options import add_network, add_strict
-from mqroute.paths import output_folder
+from mqroute.paths import input_path, output_folder
 from traceroute.status.commands import reason_text
 
-ACTIONS = ("init", "runmqsc", "put", "get")
+ACTIONS = ("init", "runmqsc", "put", "get", "rest")
 #: The largest message `sim put --size` makes (MQ's largest, 100 MB).
 MAX_SIZE = 100 * 1024 * 1024
 MAX_COUNT = 1_000_000
@@ -30,12 +32,16 @@ MAX_COUNT = 1_000_000
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register `mqroute sim`."""
     p = sub.add_parser(
-        "sim", help="a simulated estate that lives between commands: init, runmqsc, put, get",
+        "sim", help="a simulated estate that lives between commands: init, runmqsc, put, "
+                    "get, and its REST API (rest)",
         description="init DIR FILE.mqsc... (or --network demo) makes an estate folder; "
                     "runmqsc DIR QMGR runs MQSC commands from standard input as runmqsc does "
                     "(exit 0 when every one succeeded, else 2); put DIR -m QMGR -q QUEUE and "
-                    "get DIR -m QMGR -q QUEUE act as amqsput and amqsget. Any command's "
-                    "--network DIR then works on the estate.")
+                    "get DIR -m QMGR -q QUEUE act as amqsput and amqsget; rest DIR --listen "
+                    "HOST:PORT --user NAME serves IBM MQ's administrative REST API "
+                    "(runCommandJSON) from the estate until Ctrl-C (the password from "
+                    "MQROUTE_PASSWORD; HTTPS with --cert and --key). Any command's --network "
+                    "DIR then works on the estate.")
     p.add_argument("action", choices=ACTIONS, help="what to do")
     p.add_argument("dir", metavar="DIR", type=output_folder, help="the estate folder")
     p.add_argument("rest", nargs="*", metavar="ARG",
@@ -63,6 +69,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="init: the time zone the queue managers' clocks show, for the local "
                         "dates and times of their status (LPUTDATE ...): an IANA name such "
                         "as Europe/Paris, UTC, +05:30 or local (default UTC)")
+    p.add_argument("--listen", metavar="HOST:PORT",
+                   help="rest: where to listen (default 127.0.0.1:9443; port 0: any free one)")
+    p.add_argument("-u", "--user", dest="user", metavar="NAME",
+                   help="rest: the one user the server accepts (its password: "
+                        "MQROUTE_PASSWORD, or asked on the terminal)")
+    p.add_argument("--cert", metavar="FILE", type=input_path,
+                   help="rest: serve HTTPS with this certificate (PEM; with --key)")
+    p.add_argument("--key", metavar="FILE", type=input_path,
+                   help="rest: the certificate's private key (PEM)")
     p.set_defaults(func=run)
 
 
@@ -93,6 +108,10 @@ def _check(args: argparse.Namespace) -> None:
     if action != "init" and args.qmgr_tz is not None:
         raise UsageError(f"sim {action}: --qmgr-tz belongs to sim init (the estate keeps its "
                          "zone)")
+    rest = [f for f, v in (("--listen", args.listen), ("--user", args.user),
+                           ("--cert", args.cert), ("--key", args.key)) if v]
+    if rest and action != "rest":
+        raise UsageError(f"sim {action}: {', '.join(rest)} belongs to sim rest")
     if not args.latency >= 0:
         raise UsageError(f"--latency {args.latency:g}: 0 or more")
 
@@ -100,7 +119,8 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """`mqroute sim ACTION DIR ...`."""
     _check(args)
-    return {"init": _init, "runmqsc": _runmqsc, "put": _put, "get": _get}[args.action](args)
+    return {"init": _init, "runmqsc": _runmqsc, "put": _put, "get": _get,
+            "rest": _rest}[args.action](args)
 
 
 def _init(args: argparse.Namespace) -> int:
@@ -212,4 +232,75 @@ def _get(args: argparse.Namespace) -> int:
         print(f"message <{_shown(data)}> MsgId {md.msg_id.hex().upper()}")
     verb = "browsed" if args.browse else "got"
     print(f"no more messages ({len(outcome.messages)} {verb})")
+    return EXIT_OK
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    """HOST:PORT ([::1]:PORT for IPv6) as (host, port); UsageError otherwise."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise UsageError(f"--listen {text}: give HOST:PORT (e.g. 127.0.0.1:9443; port 0 "
+                         "takes any free one)")
+    return host, int(port)
+
+
+def _rest(args: argparse.Namespace) -> int:
+    """Serve the REST API of the estate until Ctrl-C (or SIGTERM)."""
+    import signal
+    import ssl
+
+    from mqroute.estates import is_folder
+    from traceroute.mq.options import ConnectionOptionError, password_for
+    from traceroute.mq.transport import Connection
+    from traceroute.sim.estate import Estate, EstateError
+    from traceroute.sim.rest import RestServer
+
+    if args.rest:
+        raise UsageError(f"sim rest: unexpected {' '.join(args.rest)}")
+    if not args.user:
+        raise UsageError("sim rest needs --user NAME (its password: MQROUTE_PASSWORD)")
+    if bool(args.cert) != bool(args.key):
+        raise UsageError("sim rest: --cert and --key go together (HTTPS)")
+    host, port = listen_address(args.listen or "127.0.0.1:9443")
+    if not is_folder([args.dir]):
+        raise FatalError(f"{args.dir}: not an estate folder (make one with mqroute sim init)")
+    try:
+        password = password_for(Connection(user=args.user)).password
+    except ConnectionOptionError as e:
+        raise UsageError(f"sim rest: {e}") from None
+    context = None
+    if args.cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        try:
+            context.load_cert_chain(args.cert, args.key)
+        except (OSError, ssl.SSLError) as e:
+            raise FatalError(f"{args.cert}, {args.key}: not a certificate and its key "
+                             f"({e.strerror or e})") from None
+    try:
+        with Estate.open(args.dir) as estate:
+            names = ", ".join(estate.sim.network.qmgrs)
+    except EstateError as e:
+        raise FatalError(str(e)) from None
+    try:
+        server = RestServer(args.dir, host=host, port=port, user=args.user,
+                            password=password, ssl_context=context)
+    except OSError as e:
+        raise FatalError(f"--listen {host}:{port}: {e.strerror or e}") from None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    print(f"mqroute: sim rest: the REST API of estate {args.dir} ({names}) at "
+          f"{server.url}/ibmmq/rest/v2/admin/action/qmgr/QMGR/mqsc, user {args.user}; "
+          "Ctrl-C stops", file=sys.stderr, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.httpd.server_close()
+    print(f"mqroute: sim rest: stopped after {server.requests} requests", file=sys.stderr)
     return EXIT_OK

@@ -15,7 +15,7 @@ import sys
 
 from mqroute.errors import EXIT_OK, UsageError
 from mqroute.estates import add_admin_options, administration
-from mqroute.options import add_connection, add_network
+from mqroute.options import add_connection, add_network, add_rest
 from mqroute.output import print_json_lines
 from traceroute.status import ChannelStatus, CommandFailed, QueueStatus
 from traceroute.status.commands import is_generic, reason_text
@@ -46,6 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_network(p, help="a simulated estate: demo, MQSC files, or an estate folder (mqroute "
                         "sim init)")
     add_connection(p, channel_flag="--client-channel")
+    add_rest(p)
     p.set_defaults(func=run)
 
 
