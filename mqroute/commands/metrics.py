@@ -180,6 +180,10 @@ class LiveStatus:
                 if self.only and self.only not in admins.names:
                     raise UsageError(f"-m {self.only}: no such queue manager in the estate "
                                      f"({', '.join(admins.names)})")
+        elif getattr(args, "rest", None):  # the REST API: httpx, not an MQ client library
+            from mqroute.extras import need
+
+            need("metrics --rest", "httpx", extra="rest")
         else:  # no MQ client library: exit 2 now (a queue manager down is status 0 instead)
             from mqroute.errors import FatalError
             from traceroute.mq.client import PymqiMissing, load_mq_client

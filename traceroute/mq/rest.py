@@ -84,7 +84,6 @@ class RestCommands:
 
             transport = httpx.HTTPTransport(retries=CONNECT_RETRIES, verify=self.verify)
             self.client = httpx.Client(transport=transport, verify=self.verify,
-                                       auth=(self.user, self.password) if self.user else None,
                                        follow_redirects=False)
         self.endpoint = mqsc_url(self.url, self.qmgr_name)
 
@@ -113,6 +112,7 @@ class RestCommands:
             try:
                 with self.client.stream("POST", self.endpoint,  # type: ignore[union-attr]
                                         content=json.dumps(body).encode(), headers=headers,
+                                        auth=(self.user, self.password) if self.user else None,
                                         timeout=timeout) as response:
                     status = response.status_code
                     data = _read(response)

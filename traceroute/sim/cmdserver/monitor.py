@@ -411,7 +411,9 @@ class Monitor(Watcher):
         qm = self._qm(qmgr)
         status, rec = self.channel_state(qmgr, name)
         obj = qm.channels.get(name)
-        chltype = obj.get("CHLTYPE") if obj is not None else (rec.chltype if rec else "")
+        # a channel with no definition here is an automatically defined cluster-sender
+        chltype = obj.get("CHLTYPE") if obj is not None else (rec.chltype if rec else "") \
+            or "CLUSSDR"
         conname = obj.get("CONNAME") if obj is not None else (rec.conname if rec else "")
         xmitq = (obj.get("XMITQ") if obj is not None and chltype in ("SDR", "SVR")
                  else rec.xmitq if rec else "")
