@@ -216,9 +216,8 @@ def real_admins(args, *, wait: float | None = None, model: str | None = None) ->
 
 def rest_admins(args, specs: list[str], *, wait: float | None = None) -> Admins:
     """Admins of queue managers through MQ's administrative REST API (--rest URL): each
-    asked on its own resource of the server, with -u/--user and its password."""
-    from datetime import datetime
-
+    asked on its own resource of the server, with -u/--user and its password; dates and
+    times read in --qmgr-tz's zone (default: this machine's)."""
     from mqroute.errors import UsageError
     from mqroute.extras import need
     from mqroute.options import connection_given, connection_of
@@ -245,7 +244,7 @@ def rest_admins(args, specs: list[str], *, wait: float | None = None) -> Admins:
         home = ""
     verify: bool | str = False if getattr(args, "insecure", False) else \
         (str(args.ca) if getattr(args, "ca", None) else True)
-    local = datetime.now().astimezone().tzinfo or UTC
+    local = qmgr_zone(args)
 
     def make(name: str):
         from traceroute.mq.rest import RestCommands

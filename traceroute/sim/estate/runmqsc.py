@@ -25,7 +25,6 @@ from pcf.model import Message
 from traceroute.sim.estate.estate import Estate
 from traceroute.sim.events import events_of
 from traceroute.sim.mqsc import Session
-from traceroute.sim.mqsc.apply import _ACCEPTED as ACCEPTED
 from traceroute.sim.mqsc.syntax import Command, MQSCError, _Header, _items
 from traceroute.status import commands as pcf_commands
 from traceroute.status import display, responses
@@ -57,6 +56,11 @@ class RunResult:
         counted.read, counted.syntax_errors, counted.failed = (self.read, self.syntax_errors,
                                                                self.failed)
         return counted.summary()
+
+
+#: RESET QMGR TYPE(STATISTICS)'s line (AMQ0000I: the simulator's own, MQ's is not known here).
+STATISTICS_RESET = ("AMQ0000I: statistics written; a new statistics interval begins "
+                    "(RESET QMGR TYPE(STATISTICS)).")
 
 
 class _Failed(Exception):
@@ -208,7 +212,7 @@ class _Runner:
             raise _Failed(f"RESET QMGR TYPE({kind or '?'}): not simulated (only "
                           "TYPE(STATISTICS): the statistics interval ends now)")
         self._execute(pcf_commands.reset_qmgr_statistics(), self.qmgr)
-        return [ACCEPTED]  # (the model's line for a command it accepts: traceroute.sim.mqsc)
+        return [STATISTICS_RESET]
 
     def reset(self, command: Command) -> list[str]:
         out = []

@@ -16,7 +16,8 @@ What the server checks, in the order mqweb does:
 
 Other paths are 404 and other methods on the resource 405, each with an error body. It
 serves HTTP, or HTTPS with a certificate and key (`ssl_context`). Dates and times in the
-answers are in this machine's time zone, as a queue manager gives its local time.
+answers are local time in the estate's zone (`sim init --qmgr-tz`), as a queue manager gives
+its local time.
 """
 
 from __future__ import annotations
@@ -126,7 +127,8 @@ class RestServer:
                 if qmgr not in estate.sim.network.qmgrs:
                     return _error(RestError.unknown_qmgr(qmgr))
                 responses = estate.server.execute(qmgr, command)
-                return 200, response_body(command, responses, qmgr=qmgr, tz=self.tz,
+                tz = getattr(estate.server, "tz", None) or self.tz  # the estate's clocks
+                return 200, response_body(command, responses, qmgr=qmgr, tz=tz,
                                           names_only=names_only)
         except EstateError as e:
             return _error(RestError(503, f"the estate cannot be opened now: {e}",
