@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pcf.dmpmqmsg import DumpedMessage, read, write
 from pcf.mqmd import MQMD
-from traceroute.sim.estate.folder import file_name
+from traceroute.sim.estate.folder import _fsync_dir, file_name
 from traceroute.sim.simulator import Simulator, Stored
 
 FORMAT = "mqroute unit of work"
@@ -145,15 +145,6 @@ class Unit:
                 self.lock_file.unlink()
             os.close(self._fd)
             self._fd = -1
-
-
-def _fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def restore(sim: Simulator, qmgr: str, entries: list[Entry]) -> list[Entry]:
