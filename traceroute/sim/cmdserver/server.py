@@ -171,6 +171,15 @@ class _Request:
         return None if mqc.MQIACF_ALL in p.value else set(p.value)
 
 
+#: What an Inquire Channel Status response always holds, whatever ChannelInstanceAttrs
+#: asks for (IBM's "Inquire Channel Status (Response)": "Always returned").
+_CHANNEL_STATUS_ALWAYS = (
+    mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQIACH_CHANNEL_STATUS,
+    mqc.MQIACH_CHANNEL_TYPE, mqc.MQCACH_CONNECTION_NAME, mqc.MQCACH_REMOTE_APPL_TAG,
+    mqc.MQCA_REMOTE_Q_MGR_NAME, mqc.MQIACH_STOP_REQUESTED, mqc.MQIACH_CHANNEL_SUBSTATE,
+    mqc.MQCACH_XMIT_Q_NAME)
+
+
 def _select(parameters: list[Parameter], wanted: set[int] | None,
             always: tuple[int, ...]) -> list[Parameter]:
     if wanted is None:
@@ -504,9 +513,7 @@ class CommandServer(Watcher):
         names = (self.monitor.channels_saved(qm.name) if saved
                  else self.monitor.channels_with_status(qm.name))
         wanted = r.selected(mqc.MQIACH_CHANNEL_INSTANCE_ATTRS)
-        always = (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE,
-                  mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQCACH_CONNECTION_NAME,
-                  mqc.MQCACH_XMIT_Q_NAME)
+        always = _CHANNEL_STATUS_ALWAYS
         out = []
         for name in names:
             status = self.monitor.channel_status(qm.name, name, saved=saved)

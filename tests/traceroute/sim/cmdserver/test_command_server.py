@@ -94,6 +94,28 @@ def test_queue_status_of_a_queue_with_messages(sim):
     assert params[mqc.MQCACF_LAST_PUT_TIME].count(b".") == 2     # hh.mm.ss
 
 
+def test_channel_status_always_returns_what_ibm_always_returns(sim):
+    # "Inquire Channel Status (Response)": ChannelName, ChannelInstanceType, ChannelStatus,
+    # ChannelType, ConnectionName, RemoteQMgrName, StopRequested, SubState and XmitQName are
+    # always returned, whatever ChannelInstanceAttrs selects (here only Msgs).
+    sim.put("QM1", "TO.QM2", MQMD(), b"one")
+    sim.run()
+    _, [(_md, data)] = ask(sim, mqc.MQCMD_INQUIRE_CHANNEL_STATUS, [
+        b.cfst(mqc.MQCACH_CHANNEL_NAME, b"QM1.TO.QM2"),
+        b.cfil(mqc.MQIACH_CHANNEL_INSTANCE_ATTRS, [mqc.MQIACH_MSGS])])
+    params = {pid: v for _, pid, v in b.read_parameters(data)}
+    assert params[mqc.MQIACH_MSGS] == 1
+    assert params[mqc.MQIACH_CHANNEL_STATUS] == mqc.MQCHS_RUNNING
+    assert params[mqc.MQIACH_CHANNEL_TYPE] == mqc.MQCHT_SENDER
+    assert params[mqc.MQIACH_CHANNEL_INSTANCE_TYPE] == mqc.MQOT_CURRENT_CHANNEL
+    assert params[mqc.MQCA_REMOTE_Q_MGR_NAME].rstrip() == b"QM2"
+    assert params[mqc.MQCACH_XMIT_Q_NAME].rstrip() == b"QM2"
+    assert params[mqc.MQCACH_CONNECTION_NAME].rstrip() == b"qm2(1414)"
+    assert params[mqc.MQIACH_STOP_REQUESTED] == mqc.MQCHSR_STOP_NOT_REQUESTED
+    assert mqc.MQIACH_CHANNEL_SUBSTATE in params
+    assert mqc.MQIACH_BATCHES not in params  # not asked for
+
+
 @pytest.mark.parametrize("filter_, names", [
     (b.cfif(mqc.MQIA_MAX_Q_DEPTH, mqc.MQCFOP_LESS, 1000), [b"APP.A"]),
     (b.cfif(mqc.MQIA_MAX_Q_DEPTH, mqc.MQCFOP_NOT_EQUAL, 100), [b"APP.B"]),
