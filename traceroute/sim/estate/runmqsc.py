@@ -159,6 +159,9 @@ class _Runner:
         if command.verb == "DELETE" and kind in ("QLOCAL", "QUEUE") \
                 and sim.depth(self.qmgr, name) and "PURGE" not in command.attrs:
             raise _Failed("AMQ8143E: IBM MQ queue not empty.")
+        if command.verb == "DELETE" and kind in ("QLOCAL", "QUEUE") and \
+                getattr(sim.network.qmgrs[self.qmgr].queues.get(name), "kind", "") == "QLOCAL":
+            self._not_open(name)
         events = events_of(sim)
         if events is not None:  # authority, configuration and command events
             outcome, _ = events.execute(self.session, command)
@@ -179,10 +182,22 @@ class _Runner:
         q = self.estate.qmgr(self.qmgr).queues.get(command.name or "")
         if q is None:
             raise _Failed(f"AMQ8147E: IBM MQ object {command.name} not found.")
-        if q.kind != "QLOCAL":
-            raise _Failed("AMQ8148E: IBM MQ object is not a local queue.")
+        if q.kind != "QLOCAL":  # as DELETE/ALTER QLOCAL of another type (the MQSC layer)
+            raise _Failed(f"AMQ8147E: IBM MQ object {command.name} not found.",
+                          f"({q.name} on {self.qmgr} is a {q.kind}, not a QLOCAL)")
+        self._not_open(q.name)
         self.estate.sim.queues.pop((self.qmgr, q.name), None)
         return ["AMQ8022I: IBM MQ queue cleared."]
+
+    def _not_open(self, queue: str) -> None:
+        """CLEAR QLOCAL and DELETE QLOCAL fail while the queue is open (a running sending
+        channel holds its transmission queue open): AMQ8148E."""
+        status = self.estate.monitor.queue_status(self.qmgr, queue)
+        if status.ipprocs or status.opprocs:
+            raise _Failed("AMQ8148E: IBM MQ object in use.",
+                          f"({queue} is open: IPPROCS({status.ipprocs}) "
+                          f"OPPROCS({status.opprocs}); DISPLAY QSTATUS({queue}) TYPE(HANDLE) "
+                          "shows by whom)")
 
     # --- PCF through the command server ------------------------------------------------------
 
@@ -192,7 +207,10 @@ class _Runner:
         if failed is not None and none_ok and failed.reason == mqc.MQRCCF_NONE_FOUND:
             return []  # a WHERE that nothing passes: nothing to show
         if failed is not None:
-            raise _Failed(_failure_line(failed.reason, what))
+            note = [f"({what} on {self.qmgr} is not a local queue: "
+                    f"{reason_text(failed.reason)})"] \
+                if failed.reason == mqc.MQRCCF_Q_WRONG_TYPE else []
+            raise _Failed(_failure_line(failed.reason, what), *note)
         return responses_
 
     def channel(self, command: Command) -> list[str]:
@@ -377,7 +395,8 @@ def _failure_line(reason: int, what: str) -> str:
         mqc.MQRCCF_CHL_STATUS_NOT_FOUND: "AMQ8420I: Channel Status not found.",
         mqc.MQRCCF_CHANNEL_IN_USE: f"AMQ9514E: Channel '{what}' is in use.",
         mqc.MQRCCF_CHANNEL_NOT_ACTIVE: f"AMQ9533E: Channel '{what}' is not currently active.",
-        mqc.MQRCCF_Q_WRONG_TYPE: f"AMQ8148E: IBM MQ object {what} is not a local queue.",
+        # as for DISPLAY QLOCAL of another type (AMQ8148E is "object in use")
+        mqc.MQRCCF_Q_WRONG_TYPE: f"AMQ8147E: IBM MQ object {what} not found.",
     }
     plain = {
         mqc.MQRCCF_NONE_FOUND: "no object matches the condition",
