@@ -52,6 +52,9 @@ def network_of(specs: list[str], *, strict: bool = False) -> Network:
         network = parse_mqsc(text.read_text(), source="demo (qm1_qm2.mqsc)")
     else:
         for spec in specs:
+            if is_estate(spec):
+                raise FatalError(f"{spec}: an estate folder is a whole estate: name it alone "
+                                 f"(--network {spec}), not with {_others(specs, spec)}")
             if Path(spec).is_dir():
                 raise FatalError(f"{spec}: a folder that is not an estate (no estate.json; "
                                  "make one with mqroute sim init)")
@@ -60,6 +63,10 @@ def network_of(specs: list[str], *, strict: bool = False) -> Network:
         raise FatalError(f"{', '.join(specs)}: no queue manager is defined (no commands, no "
                          "'* Queue manager name:' header)")
     return network
+
+
+def _others(specs: list[str], spec: str) -> str:
+    return ", ".join(s for s in specs if s != spec) or spec
 
 
 def is_folder(specs: list[str]) -> bool:
