@@ -58,7 +58,9 @@ def smf_rows(stream: BinaryIO, source: str, problem: Problem, *, rdw: bool = Tru
     """The rows of the SMF records read from `stream` (a data set from byte `offset`, up to the
     first record starting at or after `end`); problems go to problem(where, reason)."""
     counts = counts if counts is not None else SMFCounts()
+    empty = True
     for frame in frames(stream, rdw=rdw, offset=offset, end=end):
+        empty = False
         if isinstance(frame, FrameProblem):
             problem(f"{source}:offset {frame.offset}", frame.reason)
             continue
@@ -75,6 +77,8 @@ def smf_rows(stream: BinaryIO, source: str, problem: Problem, *, rdw: bool = Tru
         for row in decoded.rows:
             counts.rows[row.structure] += 1
             yield row
+    if empty and offset == 0:  # an empty file, as every other reader says
+        problem(source, "empty: no SMF records in it")
 
 
 def read_smf(paths: Iterable[str | Path], problem: Problem, *, rdw: bool = True,

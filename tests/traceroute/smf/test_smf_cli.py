@@ -84,7 +84,9 @@ def test_bad_input_named_with_offset_rest_read(tmp_path, dataset):
     bad.write_bytes(good[:18] + b"\x00\x02\x07\x00" + b"\xff" * 30 + good[18:-40])
     text = tmp_path / "NOTSMF.TXT"
     text.write_text("DEFINE QLOCAL(Q1)\n" * 10)
-    r = mqroute(str(bad), str(text), str(tmp_path / "MISSING.DAT"), "--json")
+    empty = tmp_path / "EMPTY.DAT"
+    empty.write_bytes(b"")
+    r = mqroute(str(bad), str(text), str(tmp_path / "MISSING.DAT"), str(empty), "--json")
     assert r.returncode == 1
     lines = r.stderr.splitlines()
     assert f"mqroute: {bad}:offset 18: wrong RDW 00020700" in lines[0]
@@ -92,6 +94,7 @@ def test_bad_input_named_with_offset_rest_read(tmp_path, dataset):
                for line in lines)
     assert f"mqroute: {text}:offset 0: not an SMF data set" in r.stderr
     assert f"mqroute: {tmp_path / 'MISSING.DAT'}: No such file" in r.stderr
+    assert f"mqroute: {empty}: empty: no SMF records in it" in lines  # as every reader says
     assert len(r.stdout.splitlines()) == 4  # QSST, QJST, two QPST: the rest still read
     assert "Traceback" not in r.stderr
 
