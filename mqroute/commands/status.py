@@ -51,7 +51,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _shown(name: str, pattern: str, system: bool) -> bool:
-    return system or not is_generic(pattern) or not name.startswith("SYSTEM.")
+    """SYSTEM.* objects are left out of what a generic name lists, unless --system, or the
+    name itself asks for SYSTEM.* ones ('SYSTEM.ADMIN.*')."""
+    return system or not is_generic(pattern) or not name.startswith("SYSTEM.") \
+        or pattern.startswith("SYSTEM.")
 
 
 def _v(value: object) -> str:
@@ -130,6 +133,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("status: -m QMGR (and --network or the connection options)")
     if not args.wait > 0:
         raise UsageError(f"--wait {args.wait:g}: seconds above 0")
+    for option, names in (("--queue", args.queue), ("--channel", args.channel)):
+        if any(not name.strip() for name in names):
+            raise UsageError(f"status: {option} needs a name (generic ones end in *)")
     queues = args.queue or ([] if args.channel else ["*"])
     channels = args.channel or ([] if args.queue else ["*"])
     problems = 0

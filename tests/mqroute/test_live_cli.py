@@ -64,8 +64,24 @@ def test_status_text_is_one_line_per_object(estate):
 @pytest.mark.parametrize("words, objects", [
     (("--queue", "APP.*"), []),                       # generic, nothing: 0, no line
     (("--queue", "SYSTEM.DEAD.LETTER.QUEUE"), ["SYSTEM.DEAD.LETTER.QUEUE"]),  # named: shown
-    (("--queue", "SYSTEM.ADMIN.C*"), []),             # generic SYSTEM.*: only with --system
-    (("--queue", "SYSTEM.ADMIN.C*", "--system"),
+    (("--queue", "S*"), []),                          # generic: SYSTEM.* only with --system
+    (("--queue", "S*", "--system"), [f"SYSTEM.{n}" for n in (
+        "ADMIN.ACCOUNTING.QUEUE", "ADMIN.ACTIVITY.QUEUE", "ADMIN.CHANNEL.EVENT",
+        "ADMIN.COMMAND.EVENT", "ADMIN.COMMAND.QUEUE", "ADMIN.CONFIG.EVENT",
+        "ADMIN.LOGGER.EVENT", "ADMIN.PERFM.EVENT", "ADMIN.PUBSUB.EVENT", "ADMIN.QMGR.EVENT",
+        "ADMIN.STATISTICS.QUEUE", "ADMIN.TRACE.ACTIVITY.QUEUE", "ADMIN.TRACE.ROUTE.QUEUE",
+        "AUTH.DATA.QUEUE", "BROKER.ADMIN.STREAM", "BROKER.CONTROL.QUEUE",
+        "BROKER.DEFAULT.STREAM", "BROKER.DEFAULT.SUBPOINT",
+        "BROKER.INTER.BROKER.COMMUNICATIONS", "CHANNEL.INITQ", "CHANNEL.SYNCQ",
+        "CHLAUTH.DATA.QUEUE", "CICS.INITIATION.QUEUE", "CLUSTER.COMMAND.QUEUE",
+        "CLUSTER.HISTORY.QUEUE", "CLUSTER.REPOSITORY.QUEUE", "CLUSTER.TRANSMIT.QUEUE",
+        "DDELAY.LOCAL.QUEUE", "DEAD.LETTER.QUEUE", "DEFAULT.INITIATION.QUEUE",
+        "DEFAULT.LOCAL.QUEUE", "DURABLE.SUBSCRIBER.QUEUE", "HIERARCHY.STATE",
+        "INTER.QMGR.CONTROL", "INTER.QMGR.FANREQ", "INTER.QMGR.PUBS", "PENDING.DATA.QUEUE",
+        "PROTECTION.ERROR.QUEUE", "PROTECTION.POLICY.QUEUE", "RETAINED.PUB.QUEUE",
+        "SELECTION.EVALUATION.QUEUE", "SELECTION.VALIDATION.QUEUE")]),
+    # a generic name that asks for SYSTEM.* itself is answered without --system
+    (("--queue", "SYSTEM.ADMIN.C*"),
      ["SYSTEM.ADMIN.CHANNEL.EVENT", "SYSTEM.ADMIN.COMMAND.EVENT", "SYSTEM.ADMIN.COMMAND.QUEUE",
       "SYSTEM.ADMIN.CONFIG.EVENT"]),
     (("--channel", "*"), ["QM1.TO.QM2", "QM2.TO.QM1"]),  # only channels
@@ -73,6 +89,15 @@ def test_status_text_is_one_line_per_object(estate):
 def test_status_selects_what_is_named(estate, words, objects):
     status, out, _ = run("status", "--network", estate, "-m", "QM1", "--json", *words)
     assert status == 0 and [o["name"] for o in lines(out)] == objects
+
+
+def test_the_command_queue_is_open_once_for_input_by_the_command_server(estate):
+    # status's own PCF commands are got by the command server: its one handle, not two
+    status, out, _ = run("status", "--network", estate, "-m", "QM1", "--json", "--queue",
+                         "SYSTEM.ADMIN.COMMAND.QUEUE")
+    assert status == 0
+    [queue] = lines(out)
+    assert (queue["ipprocs"], queue["opprocs"], queue["curdepth"]) == (1, 0, 0)
 
 
 def test_status_exit_statuses(estate, tmp_path):
@@ -89,6 +114,9 @@ def test_status_exit_statuses(estate, tmp_path):
     assert status == 2 and "no meaning with --network" in err
     status, _, err = run("status", "--network", str(tmp_path), "-m", "QM1")
     assert status == 2 and "not an estate" in err
+    for option in ("--queue", "--channel"):
+        status, out, err = run("status", "--network", estate, "-m", "QM1", option, "")
+        assert (status, out) == (2, "") and f"{option} needs a name" in err
 
 
 def test_status_changes_nothing(estate):

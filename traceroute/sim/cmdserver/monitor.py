@@ -372,10 +372,13 @@ class Monitor(Watcher):
                 out.append(HandleStatus(qmgr, queue, SENDING_MCA, mqc.MQAT_QMGR,
                                         channel=name, conname=rec.conname, input="EXCL",
                                         browse=True, inquire=True))
-        if queue == "SYSTEM.ADMIN.COMMAND.QUEUE":
+        server = queue == "SYSTEM.ADMIN.COMMAND.QUEUE"
+        if server:
             out.append(HandleStatus(qmgr, queue, COMMAND_SERVER, mqc.MQAT_QMGR,
                                     input="EXCL", inquire=True))
         for conn in self.sim.input_handles(qmgr, queue):
+            if server and conn.appl_name == COMMAND_SERVER:
+                continue  # its gets: the one handle above
             out.append(HandleStatus(qmgr, queue, conn.appl_name[-28:], conn.appl_type,
                                     conn.pid, input="SHARED", browse=True))
         return out
