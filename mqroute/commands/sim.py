@@ -144,7 +144,8 @@ def _init(args: argparse.Namespace) -> int:
     except EstateError as e:
         raise FatalError(str(e)) from None
     names = ", ".join(network.qmgrs)
-    print(f"estate {args.dir}: {len(network.qmgrs)} queue managers ({names})")
+    n = len(network.qmgrs)
+    print(f"estate {args.dir}: {n} queue manager{'s' if n != 1 else ''} ({names})")
     return EXIT_OK
 
 

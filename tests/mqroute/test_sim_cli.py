@@ -28,7 +28,7 @@ def test_init_from_mqsc_files(tmp_path):
     mqsc = tmp_path / "qma.mqsc"
     mqsc.write_text("DEFINE QLOCAL(APP.Q) MAXDEPTH(10)\n")
     status, out, _ = run("sim", "init", str(tmp_path / "e"), str(mqsc))
-    assert status == 0 and "(QMA)" in out
+    assert status == 0 and out.endswith(": 1 queue manager (QMA)\n")
     status, out, _ = run("sim", "runmqsc", str(tmp_path / "e"), "QMA",
                          stdin="DISPLAY QLOCAL(APP.Q) MAXDEPTH\n")
     assert status == 0 and "MAXDEPTH(10)" in out
