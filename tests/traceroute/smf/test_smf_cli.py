@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run
 from tests.support.smfrecords import qwhs, rdw_stream, record, structure, without_rdws
 from tests.traceroute.smf.test_smf_framing import channel_record, dump_header, log_record
 from tests.traceroute.smf.test_smf_vectors import ibm_json
@@ -17,8 +18,16 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def mqroute(*args: str) -> subprocess.CompletedProcess:
+    """`mqroute smf ARGS` by subprocess, as a user types it."""
     return subprocess.run([sys.executable, "-m", "mqroute", "smf", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
+
+
+def smf(*args: str) -> subprocess.CompletedProcess:
+    """`mqroute smf ARGS` in this process (the same main(); no interpreter to start): for
+    the tests of options, where the subprocess ones above already cover the process."""
+    status, out, err = run("smf", *args)
+    return subprocess.CompletedProcess(["mqroute", "smf", *args], status, out, err)
 
 
 @pytest.fixture
@@ -45,7 +54,7 @@ def test_summary(dataset):
 
 
 def test_json_lines_and_structure_filter(dataset):
-    r = mqroute(str(dataset), "--json", "--structure", "qcst")
+    r = smf(str(dataset), "--json", "--structure", "qcst")
     assert r.returncode == 0, r.stderr
     objects = [json.loads(line) for line in r.stdout.splitlines()]
     assert [o["chlName"].strip() for o in objects] == ["QM1.TO.QM2", "QM2.TO.QM1"]
@@ -62,19 +71,19 @@ def test_json_equals_ibm_formatter(vectors):
 
 
 def test_findings_exit_3_and_json(dataset):
-    r = mqroute(str(dataset), "--findings")
+    r = smf(str(dataset), "--findings")
     assert r.returncode == 3, r.stderr
     assert "MQ07 (MV41) 2024-03-26 02:30:00 buffer pool 1: bp-synchronous-writes: QPSTIMW 4" \
         in r.stdout
     assert r.stdout.rstrip().endswith("1 finding")
-    r = mqroute(str(dataset), "--findings", "--json")
+    r = smf(str(dataset), "--findings", "--json")
     assert r.returncode == 3
     (finding,) = [json.loads(line) for line in r.stdout.splitlines()]
     assert {"rule", "structure", "qmgr", "lpar", "interval_start", "object",
             "detail"} <= set(finding)
     assert (finding["rule"], finding["object"], finding["detail"]) == (
         "bp-synchronous-writes", "buffer pool 1", {"QPSTIMW": 4})
-    r = mqroute(str(dataset), "--findings", "--structure", "QCST")
+    r = smf(str(dataset), "--findings", "--structure", "QCST")
     assert (r.returncode, r.stdout) == (0, "no findings\n")
 
 
@@ -102,9 +111,9 @@ def test_bad_input_named_with_offset_rest_read(tmp_path, dataset):
 def test_no_rdw(tmp_path, dataset):
     bare = tmp_path / "BARE.DAT"
     bare.write_bytes(without_rdws(dataset.read_bytes()))
-    a, b = mqroute(str(dataset), "--json"), mqroute(str(bare), "--json", "--no-rdw")
+    a, b = smf(str(dataset), "--json"), smf(str(bare), "--json", "--no-rdw")
     assert a.returncode == b.returncode == 0 and a.stdout == b.stdout
-    r = mqroute(str(bare), "--json")
+    r = smf(str(bare), "--json")
     assert r.returncode == 1 and "--no-rdw" in r.stderr
 
 
@@ -113,7 +122,7 @@ def test_out_tables(tmp_path, dataset, fmt):
     pytest.importorskip("pyarrow")
     out = tmp_path / "tables"
     args = ["--out", str(out)] + (["--format", fmt] if fmt != "parquet" else [])
-    r = mqroute(str(dataset), *args)
+    r = smf(str(dataset), *args)
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in out.iterdir()) == ["qcst", "qjst", "qpst", "qsst"]
     assert [p.name for p in (out / "qpst").iterdir()] == [f"part-00000.{fmt}"]
@@ -134,23 +143,23 @@ def test_out_tables(tmp_path, dataset, fmt):
 
 def test_usage_errors(dataset):
     for args in (["--structure", "XYZ"], ["--format", "csv"], ["--json", "--out", "x"]):
-        r = mqroute(str(dataset), *args)
+        r = smf(str(dataset), *args)
         assert r.returncode == 2, args
         assert r.stderr.startswith("mqroute: smf") or "usage" in r.stderr
 
 
 def test_filters(dataset):
-    r = mqroute(str(dataset), "--json", "--channel", "QM2.*")
+    r = smf(str(dataset), "--json", "--channel", "QM2.*")
     assert r.returncode == 0, r.stderr
     assert [json.loads(line)["chlName"].strip() for line in r.stdout.splitlines()] == [
         "QM2.TO.QM1"]
     # statistics by their interval (02:30 to 02:45 UTC), accounting by when SMF wrote it
-    r = mqroute(str(dataset), "--json", "--since", "2024-03-26T02:44:00Z",
+    r = smf(str(dataset), "--json", "--since", "2024-03-26T02:44:00Z",
                 "--until", "2024-03-26T02:45:00Z")
     assert {json.loads(line)["structure"] for line in r.stdout.splitlines()} == {
         "QSST", "QJST", "QPST"}
-    r = mqroute(str(dataset), "--json", "--since", "2024-03-26 02.45.00")
+    r = smf(str(dataset), "--json", "--since", "2024-03-26 02.45.00")
     assert r.stdout == ""
-    r = mqroute(str(dataset), "--json", "--since", "2024-03-26 02.32.00",
+    r = smf(str(dataset), "--json", "--since", "2024-03-26 02.32.00",
                 "--until", "2024-03-26 02.33.00", "--structure", "QCST")
     assert len(r.stdout.splitlines()) == 2
