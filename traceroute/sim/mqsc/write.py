@@ -83,8 +83,8 @@ def to_mqsc(network: Network, *, all: bool = False) -> str:
     too, and every object with all its attributes (as dmpmqcfg -a)."""
     out: list[str] = []
     for qm in network.qmgrs.values():
-        out += [_RULE, "* Written by mqroute (traceroute.sim.mqsc)", f"* Queue manager name: {qm.name}",
-                _RULE]
+        out += [_RULE, "* Written by mqroute (traceroute.sim.mqsc)",
+                f"* Queue manager name: {qm.name}", _RULE]
         if qm.attrs or all:
             _write(out, "ALTER QMGR", {**(QMGR_DEFAULTS if all else {}), **qm.attrs},
                    replace=False)
