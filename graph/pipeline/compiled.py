@@ -107,7 +107,7 @@ def operation_arrays(md, data, error) -> tuple[dict, object]:
     return made, _array(pa.int32(), rest)
 
 
-#: The routes input columns (reports.ROUTES_READ) as the compiled code reads them.
+#: The routes input columns (rows.ROUTES_READ) as the compiled code reads them.
 _IN_KIND = {"string": 0, "int": 1, "long": 2, "boolean": 3}
 
 
@@ -129,14 +129,13 @@ def _column(array, kind: str) -> tuple:
 
 
 def route_arrays(batch) -> tuple:
-    """The compiled routes of operation rows grouped by correl_id (reports.ROUTES_READ
+    """The compiled routes of operation rows grouped by correl_id (rows.ROUTES_READ
     columns): (route arrays in ROUTE_COLUMNS order, hop arrays in HOP_COLUMNS order, hop
     offsets per route, the first row of each route's message, and the (lo, hi) row ranges of
     the messages left to the Python ordering, flat)."""
     import pyarrow as pa
 
-    from graph.pipeline.reports import ROUTES_READ
-    from graph.pipeline.rows import HOP_COLUMNS, OPERATION_COLUMNS, ROUTE_COLUMNS
+    from graph.pipeline.rows import HOP_COLUMNS, OPERATION_COLUMNS, ROUTE_COLUMNS, ROUTES_READ
     from graph.pipeline.schema import arrow_schema
 
     kinds = dict(OPERATION_COLUMNS)

@@ -15,6 +15,7 @@ from graph.pipeline.rows import (
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
     ROUTE_INPUT,
+    ROUTES_READ,
     route_failure,
     route_values,
     routes_of_columns,
@@ -36,9 +37,6 @@ FAILED_COLUMNS = tuple((f"failed_{n}", k) for n, k in REJECT_COLUMNS)
 ROUTE_OUTPUT = (*ROUTE_COLUMNS, ("hop_list", "array<struct<" + ", ".join(
     f"{n}: {k}" for n, k in HOP_COLUMNS) + ">>"), *FAILED_COLUMNS)
 
-
-#: The operation columns the routes stage reads (no MQMDs are made: their MsgIds stay behind).
-ROUTES_READ = tuple(n for n in ROUTE_INPUT if n not in MD_COLUMNS)
 
 
 def routes_of_batches(batches: Iterator) -> Iterator:

@@ -63,6 +63,8 @@ HOP_NAMES: tuple[str, ...] = tuple(name for name, _ in HOP_COLUMNS)
 ROUTE_INPUT: tuple[str, ...] = tuple(n for n in OPERATION_NAMES if n != "operation")
 #: Of ROUTE_INPUT, the operations' MsgIds: read only when MQMDs are asked for.
 MD_COLUMNS: tuple[str, ...] = ("msg_id", "embedded_msg_id")
+#: The operation columns the routes stage reads (no MQMDs are made: their MsgIds stay behind).
+ROUTES_READ: tuple[str, ...] = tuple(n for n in ROUTE_INPUT if n not in MD_COLUMNS)
 
 _route_input = itemgetter(*ROUTE_INPUT)
 
