@@ -59,10 +59,12 @@ def _msg_id(group: Group) -> bytes:
     return found.value if isinstance(found, ByteString) else _NO_MSG_ID
 
 
-def _operation(group: Group) -> tuple[list, bytes | None, bytes | None, bool]:
-    """(operation columns, MsgId of its MQMD, of its embedded MQMD, has an embedded MQMD)."""
+def _operation(group: Group) -> tuple[list, bytes | None, bytes | None, bool, tuple]:
+    """(operation columns, MsgId of its MQMD, of its embedded MQMD, has an embedded MQMD,
+    (SubId hex, SubLevel) of a publish operation)."""
     values = _DEFAULT.copy()
     md = emb = None
+    sub_id = sub_level = None
     member = _MEMBER.get
     for p in group.parameters:
         pid = p.parameter
@@ -72,6 +74,10 @@ def _operation(group: Group) -> tuple[list, bytes | None, bytes | None, bool]:
             if isinstance(p, cls):
                 value = p.value
                 values[slot] = value if value.__class__ is not bytes else text_of(p)
+        elif pid == mqc.MQBACF_SUB_ID and isinstance(p, ByteString):
+            sub_id = bytes(p.value).hex()
+        elif pid == mqc.MQIACF_SUB_LEVEL and isinstance(p, pcf.Integer):
+            sub_level = p.value
         elif pid == mqc.MQGACF_MESSAGE and isinstance(p, Group):
             md = p.find(mqc.MQGACF_MQMD)
             emb = p.find(mqc.MQGACF_EMBEDDED_MQMD)
@@ -79,7 +85,7 @@ def _operation(group: Group) -> tuple[list, bytes | None, bytes | None, bool]:
             emb = emb if isinstance(emb, Group) else None
     values[_NAME] = operation_name(values[_TYPE])
     return (values, None if md is None else _msg_id(md), None if emb is None else _msg_id(emb),
-            emb is not None)
+            emb is not None, (sub_id, sub_level))
 
 
 def _counters(group: Group) -> tuple:
@@ -107,7 +113,7 @@ def _activity(group: Group) -> tuple:
 def _fallback_key(activities: list[tuple]) -> bytes:
     """Without an MQMD: the first operation's (embedded, else own) non-zero MsgId."""
     for _name, _type, _description, operations, _route in activities:
-        for _values, md_id, emb_id, has_emb in operations:
+        for _values, md_id, emb_id, has_emb, _sub in operations:
             msg_id = emb_id if has_emb else md_id
             if msg_id is not None and any(msg_id):
                 return msg_id
@@ -132,8 +138,8 @@ def operation_tuples(md: MQMD | None, data: bytes, *, source: str | None,
     for a_index, (appl_name, appl_type, description, operations, counters) in enumerate(
             activities):
         activity = (*head, a_index, *counters, appl_name, appl_type, description)
-        for o_index, (values, md_id, emb_id, has_emb) in enumerate(operations):
+        for o_index, (values, md_id, emb_id, has_emb, sub) in enumerate(operations):
             out.append((*activity, o_index, *values,
                         None if md_id is None else md_id.hex(),
-                        None if emb_id is None else emb_id.hex(), has_emb, *final))
+                        None if emb_id is None else emb_id.hex(), has_emb, *final, *sub))
     return out

@@ -31,6 +31,7 @@ OPERATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("xmit_queue", "string"), ("feedback", "int"), ("msg_id", "string"),
     ("embedded_msg_id", "string"), ("has_embedded_md", "boolean"),
     ("final_recorded", "int"), ("final_unrecorded", "int"), ("final_discontinuity", "int"),
+    ("sub_id", "string"), ("sub_level", "int"),
 )
 ROUTE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("correl_id", "string"), ("verdict", "string"), ("complete", "boolean"),
@@ -91,7 +92,7 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
     (correl, kind, report, source, position, a_index, rec, unrec, disc, appl_name, appl_type,
      desc, o_index, op_type, date, time, qmgr, queue, resolved, remote_queue, remote_qmgr,
      topic, channel, channel_type, xmitq, feedback, msg_id, emb_id, has_emb, f_rec, f_unrec,
-     f_disc) = _route_input(c)
+     f_disc, sub_id, sub_level) = _route_input(c)
     ordered = sorted(rows, key=lambda i: (source[i] or "", position[i] or 0, report[i] or "",
                                           a_index[i], o_index[i]))
     records: list[Record] = []
@@ -128,7 +129,8 @@ def records_of_columns(c: Mapping[str, Sequence], rows: Iterable[int], *,
                 embedded = MQMD(msg_id=bytes.fromhex(emb_id[i])) if emb_id[i] else MQMD()
         ops.append(Operation(op_type[i], date[i] or "", time[i] or "", qmgr[i] or "", None,
                              queue[i], resolved[i], remote_queue[i], remote_qmgr[i], topic[i],
-                             channel[i], channel_type[i], xmitq[i], feedback[i], None, None,
+                             channel[i], channel_type[i], xmitq[i], feedback[i],
+                             bytes.fromhex(sub_id[i]) if sub_id[i] else None, sub_level[i],
                              None, md, embedded))
     return records
 
@@ -184,7 +186,8 @@ def route_values(route: Route) -> tuple[tuple, list[tuple]]:
     """The `routes` row of a route and its `hops` rows, as tuples in ROUTE_COLUMNS and
     HOP_COLUMNS order, from one walk over the route and its branches.
 
-    Hops are the message's movements in order (put to a queue, send over a channel, gaps):
+    Hops are the message's movements in order (put to a queue, send over a channel, gaps;
+    a publication's copy begins its branch with a `publish` or `discarded_publish` hop):
     the trunk, then each branch (numbered within its parent) with its own branches, `seq`
     counting on across them all. The route's activities, gaps and times count every branch;
     its `branches` is its own fan-out.
@@ -196,6 +199,11 @@ def route_values(route: Route) -> tuple[tuple, list[tuple]]:
     stack = [(route, 0)]
     while stack:
         r, branch = stack.pop()
+        via = r.via
+        if via is not None:  # a publication's copy: the Publish it began with
+            kind = "publish" if via.type == mqc.MQOPER_PUBLISH else "discarded_publish"
+            hops.append((key, len(hops) + 1, kind, via.qmgr, via.qmgr, via.qmgr, via.qmgr,
+                         None, None, via.timestamp or None, via.feedback, branch))
         for step in r.steps:
             if isinstance(step, Gap):
                 gaps += 1

@@ -44,7 +44,8 @@ def operation_values(record: Record, *, position: int | None = None) -> Iterator
                    op.channel, op.channel_type, op.xmit_queue, op.feedback,
                    md.msg_id.hex() if md is not None else None,
                    emb.msg_id.hex() if emb is not None else None,
-                   emb is not None, f0, f1, f2)
+                   emb is not None, f0, f1, f2,
+                   op.sub_id.hex() if op.sub_id is not None else None, op.sub_level)
 
 
 def _hex(value: bytes | None) -> str | None:

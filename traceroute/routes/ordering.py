@@ -14,7 +14,15 @@ from itertools import pairwise
 from pcf import mqc
 from traceroute.records.model import GET_TYPES, Activity, Operation, TraceRoute
 from traceroute.records.parse import REPORT, Record
-from traceroute.routes.verdict import Location, Outcome, Verdict, outcome_of, worst
+from traceroute.routes.verdict import (
+    PUBLISH_TYPES,
+    Location,
+    Outcome,
+    Verdict,
+    outcome_of,
+    publish_outcome,
+    worst,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +466,8 @@ def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute |
         if not branches and final is not None and final.counters and node.counters and \
                 final.counters[0] > node.counters[0]:
             steps.append(Gap(final.counters[0] - node.counters[0]))
+        if not branches and not isinstance(steps[-1], Gap):
+            branches = published_branches(node.activity, final)
         if branches:
             outcome = worst(b.outcome for b in branches)
         else:
@@ -465,6 +475,23 @@ def _path(correl_id: bytes, start: _Entry, lead: list[Step], final: TraceRoute |
         built[id(entry)] = Route(correl_id, tuple(steps), outcome, branches, final,
                                  tuple(notes), records if entry is start else 0)
     return built[id(start)]
+
+
+def published_branches(activity: Activity, trace_route: TraceRoute | None = None
+                       ) -> tuple[Route, ...]:
+    """A publishing activity's copies, one branch per Publish or Discarded Publish operation
+    (`via`), each as far as the operation alone tells (no steps; its correl_id the copy's
+    MsgId: `traceroute.routes.publications` puts the copy's own route there when its
+    records are at hand). Excluded Publish operations make none."""
+    ops = activity.operations
+    out = []
+    for i, op in enumerate(ops):
+        if op.type in PUBLISH_TYPES:
+            following = ops[i + 1] if i + 1 < len(ops) else None
+            key = op.md.msg_id if op.md is not None else b""
+            out.append(Route(key, (), publish_outcome(op, following), trace_route=trace_route,
+                             via=op))
+    return tuple(out)
 
 
 def route_of(correl_id: bytes, records: list[Record]) -> Route:

@@ -89,34 +89,34 @@ class _Assembler:
         self.destinations = destinations
 
     def tree(self, route: Route, above: frozenset[bytes]) -> Route:
-        """`route` with the copies of its publications hung under it."""
-        above = above | {route.correl_id}
-        if route.branches:
-            branches = tuple(self.tree(b, above) if b.via is None else b
-                             for b in route.branches)
-            if branches == route.branches:
-                return route
-            return replace(route, branches=branches, outcome=worst(b.outcome for b in branches))
-        last = _last_activity(route)
-        if last is None or not any(op.type in PUBLISH_TYPES for op in last.operations):
+        """`route` with each copy it published replaced by that copy's own route (itself
+        with its copies) when it is at hand, or told by the subscription's destination."""
+        if not route.branches:
             return route
+        above = above | {route.correl_id}
+        publisher = _last_activity(route)
         branches = []
-        ops = last.operations
-        for i, op in enumerate(ops):
-            if op.type not in PUBLISH_TYPES:
+        for b in route.branches:
+            op = b.via
+            if op is None or b.steps or b.branches:
+                branches.append(self.tree(b, above))
                 continue
-            key = op.md.msg_id if op.md is not None else b""
-            child = self.by_key.get(key) if key and key not in above else None
-            if child is not None:
-                branches.append(replace(_after(self.tree(child, above), last), via=op))
+            child = self.by_key.get(b.correl_id) if b.correl_id not in above else None
+            if child is not None and publisher is not None:
+                branches.append(replace(_after(self.tree(child, above), publisher), via=op))
                 continue
-            following = ops[i + 1] if i + 1 < len(ops) else None
             dest = self.destinations(op.qmgr, op.sub_id) \
                 if self.destinations is not None and op.sub_id else None
-            branches.append(Route(key, (), publish_outcome(op, following, dest),
-                                  trace_route=route.trace_route, via=op))
-        return replace(route, branches=tuple(branches),
-                       outcome=worst(b.outcome for b in branches))
+            if dest is not None and publisher is not None:
+                ops = publisher.operations
+                i = next((n for n, o in enumerate(ops) if o is op), len(ops))
+                following = ops[i + 1] if i + 1 < len(ops) else None
+                b = replace(b, outcome=publish_outcome(op, following, dest))
+            branches.append(b)
+        new = tuple(branches)
+        if all(x is y for x, y in zip(new, route.branches, strict=True)):
+            return route
+        return replace(route, branches=new, outcome=worst(b.outcome for b in new))
 
 
 def assemble(routes: Iterable[Route],

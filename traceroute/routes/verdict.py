@@ -140,8 +140,8 @@ def publish_outcome(op: Operation, following: Operation | None = None,
     if op.feedback == mqc.MQFB_NOT_DELIVERED:
         return Outcome(Verdict.DISCARDED_AT_TARGET, where, op.feedback)
     if following is not None and following.is_put and following.feedback == op.feedback \
-            and following.md is not None and op.md is not None \
-            and following.md.msg_id == op.md.msg_id:
+            and (following.md is None or op.md is None
+                 or following.md.msg_id == op.md.msg_id):
         return Outcome(Verdict.DEAD_LETTERED, location_of(following), op.feedback)
     return Outcome(Verdict.DISCARDED, where, op.feedback)
 

@@ -1,0 +1,55 @@
+"""analyze of a publish/subscribe day's activity reports (tests/support/pubsub_day.py): the
+operations table keeps each Publish's SubId and SubLevel, a publication's routes row counts
+its subscribers as branches, and the hops table begins each branch with its publish hop.
+One process (the Spark job runs the same row code: graph.pipeline.rows)."""
+
+from __future__ import annotations
+
+import pyarrow.parquet as pq
+import pytest
+
+from tests.support.estate_dumps import analyze_in_one_process
+from tests.support.pubsub_day import pubsub_dumps
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pubsub")
+    kinds, sim = pubsub_dumps(folder)
+    out = folder / "out"
+    analyze_in_one_process([str(kinds["reports"])], str(out))
+    return {name: pq.read_table(out / name).to_pylist()
+            for name in ("operations", "routes", "hops")}, sim
+
+
+def test_publish_operations_keep_their_subscription(tables):
+    t, sim = tables
+    publishes = [r for r in t["operations"] if r["operation"] in (
+        "Publish", "DiscardedPublish", "ExcludedPublish")]
+    # the administrative and proxy subscriptions there are now: every Publish names one of
+    # them, or QMB's MQSUB (ended with its connection) and the proxy it made on QMA
+    subs = {s.sub_id.hex() for q in sim.network.qmgrs for s in sim.pubsub.of(sim.network, q)}
+    named = {r["sub_id"] for r in publishes}
+    assert publishes and all(r["sub_level"] == 1 for r in publishes)
+    assert len(named - subs) == 2 and all(len(s) == 48 for s in named)
+    assert all(r["sub_id"] is None for r in t["operations"] if r["operation"] == "Put")
+    excluded = [r for r in publishes if r["operation"] == "ExcludedPublish"]
+    assert excluded and all(r["msg_id"] is None and r["feedback"] == 504 for r in excluded)
+
+
+def test_a_publication_row_counts_its_subscribers(tables):
+    t, _ = tables
+    by_key = {r["correl_id"]: r for r in t["routes"]}
+    published = [r for r in t["routes"] if any(
+        h["kind"] == "put" and h["dst"] == "QMA/Sport/Scores/Soccer" and h["branch"] == 0
+        for h in t["hops"] if h["correl_id"] == r["correl_id"])]
+    assert len(published) == 3  # three scores published on QMA
+    for row in published:
+        assert row["branches"] == 3  # A.ALL.SCORES, the proxies of QMB and QMC
+        hops = [h for h in t["hops"] if h["correl_id"] == row["correl_id"]]
+        assert [(h["kind"], h["branch"]) for h in hops] == [
+            ("put", 0), ("publish", 1), ("publish", 2), ("publish", 3)]
+    # QMB's engine publishes each again: B.ARCHIVE is full, its copy dead-lettered
+    again = [r for r in by_key.values() if r["last_queue_manager"] == "QMB"]
+    assert len(again) == 3 and {r["verdict"] for r in again} == {"dead_lettered"}
+    assert all(r["feedback"] == 2053 for r in again)
