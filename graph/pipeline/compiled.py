@@ -101,10 +101,45 @@ def operation_arrays(md, data, error) -> tuple[dict, object]:
 
     columns, rest = _C.operations(_binary(md), _binary(data), _binary(error))
     schema = arrow_schema(tuple((n, k) for n, k in OPERATION_COLUMNS
-                                if n not in ("source", "position")))
+                                if n not in ("source", "position", *_PYTHON_ONLY)))
     fields = [*schema, pa.field("row", pa.int32()), pa.field("first", pa.bool_())]
     made = {f.name: _array(f.type, c) for f, c in zip(fields, columns, strict=True)}
-    return made, _array(pa.int32(), rest)
+    return _without_publications(made, _array(pa.int32(), rest))
+
+
+#: Operation columns the compiled code does not fill: only publish operations have them,
+#: and messages holding those go through the Python path (`_without_publications`).
+_PYTHON_ONLY = ("sub_id", "sub_level")
+_PUBLISHES = (mqc.MQOPER_PUBLISH, mqc.MQOPER_DISCARDED_PUBLISH, mqc.MQOPER_EXCLUDED_PUBLISH)
+
+
+def _hide_publications(types):
+    """The operation types with each publish operation's a null: the compiled routes leave
+    a message with a null type to the Python ordering, which gives a publication its
+    branches (`traceroute.routes.ordering.published_branches`)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    publish = pc.is_in(types, value_set=pa.array(_PUBLISHES, types.type))
+    if not pc.any(publish).as_py():
+        return types
+    return pc.if_else(publish, pa.scalar(None, types.type), types)
+
+
+def _without_publications(made: dict, rest) -> tuple[dict, object]:
+    """The compiled rows less those of messages with a publish operation (their SubId and
+    SubLevel are the Python path's), those messages' rows added to `rest` (sorted)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    publish = pc.is_in(made["operation_type"], value_set=pa.array(_PUBLISHES, pa.int32()))
+    if not pc.any(publish).as_py():
+        return made, rest
+    moved = pc.unique(pc.filter(made["row"], publish))
+    keep = pc.invert(pc.is_in(made["row"], value_set=moved))
+    kept = {name: pc.filter(array, keep) for name, array in made.items()}
+    both = pa.concat_arrays([rest, moved.cast(pa.int32())])
+    return kept, both.take(pc.sort_indices(both))
 
 
 #: The routes input columns (rows.ROUTES_READ) as the compiled code reads them.
@@ -140,7 +175,9 @@ def route_arrays(batch) -> tuple:
 
     kinds = dict(OPERATION_COLUMNS)
     routes, hops, offsets, firsts, rest = _C.routes(
-        [_column(batch.column(n), kinds[n]) for n in ROUTES_READ])
+        [_column(_hide_publications(batch.column(n)) if n == "operation_type"
+                 else batch.column(n), kinds[n])
+         for n in ROUTES_READ if n not in _PYTHON_ONLY])
     route_arrays = [_array(f.type, c) for f, c in zip(arrow_schema(ROUTE_COLUMNS), routes,
                                                        strict=True)]
     hop_arrays = [_array(f.type, c) for f, c in zip(arrow_schema(HOP_COLUMNS), hops,

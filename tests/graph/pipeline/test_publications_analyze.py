@@ -53,3 +53,29 @@ def test_a_publication_row_counts_its_subscribers(tables):
     again = [r for r in by_key.values() if r["last_queue_manager"] == "QMB"]
     assert len(again) == 3 and {r["verdict"] for r in again} == {"dead_lettered"}
     assert all(r["feedback"] == 2053 for r in again)
+
+
+def test_the_compiled_paths_leave_publications_to_python(tmp_path):
+    """The compiled operation rows and routes (graph/pipeline/_ccolumns.c) know no SubId and
+    no fan-out: messages with a publish operation go through the Python path, and both paths
+    give the same rows and routes."""
+    from graph.pipeline import compiled
+    from pcf.dmpmqmsg import read_file
+
+    if not compiled.available():
+        pytest.skip(f"compiled columns: {compiled.STATUS}")
+    from tests.graph.pipeline import test_compiled_columns as columns
+    from tests.graph.pipeline import test_compiled_routes as routes
+
+    kinds, _ = pubsub_dumps(tmp_path, scores=2)
+    rows = [(path.name, i, m.md.pack(), m.data, None)
+            for path in sorted(kinds["reports"].iterdir())
+            for i, m in enumerate(read_file(path).messages)]
+    columns._assert_same(rows)
+    table = columns._classified(rows, use_compiled=True)
+    ops = [r for r in table.to_pylist() if r["kind"] == "op"]
+    assert any(r["sub_id"] for r in ops)
+    names = [n for n, _ in routes.OPERATION_COLUMNS]
+    ops = sorted(({n: r[n] for n in names} for r in ops),
+                 key=lambda r: (r["correl_id"] or "", r["source"], r["position"]))
+    routes._assert_same(ops, [len(ops) // 2])
