@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     print_explanations(args, routes=routes, problem=problems)
     found = {r.correl_id.ljust(24, b"\0") for r in routes}
     for missing in sorted(wanted - found):
-        print(f"mqroute: no activity data of MsgId {missing.rstrip(bytes(1)).hex().upper()} "
-              "in the input", file=sys.stderr)
+        print(f"mqroute: no activity data of MsgId {missing.hex().upper()} in the input",
+              file=sys.stderr)  # all 48 digits, as MQ pads it (and as follow says it)
     print(inputs.summary(f"{shown} routes", "activity data"), file=sys.stderr)
     status = problems.status()
     if not shown and not wanted and not inputs.read and not problems.count:

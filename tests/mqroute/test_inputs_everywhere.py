@@ -92,11 +92,17 @@ def test_parquet_with_a_data_column(mixed, tmp_path, capsys):
     assert "without a binary data column" in capsys.readouterr().err
 
 
-def test_show_names_the_msg_id_not_found(mixed, capsys):
-    wanted = "41" * 24
-    assert main(["show", "-i", wanted, str(mixed / "activity.dmp")]) == 1
+@pytest.mark.parametrize("given,named", [
+    ("41" * 24, "41" * 24),
+    ("414d5120", "414D5120" + "00" * 20),  # padded with nulls as MQ pads it, all shown
+    ("00", "00" * 24),  # MQMI_NONE is named, not left blank
+])
+def test_show_names_the_msg_id_not_found(mixed, capsys, given, named):
+    assert main(["show", "-i", given, str(mixed / "activity.dmp")]) == 1
     err = capsys.readouterr().err
-    assert f"no activity data of MsgId {wanted.upper()}" in err
+    assert f"mqroute: no activity data of MsgId {named} in the input\n" in err
+    assert main(["follow", "--msg-id", given, str(mixed / "more" / "trace.dmp")]) == 0
+    assert f"MsgId {named} " in capsys.readouterr().err  # follow names it the same way
 
 
 @pytest.mark.slow
