@@ -129,7 +129,8 @@ def _inside(inner: str, outer: str) -> bool:
 
 
 def option_names(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """dest -> how the command line spells it (the long option, or the metavar)."""
+    """dest -> how the command line spells it (the long option, or the metavar); an old
+    spelling kept hidden (help SUPPRESS) never names a destination its new one serves."""
     names = {}
     for action in parser._actions:
         longs = [o for o in action.option_strings if o.startswith("--")]
@@ -137,7 +138,8 @@ def option_names(parser: argparse.ArgumentParser) -> dict[str, str]:
         if spelled is None:
             metavar = action.metavar
             spelled = metavar if isinstance(metavar, str) else action.dest.upper()
-        names[action.dest] = spelled
+        if action.help != argparse.SUPPRESS or action.dest not in names:
+            names[action.dest] = spelled
     return names
 
 

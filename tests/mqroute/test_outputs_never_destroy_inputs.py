@@ -133,6 +133,28 @@ def test_an_output_onto_an_input_is_refused_before_any_work(case, tmp_path, caps
         assert status == 2, (name, output.dest, target, err)
         assert len(err.strip().splitlines()) == 1 and why in err, err
         assert (victim.read_bytes(), victim.stat().st_mtime_ns) == before
+        for old in hidden_spellings(name):  # options are named as --help shows them
+            assert f" {old} " not in err, (name, old, err)
+
+
+def hidden_spellings(name: str) -> set[str]:
+    """The old option spellings a command keeps out of its --help."""
+    return {o for a in subcommands()[name]._actions if a.help == argparse.SUPPRESS
+            for o in a.option_strings}
+
+
+def test_a_clash_names_the_option_as_help_spells_it(tmp_path, capsys):
+    """report --mqsc F -o F: the message names --mqsc, not the hidden --config that shares
+    its destination."""
+    (tmp_path / "out").mkdir()
+    mqsc = tmp_path / "qm.mqsc"
+    mqsc.write_text("DEFINE QLOCAL(A)\n")
+    assert "--config" in hidden_spellings("report")
+    for flag in ("--mqsc", "--config"):
+        assert main(["report", str(tmp_path / "out"), flag, str(mqsc), "-o", str(mqsc)]) == 2
+        assert capsys.readouterr().err == (
+            f"mqroute: --output {mqsc} is the input --mqsc {mqsc}: writing it would destroy "
+            "or change what this command reads; choose another place\n")
 
 
 def test_two_outputs_on_one_file_are_refused(tmp_path, capsys):
