@@ -10,7 +10,8 @@ command reads anything (exit status 2):
   another output of the same run (compared by real path: symbolic links resolved, and a
   hard link to an input is the input); an output folder holding an input;
 * a URI or URL with credentials in it (`s3://KEY:SECRET@bucket/...`): the message shows it
-  with the credentials masked and says to give them through the store's environment.
+  with the credentials masked and says where they go instead (the store's environment; an
+  HTTP endpoint's headers or the command's --user).
 
 `-` (standard input or output) is neither checked nor compared.
 """
@@ -155,10 +156,8 @@ def check_paths(args: argparse.Namespace, names: dict[str, str] | None = None) -
     for opt, value in given:
         if has_credentials(value):
             raise UsageError(f"{opt} {masked(value)}: credentials do not go in a URI (they "
-                             "would be shown in process lists, shell history and logs); give "
-                             "them through the store's environment or configuration "
-                             "(AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, "
-                             "GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*, ...)")
+                             "would be shown in process lists, shell history and logs); "
+                             + _where_credentials_go(value))
     files = [(opt, value, _store(value)) for opt, value in given
              if not isinstance(value, Address)]
     inputs = [f for f in files if isinstance(f[1], InputPath)]
@@ -188,6 +187,19 @@ def check_paths(args: argparse.Namespace, names: dict[str, str] | None = None) -
             raise UsageError(f"{opt} {value}: the same file as {other_opt} {other}; give "
                              "each output its own file")
         seen[spelling] = (opt, value)
+
+
+def _where_credentials_go(uri: str) -> str:
+    """Where a URI's credentials belong instead: an HTTP endpoint's headers or user option,
+    or a store's own environment."""
+    m = _SCHEME.match(uri)
+    if m and m.group(1).lower() in ("http", "https"):
+        return ("give them as the endpoint's headers (OTLP: OTEL_EXPORTER_OTLP_HEADERS, e.g. "
+                "'Authorization=Basic ...') or, where the command has one, its --user option "
+                "(the password from MQROUTE_PASSWORD or the terminal)")
+    return ("give them through the store's environment or configuration "
+            "(AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, "
+            "GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*, ...)")
 
 
 def _clash(opt: str, value: str, how: str, in_opt: str, in_value: str) -> UsageError:
