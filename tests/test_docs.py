@@ -36,6 +36,30 @@ def test_site_builds_strict(tmp_path):
     assert "--json" in show and "mqroute-options" not in show  # the marker was replaced
 
 
+def _tables(text: str):
+    """(line number, rows) of each run of table lines ('| ...') outside code fences."""
+    run, start, fenced = [], 0, False
+    for n, line in enumerate([*text.splitlines(), ""], 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        if not fenced and line.startswith("|"):
+            start = start or n
+            run.append(line)
+            continue
+        if run:
+            yield start, run
+        run, start = [], 0
+
+
+def test_every_table_has_its_header():
+    """A table's second line separates its header (a paragraph or a blank line in the middle
+    of a table leaves its rest as text: the exit-status table once lost its 3-6 row so)."""
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for line, rows in _tables(page.read_text()):
+            assert len(rows) >= 2 and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", rows[1].strip()), \
+                f"{page.relative_to(ROOT)}:{line}: a table without its header row"
+
+
 def test_every_command_has_a_page_in_the_nav():
     nav = (ROOT / "mkdocs.yml").read_text()
     for name in COMMANDS:
