@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from graph.pipeline import storage
 from graph.pipeline.classify import (
@@ -47,30 +46,8 @@ from graph.pipeline.smf import write_tables as write_smf_tables
 from graph.pipeline.stats import STATS_COLUMNS
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
+from graph.pipeline.summary import Summary
 from pcf.text import has_credentials, masked, printable
-
-
-@dataclass
-class Summary:
-    """Counts from one run, and where the tables were written."""
-
-    messages: int
-    operations: int
-    rejected: int
-    routes: int
-    verdicts: dict[str, int]
-    out: str
-    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (URI, error)
-    stats: dict[str, int] = field(default_factory=dict)  # accounting/statistics rows by table
-    journeys: dict[str, int] = field(default_factory=dict)  # activity-trace journeys by verdict
-    smf: dict[str, int] = field(default_factory=dict)  # z/OS SMF rows by structure (smf/)
-
-    def table(self) -> str:
-        """A small text table for the end of a run."""
-        lines = [f"{'verdict':<24}{'routes':>10}"]
-        lines += [f"{v:<24}{n:>10}" for v, n in sorted(self.verdicts.items())]
-        lines.append(f"{'(rejected messages)':<24}{self.rejected:>10}")
-        return "\n".join(lines)
 
 
 def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SPLIT_BYTES,
@@ -195,9 +172,8 @@ def run_args(args: argparse.Namespace, *, spark=None, single: bool = False,
         if single:
             from graph.pipeline.single import run_single
 
-            summary = Summary(**vars(run_single(args.inputs, args.out, listing=listing,
-                                                progress=say,
-                                                split_bytes=args.split_mb << 20)))
+            summary = run_single(args.inputs, args.out, listing=listing, progress=say,
+                                 split_bytes=args.split_mb << 20)
         else:
             if spark is None:
                 from graph.pipeline.session import spark_session
@@ -214,12 +190,7 @@ def run_args(args: argparse.Namespace, *, spark=None, single: bool = False,
     if hasattr(say, "close"):
         say.close()  # the status line ends before the results
     print(summary.table())
-    print(f"tables written to {summary.out}: operations, rejects, routes, hops, "
-          + ", ".join(f"{t} ({n} rows)" for t, n in summary.stats.items())
-          + f", calls, journeys ({sum(summary.journeys.values())} rows: "
-          + ", ".join(f"{n} {v}" for v, n in sorted(summary.journeys.items())) + ")"
-          + ("; smf/: " + ", ".join(f"{t.lower()} ({n} rows)" for t, n in summary.smf.items())
-             if summary.smf else ""))
+    print(summary.written())
     if summary.rejected:
         _name_rejects(spark, summary, say)
     return 1 if summary.rejected or summary.unreadable else 0

@@ -26,7 +26,6 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 
 from graph.pipeline import storage
 from graph.pipeline.classify import (
@@ -61,6 +60,7 @@ from graph.pipeline.rows import (
 from graph.pipeline.schema import arrow_schema, dict_batch, row_batch
 from graph.pipeline.smf import write_local as write_smf_local
 from graph.pipeline.stats import TABLES as STATS_TABLES
+from graph.pipeline.summary import Summary
 
 #: Messages at most that `mqroute analyze` runs in one process when no master is given.
 SMALL_INPUT = 50_000
@@ -294,25 +294,9 @@ def _write(rows: list[dict], columns, path: str, partition: str | None = None, *
                      existing_data_behavior="overwrite_or_ignore")
 
 
-@dataclass
-class Counts:
-    """What a run found, as the Spark job's `Summary` holds it (the same fields)."""
-
-    messages: int
-    operations: int
-    rejected: int
-    routes: int
-    verdicts: dict[str, int]
-    out: str
-    unreadable: list[tuple[str, str]] = field(default_factory=list)
-    stats: dict[str, int] = field(default_factory=dict)
-    journeys: dict[str, int] = field(default_factory=dict)
-    smf: dict[str, int] = field(default_factory=dict)
-
-
 def run_single(inputs: Sequence[str], out: str, *, listing: Listing,
                progress: Callable[[str], None] = lambda s: None,
-               split_bytes: int = DEFAULT_SPLIT_BYTES, buckets: int | None = None) -> Counts:
+               split_bytes: int = DEFAULT_SPLIT_BYTES, buckets: int | None = None) -> Summary:
     """The analyze job's tables of `inputs` under `out` (a local folder), in this process;
     what it found. `buckets`: how many spill buckets the operation rows go to (default: from
     the input's size, `BUCKET_ROWS` each)."""
@@ -374,7 +358,7 @@ def run_single(inputs: Sequence[str], out: str, *, listing: Listing,
                     for s, o, e in smf.problems], REJECT_COLUMNS, f"{stage}/rejects",
                    name="part-smf.parquet")
     journey_verdicts = dict(Counter(j["verdict"] for j in journeys))
-    return Counts(tables.reports, tables.operations,
+    return Summary(tables.reports, tables.operations,
                   rejected + len(failures) + len(smf.problems), routes.routes,
                   dict(routes.verdicts), out, list(listing.problems), stats, journey_verdicts,
                   dict(sorted(smf.rows.items())))
