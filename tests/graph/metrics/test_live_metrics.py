@@ -59,11 +59,12 @@ def test_stopped_channel_and_messages_waiting():
     sim.run(until=sim.now + 30)
     facts = collect(admins(sim), ["QM1", "QM2"])
     snap = status_snapshot(facts, now=datetime.now(UTC))
-    xmitq = {"qmgr": "QM1", "queue": "QM2", "usage": "XMITQ"}
+    xmitq = {"qmgr": "QM1", "queue": "QM2", "usage": "XMITQ", "platform": "UNIX"}
     assert snap.get("ibmmq_queue_depth", **xmitq) == sim.depth("QM1", "QM2") == 4
     assert snap.get("ibmmq_queue_attribute_max_depth", **xmitq) == 5000
     assert snap.get("ibmmq_queue_oldest_message_age", **xmitq) is not None  # MONQ(MEDIUM)
-    assert snap.get("ibmmq_queue_depth", qmgr="QM2", queue="TARGET.Q", usage="NORMAL") == 0
+    assert snap.get("ibmmq_queue_depth", qmgr="QM2", queue="TARGET.Q", usage="NORMAL",
+                    platform="UNIX") == 0
     (key, status), = snap.series["ibmmq_channel_status"].items()
     assert key[:2] == ("QM1", "QM1.TO.QM2") and status == mqc.MQCHS_STOPPED
     assert snap.series["ibmmq_channel_status_squash"][key] == 0
@@ -111,8 +112,8 @@ def test_a_queue_manager_that_does_not_answer():
     facts = collect(lambda q: Silent() if q == "QM2" else ask(q), ["QM1", "QM2"],
                     on_error=lambda q, why: said.append((q, why)))
     snap = status_snapshot(facts, now=datetime.now(UTC))
-    assert snap.get("ibmmq_qmgr_status", qmgr="QM2") == 0
-    assert snap.get("ibmmq_qmgr_status", qmgr="QM1") == mqc.MQQMSTA_RUNNING
+    assert snap.get("ibmmq_qmgr_status", qmgr="QM2") == 0  # no answer: no platform
+    assert snap.get("ibmmq_qmgr_status", qmgr="QM1", platform="UNIX") == mqc.MQQMSTA_RUNNING
     assert said == [("QM2", "QM2: no response from the command server in 30 s")]
     assert not any(k[0] == "QM2" for k in snap.series["ibmmq_queue_depth"])
 
@@ -132,7 +133,7 @@ def test_the_same_metrics_over_ibmmq():
 
     via_ibmmq = snapshot("ibmmq")
     assert via_ibmmq == snapshot("sim")
-    assert via_ibmmq["ibmmq_queue_depth"][("QM1", "QM2", "", "XMITQ", "", "")] == 1
+    assert via_ibmmq["ibmmq_queue_depth"][("QM1", "QM2", "UNIX", "XMITQ", "", "")] == 1
 
 
 def test_typed_values_map_onto_facts():
@@ -164,6 +165,8 @@ def test_monitoring_values_only_when_measured(monitoring):
     assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
     sim.run(until=sim.now + 5)
     snap = status_snapshot(collect(admins(sim), ["QM1"]), now=datetime.now(UTC))
+    assert snap.get("ibmmq_queue_depth", qmgr="QM1", queue="QM2", usage="XMITQ",
+                    platform="UNIX") == 1  # the series' labels are right
     measured = snap.get("ibmmq_queue_oldest_message_age", qmgr="QM1", queue="QM2",
-                        usage="XMITQ")
+                        usage="XMITQ", platform="UNIX")
     assert (measured is not None) == monitoring  # MONQ(OFF): absent, never a made-up 0

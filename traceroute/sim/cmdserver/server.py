@@ -398,7 +398,10 @@ class CommandServer(Watcher):
 
     def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = _Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
-        attrs = {**QMGR_DEFAULTS, **qm.attrs, "CMDLEVEL": str(qm.command_level)}
+        # PLATFORM: a simulated queue manager is MQ for Multiplatforms on Linux (crtmqm's
+        # defaults are 9.4's there), whose Inquire Queue Manager always says MQPL_UNIX
+        attrs = {**QMGR_DEFAULTS, **qm.attrs, "CMDLEVEL": str(qm.command_level),
+                 "PLATFORM": "UNIX"}
         params, _ = definition_parameters(Definition(qm.name, "QMGR", qm.name,
                                                      masked("QMGR", attrs)))
         return [_select(params, r.selected(mqc.MQIACF_Q_MGR_ATTRS), (mqc.MQCA_Q_MGR_NAME,))]

@@ -226,3 +226,14 @@ def test_a_command_to_another_queue_managers_command_server_comes_back_over_chan
     assert len(got) == 1 and got[0][0].correl_id == msg_id
     params = {pid: v for _, pid, v in b.read_parameters(got[0][1])}
     assert params[mqc.MQCA_Q_NAME].rstrip() == b"APP.C"  # QM2's queue, answered by QM2
+
+
+def test_inquire_queue_manager_says_its_platform_and_command_level(sim):
+    # Inquire Queue Manager (Response) always carries Platform: a simulated queue manager
+    # is MQ 9.4 for Multiplatforms (crtmqm's defaults), on UNIX (Linux)
+    _, [(_md, data)] = ask(sim, mqc.MQCMD_INQUIRE_Q_MGR, [
+        b.cfil(mqc.MQIACF_Q_MGR_ATTRS, [mqc.MQIA_PLATFORM, mqc.MQIA_COMMAND_LEVEL])])
+    params = {pid: v for _, pid, v in b.read_parameters(data)}
+    assert params[mqc.MQIA_PLATFORM] == mqc.MQPL_UNIX
+    assert params[mqc.MQIA_COMMAND_LEVEL] == 940
+    assert params[mqc.MQCA_Q_MGR_NAME].rstrip() == b"QM1"
