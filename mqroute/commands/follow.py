@@ -17,7 +17,7 @@ from mqroute.errors import Problems, UsageError
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs, skipped_text
 from mqroute.live import TRACE_QUEUE, add_live_options, live_requested, read_queues
-from mqroute.livestatus import live_explainer, stop_of_journey
+from mqroute.livestatus import destinations, live_explainer, stop_of_journey
 from mqroute.options import Filters, add_connection, add_filters, add_msg_id, add_network, msg_ids
 from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import print_json_lines
@@ -35,8 +35,10 @@ from traceroute.journeys import (
 )
 from traceroute.journeys.join import join_records
 from traceroute.journeys.parse import parse_activity_trace
+from traceroute.journeys.publications import adopt_routes, link_publications
 from traceroute.readers import InputMessage
 from traceroute.records import NotActivityData, Record, parse_message
+from traceroute.routes import build_routes
 
 #: The exit statuses, as --help and docs/commands/follow.md say them.
 EXIT_STATUS = ("the first that applies: 1 an input (or, -m, a queue) unreadable (the rest "
@@ -108,6 +110,15 @@ def read_traces(inputs: Inputs, records: list[Record]) -> Iterator[ActivityTrace
     return inputs.decoded(decode, skip=(NotActivityTrace,))
 
 
+def _tree(journey: Journey) -> list[Journey]:
+    """The journey and its branches' (a publication's copies), depth first."""
+    return [journey, *(x for b in journey.branches for x in _tree(b))]
+
+
+def _ids(journey: Journey) -> set[bytes]:
+    return {j.msg_id for j in _tree(journey)}
+
+
 def _with_live(journey: Journey, why) -> dict:
     document = journey.to_dict()
     now = why(journey)
@@ -162,11 +173,17 @@ def _journeys(args: argparse.Namespace, result: Reconstruction, records: list[Re
     """Print the journeys that pass (-v, --json, live explanations, --events, OTLP)."""
     wanted = msg_ids(args)
     filters = Filters.from_args(args)
-    journeys = [j for j in result.journeys
-                if (not wanted or j.msg_id in wanted) and kept(j, filters)]
-    join_records(journeys, records)
     with live_explainer(args, stop_of_journey,
                         lambda text: problems("live status", text)) as why:
+        # a publication is one journey, each copy of it that was followed a branch; with
+        # its activity reports, exactly its route's branches (one per subscription)
+        linked = link_publications(result.journeys, result.subscriptions)
+        if records:
+            where = destinations(why.admins, lambda text: problems("subscriptions", text))
+            linked = adopt_routes(linked, build_routes(records, where))
+        journeys = [j for j in linked if (not wanted or wanted & _ids(j))
+                    and any(kept(x, filters) for x in _tree(j))]
+        join_records(journeys, records)
         if args.json:
             print_json_lines(_with_live(j, why) for j in journeys)
         else:
@@ -177,7 +194,7 @@ def _journeys(args: argparse.Namespace, result: Reconstruction, records: list[Re
                 now = why(j)
                 if now is not None:
                     print(printable(f"Now: {now[0]}"))
-    for missing in sorted(wanted - {j.msg_id for j in journeys}):
+    for missing in sorted(wanted - {i for j in journeys for i in _ids(j)}):
         print(f"mqroute: no MQI call of MsgId {missing.hex().upper()} in the trace",
               file=sys.stderr)
     print_explanations(args, journeys=journeys, problem=problems)

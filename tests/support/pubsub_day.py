@@ -2,10 +2,12 @@
 
 Every queue manager records activities on its SYSTEM.ADMIN.ACTIVITY.QUEUE (ACTIVREC(QUEUE))
 and traces its applications (ACTVTRC(ON)); a publisher on QMA publishes scores with activity
-reports, each subscriber application reads its queue (QMB's through an MQSUB of its own), and
-QMC cannot reach QMD (its channel is stopped): the copies for QMD wait on QMC's transmission
-queue. `pubsub_dumps(folder)` writes one folder per kind ("reports", "trace") and returns
-them with the simulator (to look at afterwards). Deterministic (seeded).
+reports, each subscriber application reads its queue (QMB's through a durable MQSUB of its
+own, a managed queue;
+QMD's archive subscribed with an MQSUB too, besides the DEFINE SUB), and QMC cannot reach
+QMD (its channel is stopped): the copies for QMD wait on QMC's transmission queue.
+`pubsub_dumps(folder)` writes one folder per kind ("reports", "trace") and returns them with
+the simulator (to look at afterwards). Deterministic (seeded).
 """
 
 from __future__ import annotations
@@ -34,9 +36,13 @@ def pubsub_day(scores: int = 3, *, seed: int = 31) -> Simulator:
     sim = Simulator(parse_mqsc(EXAMPLE + SETTINGS, source="pubsub.mqsc"), seed=seed,
                     latency=0.5)
     ActivityTracer(sim)
-    sim.stop_channel("QMC", "QMC.QMD")
-    mine = sim.subscribe("QMB", "Sport/Scores/+", appl_name="results")
-    assert mine.ok
+    mine = sim.subscribe("QMB", "Sport/Scores/+", name="RESULTS", durable=True,
+                         appl_name="results")
+    late = sim.subscribe("QMD", "Sport/Scores/Soccer", name="LATE.EDITION", durable=True,
+                         destination="D.SCORES", appl_name="archive")
+    assert mine.ok and late.ok
+    sim.run()
+    sim.stop_channel("QMC", "QMC.QMD")  # from now on QMD is out of reach
     for n in range(scores):
         md = MQMD(format="MQSTR", report=mqc.MQRO_ACTIVITY, priority=3)
         assert sim.publish("QMA", "Sport/Scores/Soccer", md, b"goal %d" % n,

@@ -9,7 +9,8 @@ from traceroute.journeys.calls import ActivityTrace, Connection, MQICall, iso
 from traceroute.journeys.reconstruct import Journey
 
 _ROLE = {"put": "put", "mca_get": "sent", "mca_put": "received", "dlq_put": "dead-lettered",
-         "get": "got", "browse": "browsed", "failed_put": "put FAILED"}
+         "get": "got", "browse": "browsed", "failed_put": "put FAILED",
+         "subscribed": "subscribed"}
 
 
 def hex_dump(data: bytes) -> list[str]:
@@ -172,7 +173,8 @@ def render_journey(journey: Journey, *, verbose: bool = False) -> list[str]:
         who = c.conn.appl_name or "?"
         if step.channel:
             who += f" [{step.channel}]"
-        target = step.queue or c.object_name or "?"
+        target = step.queue or c.object_name or (
+            f"topic {c.res_object_string}" if c.res_object_string else "?")
         if c.object_name and c.object_name != target:
             target = f"{c.object_name} -> {target}"
         status = "" if c.comp_code == mqc.MQCC_OK else \
@@ -184,4 +186,8 @@ def render_journey(journey: Journey, *, verbose: bool = False) -> list[str]:
             lines += ["      " + line for line in render_call(c)]
     for note in journey.notes:
         lines.append(f"  note: {note}")
+    for n, branch in enumerate(journey.branches, 1):  # a publication's copies
+        sub = render_journey(branch, verbose=verbose)
+        lines.append(f"  branch {n} of {len(journey.branches)}: {sub[0]}")
+        lines += ["    " + line for line in sub[1:]]
     return _printable(lines)

@@ -53,6 +53,12 @@ class Journey:
     reply_to: bytes | None = None
     notes: list[str] = field(default_factory=list)
     gap_qmgrs: tuple[str, ...] = ()  # where records of it are missing (holes named there)
+    #: a publication: one journey per copy it was followed to (`traceroute.journeys.
+    #: publications`), each a copy a subscriber (or another queue manager's engine) had
+    branches: list[Journey] = field(default_factory=list)
+    #: the original put was not traced and nothing else is missing: the verdict its
+    #: records give (a publication's copy begins so: the queue manager made it)
+    untraced_verdict: JourneyVerdict | None = None
 
     @property
     def msg_id_hex(self) -> str:
@@ -79,12 +85,24 @@ class Journey:
         return list(seen)
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON Lines object of `mqroute follow --json` (issue 15's contract)."""
-        return {"msg_id": self.msg_id_hex, "verdict": str(self.verdict),
-                "path": [s.to_dict() for s in self.steps],
-                "last_location": self.last_location.to_dict(),
-                "reply_to": self.reply_to.hex().upper() if self.reply_to else None,
-                "notes": list(self.notes)}
+        """The JSON Lines object of `mqroute follow --json` (issue 15's contract); a
+        publication's adds "branches": each copy's journey as such an object."""
+        out: dict[str, object] = {
+            "msg_id": self.msg_id_hex, "verdict": str(self.verdict),
+            "path": [s.to_dict() for s in self.steps],
+            "last_location": self.last_location.to_dict(),
+            "reply_to": self.reply_to.hex().upper() if self.reply_to else None,
+            "notes": list(self.notes)}
+        if self.branches:
+            out["branches"] = [b.to_dict() for b in self.branches]
+        return out
+
+    @property
+    def leaves(self) -> list[Journey]:
+        """The ends: itself, or each branch's ends (depth first, in order)."""
+        if not self.branches:
+            return [self]
+        return [leaf for b in self.branches for leaf in b.leaves]
 
 
 @dataclass(slots=True)
@@ -97,6 +115,8 @@ class Reconstruction:
     #: missing SeqNumbers per connection, as (from, to) ranges
     holes: dict[ConnKey, list[tuple[int, int]]] = field(default_factory=dict)
     untraceable: int = 0                       # puts/gets without a MsgId (TraceLevel LOW)
+    #: the MQSUB calls that made a subscription (`publications.link_publications` reads them)
+    subscriptions: list[MQICall] = field(default_factory=list)
 
     def notes(self) -> list[str]:
         """Run-wide notes: duplicates and SeqNumber holes per connection."""
@@ -140,7 +160,7 @@ def _ordered_calls(traces: Iterable[ActivityTrace]
 
 
 _PUT, _PUT1, _GET, _CALLBACK = mqc.MQXF_PUT, mqc.MQXF_PUT1, mqc.MQXF_GET, mqc.MQXF_CALLBACK
-_OPEN, _FAILED = mqc.MQXF_OPEN, mqc.MQCC_FAILED
+_OPEN, _FAILED, _SUB = mqc.MQXF_OPEN, mqc.MQCC_FAILED, mqc.MQXF_SUB
 
 
 class _Index:
@@ -153,6 +173,7 @@ class _Index:
         self.mca_puts: dict[bytes, list[MQICall]] = defaultdict(list)   # by MsgId
         self.gets: dict[bytes, list[MQICall]] = defaultdict(list)       # by MsgId
         self.opens: dict[int, MQICall] = {}         # id(call) -> its MQOPEN
+        self.subscriptions: list[MQICall] = []      # MQSUB calls that subscribed
         self.untraceable = 0
         self.calls = 0
         handles: dict[tuple[ConnKey, int], MQICall] = {}
@@ -172,6 +193,8 @@ class _Index:
                 else:
                     if op == _OPEN and c.hobj is not None and c.comp_code != _FAILED:
                         handles[key, c.hobj] = c
+                    elif op == _SUB and c.comp_code != _FAILED:
+                        self.subscriptions.append(c)
                     continue
                 if c.hobj is not None and handles:
                     opened = handles.get((key, c.hobj))
@@ -269,7 +292,7 @@ class _Walk:
     """Following one message from its first known call. A call taken is removed from its
     index list (`taken_from`), so what the lists hold is what no journey has used yet."""
 
-    __slots__ = ("gap", "gap_qmgrs", "index", "msg_id", "notes", "steps")
+    __slots__ = ("gap", "gap_qmgrs", "holes", "index", "msg_id", "notes", "steps", "untraced")
 
     def __init__(self, index: _Index, msg_id: bytes) -> None:
         self.index = index
@@ -277,6 +300,8 @@ class _Walk:
         self.steps: list[Step] = []
         self.notes: list[str] = []
         self.gap = False
+        self.holes = False  # records missing after the message was first seen
+        self.untraced = False  # its original put was not traced
         self.gap_qmgrs: set[str] = set()  # where records are missing (for the hole notes)
 
     def take(self, c: MQICall, role: str, channel: str | None,
@@ -391,10 +416,12 @@ class _Walk:
         """The Journey walked, ending at `end` (incomplete when records were missing and
         no final answer was seen)."""
         verdict, where = end
+        found = verdict
         if self.gap and verdict not in (V.CONSUMED, V.DEAD_LETTERED, V.PUT_FAILED):
             verdict = V.INCOMPLETE
         return Journey(self.msg_id, verdict, self.steps, where, notes=self.notes,
-                       gap_qmgrs=tuple(sorted(self.gap_qmgrs)))
+                       gap_qmgrs=tuple(sorted(self.gap_qmgrs)),
+                       untraced_verdict=found if self.untraced and not self.holes else None)
 
     def skew(self, before: MQICall, after: MQICall) -> None:
         h1, h2 = before.high_res_time, after.high_res_time
@@ -420,6 +447,7 @@ class _Walk:
             return verdict, here
         kind, c = found
         self.gap = True
+        self.holes = True
         self.gap_qmgrs.update((here.queue_manager or "", c.qmgr))
         what = {"mca_put": "MCA put", "mca_get": "sending MCA's get", "get": "get"}[kind]
         self.notes.append(f"records missing between {here.queue_manager} "
@@ -476,6 +504,7 @@ def _untraced_journey(index: _Index, msg_id: bytes, found: list[MQICall]) -> Jou
         head = ("mca_get" if first.conn.is_mca else "get") if first.is_get else "mca_put", first
     kind, first = head
     w.gap = True
+    w.untraced = True
     w.gap_qmgrs.add(first.qmgr)
     w.notes.append(f"the original put was not traced; first seen on {first.qmgr}")
     if kind == "mca_put":
@@ -537,7 +566,8 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
                 journeys.append(j)
     _link_replies(journeys, by_id, origin_of)
     _hole_notes(journeys, holes)
-    return Reconstruction(journeys, index.calls, duplicates, holes, index.untraceable)
+    return Reconstruction(journeys, index.calls, duplicates, holes, index.untraceable,
+                          index.subscriptions)
 
 
 def _link_replies(journeys: list[Journey], by_id: dict[bytes, Journey],

@@ -320,13 +320,18 @@ class ActivityTracer:
             p += [ByteString(mqc.MQBACF_CONNECTION_ID, call.conn.conn_id),
                   _s(mqc.MQCA_Q_MGR_NAME, call.qmgr)]
         if v in (MQOPEN, MQPUT1):
-            p += [Integer(mqc.MQIACF_OBJECT_TYPE, mqc.MQOT_Q),
+            p += [Integer(mqc.MQIACF_OBJECT_TYPE, self._object_type(call)),
                   _s(mqc.MQCACF_OBJECT_NAME, call.object_name),
                   _s(mqc.MQCACF_OBJECT_Q_MGR_NAME, call.object_qmgr)]
         if v in (MQOPEN, MQPUT, MQGET, MQCLOSE) and call.hobj is not None:
             p.append(Integer(mqc.MQIACF_HOBJ, call.hobj))
         p += [Integer(mqc.MQIACF_COMP_CODE, call.comp_code),
               Integer(mqc.MQIACF_REASON_CODE, call.reason)]
+        if v == MQSUB:  # MQSUB: its handle, options and topic (activity-trace.md §5.5)
+            p += [Integer(mqc.MQIACF_HSUB, call.hobj or 0),
+                  Integer(mqc.MQIACF_SUB_OPTIONS, call.options),
+                  _s(mqc.MQCACF_OBJECT_NAME, call.object_name),
+                  _s(mqc.MQCACF_OBJECT_STRING, call.topic, 0)]
         if v == MQOPEN:
             p.append(Integer(mqc.MQIACF_OPEN_OPTIONS, call.options))
         elif v == MQCLOSE:
@@ -350,9 +355,20 @@ class ActivityTracer:
                 p.append(ByteString(mqc.MQBACF_MQPMO_STRUCT, _pmo(call)))
         return Group(mqc.MQGACF_ACTIVITY_TRACE, p)
 
+    def _object_type(self, call: SimCall) -> int:
+        """MQOT_TOPIC for a topic opened as one; an alias queue of a topic is MQOT_Q."""
+        if not call.topic:
+            return mqc.MQOT_Q
+        qm = self.sim.network.qmgrs.get(call.qmgr)
+        named = qm.queues.get(call.object_name) if qm is not None and call.object_name \
+            else None
+        return mqc.MQOT_Q if named is not None else mqc.MQOT_TOPIC
+
     def _medium(self, call: SimCall, micros: int) -> list[Parameter]:
         v = call.verb
         p: list[Parameter] = []
+        if call.topic and v in (MQOPEN, MQPUT, MQPUT1, MQSUB):
+            p.extend(_topic_parameters(call))
         if v in (MQPUT, MQPUT1, MQGET):
             p.append(Integer64(mqc.MQIAMO64_HIGHRES_TIME, micros))
             if v != MQPUT1:
@@ -436,6 +452,28 @@ class ActivityTracer:
         state.seq += 1
         state.records = []
         state.start = now
+
+
+def _topic_parameters(call: SimCall) -> list[Parameter]:
+    """What a call on a topic records at TraceLevel MEDIUM: ObjectString (a put; MQOD
+    version 4), the subscription's name, user data, correlation id and selection string (a
+    subscription), the queue its publications go to, and ResObjectString with ResolvedType
+    MQOT_TOPIC."""
+    p: list[Parameter] = []
+    sub = call.subscription
+    if call.verb == MQSUB:
+        if sub is not None:
+            p += [_s(mqc.MQCACF_SUB_NAME, sub.name, 0),
+                  _s(mqc.MQCACF_SUB_USER_DATA, sub.user_data, 0),
+                  ByteString(mqc.MQBACF_SUB_CORREL_ID, sub.correl_id),
+                  _s(mqc.MQCACF_SELECTION_STRING, sub.selector, 0)]
+        if call.local_queue:
+            p.append(_s(mqc.MQCACF_RESOLVED_LOCAL_Q_NAME, call.local_queue))
+    elif call.verb != MQPUT:
+        p.append(_s(mqc.MQCACF_OBJECT_STRING, call.topic, 0))
+    p += [_s(mqc.MQCACF_RESOLVED_OBJECT_STRING, call.topic, 0),
+          Integer(mqc.MQIACF_RESOLVED_TYPE, mqc.MQOT_TOPIC)]
+    return p
 
 
 def when_stamp(t: datetime) -> tuple[str, str]:

@@ -3,8 +3,8 @@
 The rules live here, over the network's definitions and as pure functions; the simulator
 (`traceroute.sim.simulator`) carries publications out with them:
 
-* `topics`: topic strings, the topic-based (`#`, `+`) and character-based wildcard
-  schemes, `matches(pattern, topic)`;
+* topic strings, the topic-based (`#`, `+`) and character-based wildcard schemes,
+  `matches(pattern, topic)`: `traceroute.records.topics` (pure; journeys match with it too);
 * `tree`: the administrative topic objects (DEFINE TOPIC) a topic string goes by and the
   attributes that hold for it (`view`: PUB, SUB, DEFPSIST, PMSGDLV, NPMSGDLV, USEDLQ,
   PUBSCOPE, SUBSCOPE, CLUSTER, CLROUTE ...), hierarchies (PARENT) and topic hosts;
@@ -17,6 +17,15 @@ The rules live here, over the network's definitions and as pure functions; the s
   in flight between queue managers).
 """
 
+from traceroute.records.topics import (
+    CHAR_SCHEME,
+    TOPIC_SCHEME,
+    fixed_prefix,
+    has_wildcard,
+    join,
+    matches,
+    publishable,
+)
 from traceroute.sim.pubsub.routing import Considered, Origin, consider, proxies
 from traceroute.sim.pubsub.selector import SelectorError, compile_selector, selects
 from traceroute.sim.pubsub.state import Inflight, PubSub
@@ -30,15 +39,6 @@ from traceroute.sim.pubsub.subscriptions import (
     from_definition,
     managed_queue,
     sub_id_for,
-)
-from traceroute.sim.pubsub.topics import (
-    CHAR_SCHEME,
-    TOPIC_SCHEME,
-    fixed_prefix,
-    has_wildcard,
-    join,
-    matches,
-    publishable,
 )
 from traceroute.sim.pubsub.tree import (
     TopicView,

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from pcf import mqc
 from pcf.mqmd import MQMD
+from traceroute.records.topics import fixed_prefix, join, matches
 from traceroute.sim.network import Network
 from traceroute.sim.pubsub.selector import SelectorError, selects
 from traceroute.sim.pubsub.subscriptions import (
@@ -47,7 +48,6 @@ from traceroute.sim.pubsub.subscriptions import (
     generated_correl_id,
     sub_id_for,
 )
-from traceroute.sim.pubsub.topics import fixed_prefix, join, matches
 from traceroute.sim.pubsub.tree import (
     hierarchy_neighbours,
     nodes,

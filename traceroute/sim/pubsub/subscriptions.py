@@ -15,8 +15,8 @@ import hashlib
 from dataclasses import dataclass
 
 from pcf import mqc
+from traceroute.records.topics import CHAR_SCHEME, TOPIC_SCHEME, join
 from traceroute.sim.network import MQObject, Network, QueueManager
-from traceroute.sim.pubsub.topics import CHAR_SCHEME, TOPIC_SCHEME, join
 from traceroute.sim.pubsub.tree import topic_object as lookup
 
 ADMIN, API, PROXY = mqc.MQSUBTYPE_ADMIN, mqc.MQSUBTYPE_API, mqc.MQSUBTYPE_PROXY

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pcf import mqc
+from traceroute.records.topics import SEPARATOR, join
 from traceroute.sim.network import MQObject, Network, QueueManager, all_objects, cached
-from traceroute.sim.pubsub.topics import SEPARATOR, join
 from traceroute.sim.resolve import clusters_of
 
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from traceroute.sim.pubsub.topics import (
+from traceroute.records.topics import (
     CHAR_SCHEME,
     fixed_prefix,
     has_wildcard,

@@ -1,4 +1,5 @@
-"""Topic strings as IBM MQ reads them: levels, and the two wildcard schemes.
+"""Topic strings as IBM MQ reads them: levels, and the two wildcard schemes (what the
+simulator's publish/subscribe engine and the journeys of publications both match with).
 
 Topic-based scheme (MQSO_WILDCARD_TOPIC, DEFINE SUB WSCHEMA(TOPIC), the default), as IBM's
 "Topic-based wildcard scheme" page describes it:
