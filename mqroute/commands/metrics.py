@@ -27,6 +27,7 @@ from mqroute.eventinputs import read_any_events
 from mqroute.inputs import Inputs, read_stats
 from mqroute.options import Filters
 from mqroute.output import write_file
+from pcf.errors import PCFError
 
 EXIT_STATUS = ("0 written (or, serving, stopped by SIGTERM); 1 an input unreadable, a source "
                "failed or an output not written (each named, the rest still exported); 2 "
@@ -60,6 +61,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     several(src, "--stats", dest="stats", files=True, metavar="FILE",
             help="statistics and accounting messages: dmpmqmsg dumps of "
                  "SYSTEM.ADMIN.STATISTICS.QUEUE / ACCOUNTING.QUEUE or raw files; repeatable")
+    src.add_argument("--stats-live", dest="stats_live", action="store_true",
+                     help="statistics and accounting browsed at every refresh from -m's "
+                          "SYSTEM.ADMIN.STATISTICS.QUEUE and SYSTEM.ADMIN.ACCOUNTING.QUEUE "
+                          "(an estate folder's with --network DIR; left on the queues)")
     several(src, "--events", dest="events", files=True, metavar="FILE",
             help="event messages (dmpmqmsg dumps, raw files) or amqsevt JSON; repeatable")
     src.add_argument("--analyze", metavar="DIR", type=input_path,
@@ -133,6 +138,54 @@ def _stats_reader(paths: list[str], filters) -> Callable[[], tuple]:
         snap = statistics_snapshot(records())
         problems.finish()
         return snap, problems.count
+    return read
+
+
+def _live_stats_reader(args: argparse.Namespace, filters) -> Callable[[], tuple]:
+    """Statistics and accounting browsed from the queue manager's queues (mqroute.live, as
+    `stats -m --browse` reads them): the messages there now, each refresh."""
+    def read() -> tuple:
+        from graph.metrics.statistics import statistics_snapshot
+        from mqroute.live import STATS_QUEUES, read_queues
+        from traceroute.stats import SequenceJoiner
+
+        problems = Problems()
+        joiner = SequenceJoiner()
+        records: list = []
+
+        class Collect:
+            def take(self, source, md, data) -> None:
+                from traceroute.stats import NotStatistics, decode_stats
+
+                try:
+                    message = decode_stats(md, data, source=source)
+                except NotStatistics:
+                    return
+                except PCFError as e:
+                    problems(f"{source} message {md.msg_id.hex().upper()}", str(e))
+                    return
+                for joined in joiner.add(message):
+                    self.keep(joined)
+
+            def keep(self, joined) -> None:
+                records.extend(r for r in joined.records() if filters.time(
+                    _when(r.interval_start), _when(r.interval_end)))
+
+            def holding(self) -> bool:
+                return False  # browsing: nothing is made final
+
+            def finish(self) -> None:
+                for joined in joiner.flush():
+                    self.keep(joined)
+
+        live = argparse.Namespace(**{**vars(args), "browse": True, "wait": None,
+                                     "save": None})
+        try:
+            outcome = read_queues(live, [args.qmgr] if args.qmgr else [], list(STATS_QUEUES),
+                                  Collect(), command="metrics --stats-live")
+        except SystemExit:  # no connection this time: the source is down, told on stderr
+            return statistics_snapshot([]), problems.count + 1
+        return statistics_snapshot(records), problems.count + len(outcome.reading.problems)
     return read
 
 
@@ -240,6 +293,8 @@ def build_sources(args: argparse.Namespace, filters) -> list:
         sources.append(Source("status", LiveStatus(args)))
     if args.stats:
         sources.append(Source("statistics", Cached(args.stats, _stats_reader(args.stats, filters))))
+    if args.stats_live:
+        sources.append(Source("statistics", _live_stats_reader(args, filters)))
     if args.events:
         sources.append(Source("events", Cached(args.events, _events_reader(args.events, filters))))
     if args.analyze:
@@ -251,6 +306,11 @@ def build_sources(args: argparse.Namespace, filters) -> list:
 def _check(args: argparse.Namespace) -> None:
     from mqroute.options import connection_given
 
+    if args.stats_live and args.stats:
+        raise UsageError("metrics: --stats FILE... or --stats-live, not both")
+    if args.stats_live and not (args.qmgr or args.network):
+        raise UsageError("metrics --stats-live reads a queue manager's queues: give -m QMGR "
+                         "(or --network DIR)")
     if not (args.stats or args.events or args.analyze or args.network or args.qmgr
             or connection_given(args)):
         raise UsageError("metrics: give a source: -m QMGR (a queue manager), --network "

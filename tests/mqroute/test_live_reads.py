@@ -274,3 +274,24 @@ def test_events_from_a_real_queue_manager_through_ibmmq(monkeypatch, tmp_path):
     assert out2 == out and sim.depth("QM1", EVENT) == 0 and len(ids_in(dump)) == 3
     status, _, err = run("events", "-m", "QM1", "--queue", "NO.SUCH.QUEUE")
     assert status == 1 and "MQRC_UNKNOWN_OBJECT_NAME (2085)" in err
+
+
+# --- metrics: statistics browsed from the queues at every refresh --------------------------
+
+def test_metrics_stats_live_browses_the_statistics_queue(estate, tmp_path):
+    runmqsc(estate, "QM1", "ALTER QMGR STATMQI(ON) STATINT(3600)\n"
+                           "ALTER QLOCAL(ACTIV.REPLY.Q) STATQ(ON)\n")
+    assert run("sim", "put", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q", "--count", "4")[0] == 0
+    runmqsc(estate, "QM1", "RESET QMGR TYPE(STATISTICS)\n")
+    before = on_queue(estate, "SYSTEM.ADMIN.STATISTICS.QUEUE")
+    out = tmp_path / "m.prom"
+    status, _, err = run("metrics", "--stats-live", "--network", estate, "-m", "QM1",
+                         "--textfile", str(out))
+    assert status == 0, err
+    puts = [line for line in out.read_text().splitlines()
+            if line.startswith("ibmmq_queue_mqput_non_persistent_message_count{")
+            and 'queue="ACTIV.REPLY.Q"' in line]
+    assert len(puts) == 1 and puts[0].endswith(" 4.0")
+    assert on_queue(estate, "SYSTEM.ADMIN.STATISTICS.QUEUE") == before  # only browsed
+    status, _, err = run("metrics", "--stats-live", "--textfile", str(out))
+    assert status == 2 and "give -m QMGR" in err
