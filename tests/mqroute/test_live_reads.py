@@ -295,3 +295,45 @@ def test_metrics_stats_live_browses_the_statistics_queue(estate, tmp_path):
     assert on_queue(estate, "SYSTEM.ADMIN.STATISTICS.QUEUE") == before  # only browsed
     status, _, err = run("metrics", "--stats-live", "--textfile", str(out))
     assert status == 2 and "give -m QMGR" in err
+
+
+def test_stats_and_follow_from_real_queue_managers_through_ibmmq(monkeypatch):
+    """stats -m and follow -m -m over IBM's ibmmq API (a fake of it over one simulator):
+    the statistics sequence and two queue managers' activity trace, read and committed."""
+    from importlib import resources
+
+    from tests.support.fake_ibmmq import make_fake_ibmmq
+    from traceroute.sim.activity_trace import ActivityTracer
+    from traceroute.sim.mqsc import parse_mqsc
+    from traceroute.sim.simulator import Simulator
+    from traceroute.sim.statistics import StatisticsCollector
+
+    sim = Simulator(parse_mqsc(resources.files("traceroute").joinpath(
+        "examples/qm1_qm2.mqsc").read_text()))
+    for qm in sim.network.qmgrs.values():
+        qm.attrs.update({"ACTVTRC": "ON", "STATMQI": "ON", "STATQ": "ON"})
+    collector = StatisticsCollector(sim)
+    tracer = ActivityTracer(sim)
+    from traceroute.sim.cmdserver import attach
+
+    attach(sim)  # follow -m explains where messages wait by asking the command server
+    for _ in range(3):
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"hello").ok
+    sim.run(until=sim.now + 5)
+    assert sim.get("QM2", "TARGET.Q") is not None
+    sim.disconnect_all()
+    collector.finish()
+    tracer.close()
+    monkeypatch.setitem(sys.modules, "ibmmq", make_fake_ibmmq(sim))
+    status, out, err = run("stats", "-m", "QM1", "--statistics", "--json")
+    assert status == 0, err
+    assert {json.loads(x)["record_type"] for x in out.splitlines()} == {"MQIStatistics",
+                                                                       "QueueStatistics"}
+    assert sim.depth("QM1", "SYSTEM.ADMIN.STATISTICS.QUEUE") == 0
+    status, out, err = run("follow", "-m", "QM1", "-m", "QM2", "--json")
+    journeys = [json.loads(x) for x in out.splitlines()]
+    assert status == 0, err
+    assert len(journeys) == 3 and sum(j["verdict"] == "consumed" for j in journeys) == 1
+    assert [j["live_status"][0]["curdepth"] for j in journeys if j["verdict"] == "on_queue"] \
+        == [2, 2]  # and, asked now, where the other two wait
+    assert sim.depth("QM1", "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE") == 0
