@@ -303,3 +303,45 @@ def test_the_server_stops_cleanly_and_says_how_many_requests(estate):
                              "qualifier": "qmgr"})
     time.sleep(0.1)
     assert "stopped after 1 requests" in server.stop()
+
+
+def test_hostile_requests_are_error_bodies_and_the_server_lives_on(estate):
+    from traceroute.sim.rest import RestServer
+
+    server = RestServer(estate, user="mqadmin", password="s3cret").start()
+    try:
+        url = server.url + MQSC.format("QM1")
+        auth = ("mqadmin", "s3cret")
+        csrf = {"ibm-mq-rest-csrf-token": "x"}
+        deep = b"[" * 100_000 + b"]" * 100_000
+        r = httpx.post(url, content=deep, auth=auth, headers=csrf, timeout=30)
+        assert r.status_code == 400 and "MQWB2004E" in r.json()["error"][0]["message"]
+        import base64
+        import socket
+
+        host, port = server.address
+        with socket.create_connection((host, port), timeout=30) as s:  # a length it will not read
+            token = base64.b64encode(b"mqadmin:s3cret").decode()
+            s.sendall((f"POST {MQSC.format('QM1')} HTTP/1.1\r\nHost: x\r\n"
+                       f"Authorization: Basic {token}\r\nibm-mq-rest-csrf-token: x\r\n"
+                       f"Content-Length: {10 << 20}\r\n\r\n{{}}").encode())
+            head = s.recv(4096).decode("latin-1")
+        assert head.startswith("HTTP/1.1 413")
+        odd = httpx.post(server.url + MQSC.format("Q%2FM%00%0A"), json={
+            "type": "runCommandJSON", "command": "display", "qualifier": "qmgr"},
+            auth=auth, headers=csrf, timeout=30)
+        from traceroute.rest.errors import failure_line
+
+        assert odd.status_code == 404 and "'Q/M\x00\n'" in odd.json()["error"][0]["message"]
+        line = failure_line(odd.status_code, odd.text, url=url)  # the client says it: one line
+        assert "\n" not in line and "\x00" not in line and "MQWB0009E" in line
+        wrong = httpx.post(url, json={"type": "runCommandJSON", "command": "display",
+                                      "qualifier": "qstatus", "name": 7},
+                           auth=auth, headers=csrf, timeout=30)
+        assert wrong.status_code == 400 and "name is not text" in wrong.text
+        ok = post(server.url, "QM1", {"type": "runCommandJSON", "command": "display",
+                                      "qualifier": "qmgr"})
+        assert ok.status_code == 200 and ok.json()["commandResponse"][0]["parameters"][
+            "qmname"] == "QM1"
+    finally:
+        server.shutdown()

@@ -129,7 +129,7 @@ class RestCommands:
                 raise AdminError(failure_line(status, text, url=self.endpoint, user=self.user))
             try:
                 return json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 shown = text.strip()[:80]
                 raise AdminError(f"{self.endpoint}: HTTP {status} but the answer is not JSON: "
                                  f"{shown!r} (is {self.url} the MQ REST API?)") from None

@@ -115,7 +115,7 @@ class RestServer:
         """(HTTP status, JSON answer) of one authenticated request with its CSRF header."""
         try:
             data = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             return _error(RestError.bad_request("MQWB2004E: The body of the request could "
                                                 "not be parsed (it is not JSON)."))
         try:
@@ -194,7 +194,12 @@ class _Handler(BaseHTTPRequestHandler):
                                               "no length): not read")),
                        headers={"Connection": "close"})
             return
-        self._send(*self.owner.answer(qmgr, body))
+        try:
+            answer = self.owner.answer(qmgr, body)
+        except Exception as e:  # a bug: an error body, never a traceback or a dead server
+            answer = _error(RestError(500, f"MQWB0000E: An unexpected exception {type(e).__name__}"
+                                           f" occurred: {e}"))
+        self._send(*answer)
 
     def _not_allowed(self) -> None:
         if self._route() is None:
