@@ -3,11 +3,13 @@
 The worker's Python is a fresh venv that sees pyspark, pyarrow and pandas (a .pth line to
 this interpreter's site-packages, whose own .pth files, mqroute's editable finder among
 them, are therefore not run) but cannot `import pcf`: the test proves it. The job ships
-itself (`graph.pipeline.ship`), and its routes equal the single-process ones.
+itself (`graph.pipeline.ship`: a packed environment with native code), its routes equal
+the single-process ones, and its executors decode through the compiled path.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -22,6 +24,23 @@ from tests.graph.pipeline.conftest import free_port, wait_for
 from traceroute.sim.corpus import corpus
 
 pytestmark = pytest.mark.slow
+
+#: A driver on the cluster: which decoder each executor task imports, and from where.
+EXECUTOR_PROBE = """
+import json, sys
+from pyspark.sql import SparkSession
+from graph.pipeline.ship import ship
+spark = SparkSession.builder.master(sys.argv[1]).appName("probe").getOrCreate()
+ship(spark)
+
+def which(_):
+    import pcf, pcf.fast
+    from graph.pipeline import compiled
+    return [pcf.fast.STATUS, compiled.STATUS, pcf.__file__]
+
+print(json.dumps(spark.sparkContext.parallelize(range(2), 2).map(which).collect()))
+spark.stop()
+"""
 
 
 @pytest.fixture
@@ -89,9 +108,11 @@ def test_pipeline_ships_itself_to_a_bare_worker(standalone, tmp_path):
         dmpmqmsg.write([dmpmqmsg.DumpedMessage(c.md, c.data) for c in items]),
         encoding="latin-1")
     out = tmp_path / "out"
+    # the drivers import this checkout (the cluster's processes see no PYTHONPATH)
+    driver = {**env, **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
     result = subprocess.run(
         [sys.executable, "-m", "mqroute", "analyze", str(folder), "--out", str(out),
-         "--master", url, "--split-mb", "1"], env=env, cwd=tmp_path, capture_output=True,
+         "--master", url, "--split-mb", "1"], env=driver, cwd=tmp_path, capture_output=True,
         text=True, timeout=900, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "routes built" in result.stderr and "verdict" in result.stdout
@@ -101,5 +122,16 @@ def test_pipeline_ships_itself_to_a_bare_worker(standalone, tmp_path):
     local = run_local([str(folder)])
     assert sorted((r["correl_id"], str(r["verdict"])) for r in got) == \
         sorted((r["correl_id"], r["verdict"]) for r in local.routes)
-    shipped = list((tmp_path / "work").rglob("mqroute.zip"))
-    assert shipped, "the executors were not given mqroute.zip"
+    shipped = list((tmp_path / "work").rglob("mqroute_env/MQROUTE_ENV.json"))
+    assert shipped, "the executors were not given the packed environment"
+
+    # the same cluster, a driver that asks its executors which decoder they run
+    probe = subprocess.run([sys.executable, "-c", EXECUTOR_PROBE, url], env=driver, cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    import pcf.fast
+    from graph.pipeline import compiled
+
+    seen = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert {tuple(s[:2]) for s in seen} == {(pcf.fast.STATUS, compiled.STATUS)}
+    assert all("/mqroute_env/site/" in s[2] for s in seen)
