@@ -1,5 +1,6 @@
 """Channel events (SYSTEM.ADMIN.CHANNEL.EVENT) as values: started, stopped, stopped by user,
-SSL error, blocked, auto-definition OK/error, not available, conversion error.
+SSL error, blocked, auto-definition OK/error, not available, conversion error, activated and
+not activated.
 
 Each is built from the catalog (`traceroute.events.catalog`): exactly the parameters IBM
 lists, in the order a real queue manager writes them (the captures 2282, 2283 and 2279:
@@ -76,15 +77,30 @@ def auto_definition(qmgr: str, channel: str, when: datetime | None, *, channel_t
         "ConnectionName": conname}, when)
 
 
+#: Channel Not Available's ReasonQualifier -> the parameter holding the limit reached.
+_LIMITS = {mqc.MQRQ_MAX_ACTIVE_CHANNELS: "MaximumActiveChannels",
+           mqc.MQRQ_MAX_CHANNELS: "MaximumChannels",
+           mqc.MQRQ_SVRCONN_INST_LIMIT: "MaximumInstances",
+           mqc.MQRQ_CLIENT_INST_LIMIT: "MaximumClientInstances"}
+
+
 def not_available(qmgr: str, channel: str, when: datetime | None, *, conname: str,
                   qualifier: int, limit: int) -> Event:
-    """Channel Not Available: MAXINST (MQRQ_SVRCONN_INST_LIMIT) or MAXINSTC
-    (MQRQ_CLIENT_INST_LIMIT) reached."""
-    name = "MaximumInstances" if qualifier == mqc.MQRQ_SVRCONN_INST_LIMIT \
-        else "MaximumClientInstances"
+    """Channel Not Available: an inbound channel turned away, its queue manager's
+    MaxActiveChannels / MaxChannels (qm.ini) or its SVRCONN's MAXINST / MAXINSTC reached
+    (the qualifier says which; the limit is in its own parameter)."""
     return build(BY_NAME["Channel Not Available"], qmgr, {
         "ChannelName": channel, "ConnectionName": conname, "ReasonQualifier": qualifier,
-        name: limit}, when)
+        _LIMITS[qualifier]: limit}, when)
+
+
+def activated(qmgr: str, channel: str, when: datetime | None, *, active: bool,
+              xmitq: str = "", conname: str = "") -> Event:
+    """Channel Activated (`active`: it got the active slot it waited for) or Channel Not
+    Activated (it must wait for one: MaxActiveChannels reached)."""
+    name = "Channel Activated" if active else "Channel Not Activated"
+    return build(BY_NAME[name], qmgr,
+                 _where(ChannelName=channel, XmitQName=xmitq, ConnectionName=conname), when)
 
 
 def conversion_error(qmgr: str, channel: str, when: datetime | None, *, reason: int,

@@ -17,11 +17,12 @@ that defines a receiver of the channel's name; when none does, nobody listens.
 
 The AMQ messages [mq]: AMQ9202E remote host not available (nobody listens), AMQ9520E
 channel not defined remotely, AMQ9558E remote channel not currently available (it is
-stopped), AMQ9641E remote CipherSpec error, AMQ9643E remote SSL peer name error, AMQ9777E
-channel was blocked, AMQ9528I user requested closure of the channel, AMQ9545I disconnect
-interval expired, AMQ9999E channel ended abnormally. ErrorIdentifier is the message number
-as MQ writes it: the severity in the top nibble (I 1, E 2, as the real capture's
-0x10009528 shows) and the four digits as hexadecimal digits.
+stopped, or its queue manager cannot take one more channel: MaxChannels/MaxActiveChannels
+of its qm.ini reached), AMQ9641E remote CipherSpec error, AMQ9643E remote SSL peer name
+error, AMQ9777E channel was blocked, AMQ9528I user requested closure of the channel,
+AMQ9545I disconnect interval expired, AMQ9999E channel ended abnormally. ErrorIdentifier
+is the message number as MQ writes it: the severity in the top nibble (I 1, E 2, as the
+real capture's 0x10009528 shows) and the four digits as hexadecimal digits.
 """
 
 from __future__ import annotations
@@ -71,9 +72,11 @@ class Attempt:
     partner: QueueManager | None        # the queue manager reached (None: nobody listens)
     receiver: MQObject | None = None     # its receiving channel, defined or auto-defined
     error: ChannelError | None = None    # the sending end's error: None when it started
-    remote: str = ""                     # at the partner: ssl, blocked, autodef, autodef_error
-    qualifier: int = 0                   # the partner's MQRQ_* for ssl / blocked
+    remote: str = ""                     # at the partner: ssl, blocked, autodef,
+    #                                      autodef_error, not_available
+    qualifier: int = 0                   # the partner's MQRQ_* for ssl / blocked / not_available
     autodefined: MQObject | None = None  # the receiver CHAD made (to be added by the caller)
+    limit: int = 0                       # not_available: the partner's limit reached
 
     @property
     def started(self) -> bool:
@@ -134,9 +137,15 @@ def at_address(network: Network, host: str, port: int
 
 
 def attempt(network: Network, qm: QueueManager, channel: MQObject, remote_qmgr: str, *,
-            up: Callable[[str], bool] = lambda _q: True) -> Attempt:
+            up: Callable[[str], bool] = lambda _q: True,
+            inbound: Callable[[QueueManager], tuple[int, int]] = lambda _q: (0, 0)
+            ) -> Attempt:
     """What starting sending channel `channel` of qm toward `remote_qmgr` finds now
-    (`up(name)`: whether that queue manager is running)."""
+    (`up(name)`: whether that queue manager is running; `inbound(partner)`: the MQRQ_* and
+    the limit when the partner cannot take one more channel, MaxChannels or
+    MaxActiveChannels of its qm.ini reached, else (0, 0): the sending end logs AMQ9558E,
+    the remote channel not available [mq: 'the remote system does not have sufficient
+    resources to run a further channel'], the partner writes Channel Not Available)."""
     name = channel.name
     cluster = channel.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
 
@@ -163,6 +172,10 @@ def attempt(network: Network, qm: QueueManager, channel: MQObject, remote_qmgr: 
                 partner = None
     if partner is None or not up(partner.name):
         return Attempt(None, error=error(9202, rc=111))  # ECONNREFUSED
+    refused, limit = inbound(partner)
+    if refused:  # its responder MCA cannot become current / active there
+        return Attempt(partner, partner.channels.get(name), error(9558), "not_available",
+                       refused, limit=limit)
     if cluster:
         return Attempt(partner, partner.channels.get(name) or channel)
     receiver = partner.channels.get(name)

@@ -347,6 +347,22 @@ class SimEvents(Watcher):
             self._channel(partner.name, "Channel Auto-definition Error", ch.auto_definition(
                 partner.name, channel.name, when, channel_type=mqc.MQCHT_RECEIVER,
                 conname=address_of(me), error_id=mqc.MQRC_UNKNOWN_OBJECT_NAME))
+        elif attempt.remote == "not_available":
+            self._channel(partner.name, "Channel Not Available", ch.not_available(
+                partner.name, channel.name, when, conname=address_of(me),
+                qualifier=attempt.qualifier, limit=attempt.limit))
+
+    def channel_waiting(self, qmgr: str, channel: MQObject, xmitq: str) -> None:
+        """Channel Not Activated: the channel waits for an active slot (MaxActiveChannels)."""
+        self._channel(qmgr, "Channel Not Activated", ch.activated(
+            qmgr, channel.name, self._when(qmgr), active=False, xmitq=self._xmitq(channel),
+            conname=channel.get("CONNAME")))
+
+    def channel_activated(self, qmgr: str, channel: MQObject, xmitq: str) -> None:
+        """Channel Activated: a channel that waited took the active slot another released."""
+        self._channel(qmgr, "Channel Activated", ch.activated(
+            qmgr, channel.name, self._when(qmgr), active=True, xmitq=self._xmitq(channel),
+            conname=channel.get("CONNAME")))
 
     def _stopped(self, qmgr: str, channel: MQObject, qualifier: int,
                  error: ChannelError | None, *, sending: bool, conname: str = "") -> Event:
@@ -374,7 +390,8 @@ class SimEvents(Watcher):
     def client_refused(self, qmgr: str, conn: SimConnection, reason: int, qualifier: int,
                        limit: int = 0) -> None:
         """A client refused by its SVRCONN channel: Channel Blocked (a CHLAUTH record) or
-        Channel Not Available (MAXINST / MAXINSTC reached)."""
+        Channel Not Available (MAXINST / MAXINSTC, or the queue manager's MaxChannels /
+        MaxActiveChannels of qm.ini, reached)."""
         when = self._when(qmgr)
         if reason == mqc.MQRC_CHANNEL_NOT_AVAILABLE:
             self._channel(qmgr, "Channel Not Available", ch.not_available(

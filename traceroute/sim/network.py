@@ -26,6 +26,7 @@ from traceroute.sim.crtmqm import (
     system_objects,
     type_default,
 )
+from traceroute.sim.qmini import QmIni
 
 T = TypeVar("T")
 
@@ -356,6 +357,8 @@ class QueueManager(_TrackedFields):
     #: SET CHLAUTH / SET AUTHREC / SET POLICY records, by what identifies each record
     #: (`crtmqm.record_key`); crtmqm's default CHLAUTH records to begin with.
     records: dict[tuple[str, ...], MQObject] = field(default_factory=lambda: default_records())
+    #: Its qm.ini (`traceroute.sim.qmini`): CHANNELS MaxChannels / MaxActiveChannels.
+    ini: QmIni = field(default_factory=QmIni)
 
     def _recording(self, keyword: str) -> int:
         return RECORDING.get(self.attrs.get(keyword, "MSG"), 2)

@@ -155,6 +155,8 @@ SENDING_MCA, RECEIVING_MCA = "runmqchl", "amqrmppa"
 #: (ActivityApplName of its activities), and the description of a publishing activity.
 PUBSUB_ENGINE, PUBLISH_ACTIVITY = "amqfqpub", "Publish/Subscribe Engine"
 _CCSID = 819
+#: Two simulated times closer than this are the same moment (float sums of delays).
+_TIME_MARGIN = 1e-6
 
 
 @dataclass
@@ -212,6 +214,13 @@ class Watcher:
                        qualifier: int) -> None:
         """A sending channel could not start (`attempt.error` says why); it retries
         (MQRQ_CHANNEL_STOPPED_RETRY) or, its retries used up, is STOPPED (_DISABLED)."""
+
+    def channel_waiting(self, qmgr: str, channel: MQObject, xmitq: str) -> None:
+        """A sending channel must wait in STARTING for an active slot (MaxActiveChannels
+        of qm.ini reached)."""
+
+    def channel_activated(self, qmgr: str, channel: MQObject, xmitq: str) -> None:
+        """A channel that waited for an active slot got one (another channel ended)."""
 
     def qmgr_changed(self, qmgr: str, active: bool, qualifier: int) -> None:
         """The queue manager started (strmqm) or was asked to end (endmqm)."""
@@ -427,6 +436,15 @@ class Simulator:
         #: (qmgr, sending channel) -> when it last moved a message (for DISCINT)
         self._active_at: dict[tuple[str, str], float] = {}
         self._discint_checks: set[tuple[str, str]] = set()  # a DISCINT check is waiting
+        #: qmgr -> its channels active now (qm.ini MaxActiveChannels): running sending
+        #: instances, receiving ends, clients' SVRCONN instances, slots handed to a channel
+        #: that waited for one
+        self._active: dict[str, int] = {}
+        #: qmgr -> sending channels waiting in STARTING for an active slot (first first),
+        #: with the transmission queue each serves
+        self._starting: dict[str, list[tuple[MQObject, str]]] = {}
+        #: (qmgr, channel) handed a slot that is about to start (the slot counts as active)
+        self._slotted: set[tuple[str, str]] = set()
         #: queue managers ended (end_qmgr) and not started again
         self.ended: set[str] = set()
         #: application name -> the user it runs as ('mqm' when not named here)
@@ -526,6 +544,9 @@ class Simulator:
                                  address=conn.partner)
             if blocked:
                 return mqc.MQRC_NOT_AUTHORIZED, blocked, 0
+            refused, limit = self._inbound_refusal(qm)
+            if refused:  # its SVRCONN instance cannot become current / active (AMQ9513E)
+                return mqc.MQRC_CHANNEL_NOT_AVAILABLE, refused, limit
             clients = [c for c in self._conns.values()
                        if c.qmgr == conn.qmgr and c.client and c.channel == conn.channel]
             maxinst = _number(svrconn.get("MAXINST"), 999999999)
@@ -587,6 +608,8 @@ class Simulator:
                             w.client_refused(qmgr, conn, reason, qualifier, limit)
                     return conn
                 self._refused.pop(key, None)
+                if conn.client:  # its SVRCONN channel instance is active
+                    self._active[qmgr] = self._active.get(qmgr, 0) + 1
             self._conns[key] = conn
             self._notify(conn, MQCONN, object_qmgr=qmgr)
         return conn
@@ -598,6 +621,9 @@ class Simulator:
                 del self._conns[key]
                 self._input_handles = {k: v for k, v in self._input_handles.items()
                                        if k[0] != conn.conn_id}
+                if conn.client:  # its SVRCONN instance ends: a slot is free
+                    self._active[conn.qmgr] -= 1
+                    self._slot_freed(conn.qmgr)
                 if not conn.mca:  # its non-durable subscriptions end with it
                     for sub in list(self.pubsub):
                         if sub.qmgr == conn.qmgr and sub.appl_name == conn.appl_name \
@@ -930,15 +956,29 @@ class Simulator:
         return qm.deadq
 
     def channel_status(self, qmgr: str, channel: str) -> str:
-        """STOPPED (STOP CHANNEL), RETRYING (a message it could not deliver and no
-        dead-letter queue for it: it waits on the transmission queue), else RUNNING."""
+        """STOPPED (STOP CHANNEL), STARTING (waiting for an active slot: qm.ini
+        MaxActiveChannels), RETRYING (a message it could not deliver and no dead-letter
+        queue for it: it waits on the transmission queue), else RUNNING."""
         if not self.network.qmgrs[qmgr].channel_running(channel):
             return "STOPPED"
+        if any(ch.name == channel for ch, _x in self._starting.get(qmgr, ())):
+            return "STARTING"
         return "RETRYING" if (qmgr, channel) in self._retrying else "RUNNING"
 
     def _waiting(self, qm: QueueManager, channel: str) -> bool:
         state = self._retrying.get((qm.name, channel))
         return state is not None and state[1]
+
+    def _holding(self, qm: QueueManager, channel: str) -> bool:
+        """The channel did not try to start: it waits for an active slot, or it could not
+        become current (MaxChannels); it is not retrying."""
+        key = (qm.name, channel)
+        if key in self._instances or key in self._slotted:
+            return False
+        if any(ch.name == channel for ch, _x in self._starting.get(qm.name, ())):
+            return True
+        return key not in self._retrying and self.current_channels(qm.name) \
+            >= qm.ini.max_channels
 
     def _back_out(self, qm: QueueManager, channel: MQObject, s: Stored, xmitq: str) -> None:
         """The unit of work that moved `s` is backed out: `s` is first on its transmission
@@ -971,6 +1011,102 @@ class Simulator:
         self._at(max(delay, self.latency), retry, background=not short)
         return mqc.MQRQ_CHANNEL_STOPPED_RETRY
 
+    # --- channel slots: qm.ini MaxChannels / MaxActiveChannels --------------------------
+
+    def active_channels(self, qmgr: str) -> int:
+        """How many channels are active on `qmgr` now: running sending instances, the
+        receiving ends of other queue managers' instances, clients' SVRCONN instances (one
+        per client connection), and slots just handed to a channel that waited."""
+        return self._active.get(qmgr, 0)
+
+    def starting(self, qmgr: str) -> list[str]:
+        """The sending channels of `qmgr` waiting in STARTING for an active slot, in the
+        order they will get one."""
+        return [ch.name for ch, _x in self._starting.get(qmgr, ())]
+
+    def current_channels(self, qmgr: str) -> int:
+        """How many channels are current on `qmgr` (have a status): the active ones, those
+        waiting for a slot, the retrying ones and the stopped ones."""
+        qm = self.network.qmgrs[qmgr]
+        waiting = {ch.name for ch, _x in self._starting.get(qmgr, ())}
+        retrying = sum(1 for (owner, name) in self._retrying if owner == qmgr
+                       and (owner, name) not in self._instances and name not in waiting
+                       and name not in qm.stopped)
+        stopped = sum(1 for name in qm.stopped if name in qm.channels)
+        return self.active_channels(qmgr) + len(waiting) + retrying + stopped
+
+    def _inbound_refusal(self, qm: QueueManager) -> tuple[int, int]:
+        """(MQRQ_MAX_CHANNELS or MQRQ_MAX_ACTIVE_CHANNELS, the limit) when qm cannot take
+        one more inbound channel (a receiving end, a client's SVRCONN), else (0, 0)."""
+        ini = qm.ini
+        if self.current_channels(qm.name) >= ini.max_channels:
+            return mqc.MQRQ_MAX_CHANNELS, ini.max_channels
+        if self.active_channels(qm.name) >= ini.max_active_channels:
+            return mqc.MQRQ_MAX_ACTIVE_CHANNELS, ini.max_active_channels
+        return 0, 0
+
+    def _activate(self, qm: QueueManager, channel: MQObject, xmitq: str) -> bool:
+        """Whether a sending channel that is not running may try to start now. It must be
+        current (else it does not start: AMQ9513E, and waits for the next trigger) and
+        active: with every active slot taken it waits in STARTING (Channel Not Activated)
+        for the first one another channel releases. A slot handed to it is its own."""
+        key = (qm.name, channel.name)
+        if key in self._slotted:  # the slot it waited for becomes its instance's
+            self._slotted.discard(key)
+            self._active[qm.name] -= 1
+            return True
+        waiting = self._starting.get(qm.name, [])
+        if any(ch.name == channel.name for ch, _x in waiting):
+            return False
+        ini = qm.ini
+        if key not in self._retrying and self.current_channels(qm.name) >= ini.max_channels:
+            return False
+        if self.active_channels(qm.name) >= ini.max_active_channels or waiting:
+            self._starting.setdefault(qm.name, []).append((channel, xmitq))
+            for w in self.watchers:
+                w.channel_waiting(qm.name, channel, xmitq)
+            return False
+        return True
+
+    def _slot_freed(self, qmgr: str) -> None:
+        """An active slot of qmgr may be free: hand it to the first channel waiting for one
+        (Channel Activated); it starts with its next batch."""
+        waiting = self._starting.get(qmgr)
+        qm = self.network.qmgrs.get(qmgr)
+        while waiting and qm is not None \
+                and self.active_channels(qmgr) < qm.ini.max_active_channels:
+            channel, xmitq = waiting.pop(0)
+            if (channel.name not in qm.channels and channel.get("CHLTYPE") != "CLUSRCVR") \
+                    or not qm.channel_running(channel.name):
+                continue  # deleted or stopped while it waited
+            key = (qmgr, channel.name)
+            self._slotted.add(key)
+            self._active[qmgr] = self._active.get(qmgr, 0) + 1
+            for w in self.watchers:
+                w.channel_activated(qmgr, channel, xmitq)
+
+            def start(key: tuple[str, str] = key, xmitq: str = xmitq) -> None:
+                self._drain(qm, xmitq)
+                if key in self._slotted:  # nothing for it to send after all: slot back
+                    self._unslot(key)
+            self._at(self.latency, start)
+        if not waiting:
+            self._starting.pop(qmgr, None)
+
+    def _unslot(self, key: tuple[str, str]) -> None:
+        """A slot handed to a channel that does not start goes to the next one waiting."""
+        if key in self._slotted:
+            self._slotted.discard(key)
+            self._active[key[0]] -= 1
+            self._slot_freed(key[0])
+
+    def _unwait(self, qmgr: str, channel: str) -> None:
+        """The channel no longer waits for a slot (stopped, its queue manager ended)."""
+        waiting = self._starting.get(qmgr)
+        if waiting:
+            waiting[:] = [(ch, x) for ch, x in waiting if ch.name != channel]
+        self._unslot((qmgr, channel))
+
     # --- channel instances --------------------------------------------------------------
 
     def _up(self, qmgr: str) -> bool:
@@ -990,16 +1126,22 @@ class Simulator:
                 return other
             self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_RETRY,
                                channel_error(9999, channel))
-        a = attempt(self.network, qm, channel, remote_qmgr, up=self._up)
+        if not self._activate(qm, channel, xmitq):
+            return None
+        a = attempt(self.network, qm, channel, remote_qmgr, up=self._up,
+                    inbound=self._inbound_refusal)
         if not a.started:
             qualifier = self._retry_later(qm, channel, xmitq)
             for w in self.watchers:
                 w.channel_failed(qm.name, channel, a, qualifier)
+            self._slot_freed(qm.name)  # a slot it was handed: the next one waiting
             return None
         assert a.partner is not None
         if a.autodefined is not None:  # CHAD: the receiving end defines the channel
             a.partner.channels[channel.name] = a.autodefined
         self._instances[key] = a.partner.name
+        for end in (qm.name, a.partner.name):  # active at both ends
+            self._active[end] = self._active.get(end, 0) + 1
         for w in self.watchers:
             w.channel_started(qm.name, channel, a)
         return a.partner
@@ -1014,6 +1156,10 @@ class Simulator:
         if partner is not None:
             for w in self.watchers:
                 w.channel_ended(qm.name, channel, partner, qualifier, error, by_user=by_user)
+            for end in (qm.name, partner):  # both ends release their active slots
+                self._active[end] -= 1
+            for end in (qm.name, partner):
+                self._slot_freed(end)
 
     def _moved(self, qm: QueueManager, channel: MQObject, xmitq: str) -> None:
         """The channel moved a message now: with DISCINT set, it ends normally after that
@@ -1036,11 +1182,14 @@ class Simulator:
             self._discint_checks.discard(key)
             if key not in self._instances:
                 return
-            idle = self.now - self._active_at.get(key, self.now)
-            if idle < discint or self.depth(qm.name, xmitq):
+            # due: when it has been idle DISCINT seconds; compared with a margin, as
+            # now + (due - now) may round to just below due (a check at the same instant
+            # again and again, for ever)
+            due = self._active_at.get(key, self.now) + discint
+            busy = self.now < due - _TIME_MARGIN
+            if busy or self.depth(qm.name, xmitq):
                 self._discint_checks.add(key)  # busy since: look again when it may be idle
-                self._at(discint - idle if idle < discint else discint, check,
-                         background=True)
+                self._at(due - self.now if busy else discint, check, background=True)
                 return
             self._end_instance(qm, channel, mqc.MQRQ_CHANNEL_STOPPED_OK,
                                channel_error(9545, channel, severity="I"))
@@ -1061,10 +1210,26 @@ class Simulator:
         obj = qm.channels.get(channel) if qm is not None else None
         if obj is None or partner not in self.network.qmgrs:
             return  # deleted since, or its partner is gone: it ended
+        if (qmgr, channel) not in self._instances:  # active at both ends
+            for end in (qmgr, partner):
+                self._active[end] = self._active.get(end, 0) + 1
         self._instances[(qmgr, channel)] = partner
         if active_at is not None:
             xmitq = obj.get("XMITQ") or "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
             self._idle_from(qm, obj, xmitq, active_at)
+
+    def resume_waiting(self, qmgr: str, channels: list[str]) -> None:
+        """Sender or server channels of `qmgr` that were waiting in STARTING for an active
+        slot wait again, in this order (a simulation loaded again); a slot free now goes to
+        the first of them."""
+        qm = self.network.qmgrs[qmgr]
+        waiting = self._starting.setdefault(qmgr, [])
+        for name in channels:
+            obj = qm.channels.get(name)
+            if obj is not None and obj.get("CHLTYPE") in ("SDR", "SVR") \
+                    and qm.channel_running(name) and name not in self.starting(qmgr):
+                waiting.append((obj, obj.get("XMITQ")))
+        self._slot_freed(qmgr)
 
     def channel_running(self, qmgr: str, channel: str) -> str:
         """The queue manager a sending channel's running instance reaches, '' if none."""
@@ -1108,6 +1273,10 @@ class Simulator:
                            else mqc.MQRQ_Q_MGR_STOPPING)
         self.ended.add(qmgr)
         qm = self.network.qmgrs[qmgr]
+        self._starting.pop(qmgr, None)  # its channels waiting for a slot end with it
+        for key in [k for k in self._slotted if k[0] == qmgr]:
+            self._slotted.discard(key)
+            self._active[qmgr] -= 1
         for (owner, name), partner in list(self._instances.items()):
             ch = self.network.qmgrs[owner].channels.get(name) if owner in \
                 self.network.qmgrs else None
@@ -1151,6 +1320,7 @@ class Simulator:
         qm = self.network.qmgrs[qmgr]
         qm.stopped.add(channel)
         self._retrying.pop((qmgr, channel), None)
+        self._unwait(qmgr, channel)  # a channel waiting for a slot is STOPPED now
         obj = qm.channels.get(channel)
         if obj is not None and (qmgr, channel) in self._instances:
             self._end_instance(qm, obj, mqc.MQRQ_CHANNEL_STOPPED_DISABLED,
@@ -1203,7 +1373,7 @@ class Simulator:
             # stopped channel's messages are not looked at again each time one more arrives)
             channel = sending_channel(self.network, qm, Resolution(qm.name, xmitq, xmitq))
             if channel is None or not qm.channel_running(channel.name) \
-                    or self._waiting(qm, channel.name):
+                    or self._waiting(qm, channel.name) or self._holding(qm, channel.name):
                 return
         moved: dict[str, tuple[MQObject, str, list[Stored]]] = {}
         blocked: dict[str, MQObject] = {}
@@ -1218,7 +1388,8 @@ class Simulator:
                 continue
             other = self._partner(qm, channel, xqh.remote_q_mgr_name, xmitq)
             if other is None:
-                blocked[channel.name] = channel
+                if not self._holding(qm, channel.name):
+                    blocked[channel.name] = channel
                 continue  # the channel cannot start (or its receiver is stopped): it waits
             _take(q, s)
             self._moved(qm, channel, xmitq)

@@ -34,7 +34,8 @@ Channel status (not monitoring: always there): a sending channel is RUNNING once
 moved a message or been started with its partner reachable, RETRYING while its partner is
 not defined or its receiving end is stopped, STOPPED after STOP CHANNEL, and has no status
 (INACTIVE) before it ever ran or after DISCINT seconds without a message (it ended
-normally); its receiving end is RUNNING while the sender is, PAUSED between its MCA's
+normally), STARTING while it waits for an active slot (qm.ini MaxActiveChannels: every slot
+taken; SUBSTATE blank); its receiving end is RUNNING while the sender is, PAUSED between its MCA's
 message retries (SUBSTATE blank: MQ has none for the wait) while the sender, RUNNING, waits
 for the batch (SUBSTATE RECEIVE, INDOUBT YES). MSGS, BATCHES (a batch is up to
 BATCHSZ messages moved in one go), the sequence numbers and LSTMSGDA/LSTMSGTI count since
@@ -390,8 +391,12 @@ class Monitor(Watcher):
         rec = self.channels.get((qmgr, name))
         if name in qm.stopped:
             return "STOPPED", rec
-        if name in qm.channels and self.sim.channel_status(qmgr, name) == "RETRYING":
-            return "RETRYING", rec  # a message it could not deliver waits for the retry
+        if name in qm.channels:
+            status = self.sim.channel_status(qmgr, name)
+            if status == "STARTING":
+                return "STARTING", rec  # waiting for an active slot (MaxActiveChannels)
+            if status == "RETRYING":
+                return "RETRYING", rec  # a message it could not deliver waits for the retry
         if self.sim.message_retries(qmgr, name):
             return "PAUSED", rec  # its MCA waits for the message-retry interval (MRTMR)
         if rec is None or not rec.state:
@@ -452,7 +457,7 @@ class Monitor(Watcher):
     def channels_with_status(self, qmgr: str) -> list[str]:
         """Names of the channels of `qmgr` that have a current status now, sorted."""
         names = {name for (owner, name) in self.channels if owner == qmgr}
-        names |= self._qm(qmgr).stopped
+        names |= self._qm(qmgr).stopped | set(self.sim.starting(qmgr))
         return sorted(n for n in names if self.channel_state(qmgr, n)[0] != "INACTIVE")
 
     def channels_saved(self, qmgr: str) -> list[str]:

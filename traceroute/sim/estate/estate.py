@@ -29,6 +29,7 @@ from traceroute.sim.estate.store import (
     DEFINITIONS,
     ESTATE_FILE,
     MESSAGES,
+    QM_INI,
     QUEUES,
     Meta,
     StateError,
@@ -44,6 +45,7 @@ from traceroute.sim.estate.store import (
 from traceroute.sim.estate.units import recover
 from traceroute.sim.mqsc import MQSCError, parse_mqsc
 from traceroute.sim.network import Network, QueueManager
+from traceroute.sim.qmini import QmIniError, parse_qm_ini
 from traceroute.sim.simulator import Simulator
 from traceroute.sim.state import StateError as EngineStateError
 from traceroute.status.zones import ZoneError, zone_of
@@ -189,16 +191,24 @@ class Estate:
                            qmgr=name, network=network)
             except MQSCError as e:
                 raise StateError(e.located) from None
+            ini = read(f"{file_name(name)}/{QM_INI}", False)
+            if ini is not None:
+                try:
+                    network.qmgrs[name].ini = parse_qm_ini(
+                        ini, str(folder.file(f"{file_name(name)}/{QM_INI}")))
+                except QmIniError as e:
+                    raise StateError(str(e)) from None
         sim = Simulator(network, seed=meta.seed, latency=meta.latency, start=meta.epoch)
         sim.now = max((_utc_naive(now) - meta.epoch).total_seconds(), meta.clock)
         sim.restore_identity(meta.identity)
         server = attach(sim)
+        waiting: dict[str, list[str]] = {}
         for name in meta.queue_managers:
             qm = sim.network.qmgrs[name]
             base = file_name(name)
             where = str(folder.file(f"{base}/{CHANNELS}"))
-            load_channels(_json(read(f"{base}/{CHANNELS}", False), where), server.monitor, qm,
-                          meta.epoch, where)
+            waiting[name] = load_channels(_json(read(f"{base}/{CHANNELS}", False), where),
+                                          server.monitor, qm, meta.epoch, where)
             dumps: dict[str, str] = {}
             for dump in sorted(folder.file(f"{base}/{MESSAGES}").glob("*.dmp")):
                 queue = mq_name(dump.stem)
@@ -219,6 +229,9 @@ class Estate:
             relative = f"{file_name(owner)}/{message_file(queue)}"
             if relative in texts:
                 estate._dumps[relative] = (tuple(messages), texts[relative])
+        for name in meta.queue_managers:  # channels waiting for an active slot wait on
+            if waiting[name]:
+                sim.resume_waiting(name, waiting[name])
         recover(estate)
         estate.engines.tick()
         return estate
@@ -259,6 +272,8 @@ class Estate:
         for qm in sim.network.qmgrs.values():
             base = file_name(qm.name)
             out[f"{base}/{DEFINITIONS}"] = definitions_text(qm)
+            if qm.ini.given:
+                out[f"{base}/{QM_INI}"] = qm.ini.text
             out[f"{base}/{CHANNELS}"] = json_text(channels_data(self.monitor, qm, epoch))
             out[f"{base}/{QUEUES}"] = json_text(queues_data(sim, self.monitor, qm, epoch))
             monitoring = self.engines.state_text(qm.name)

@@ -5,8 +5,12 @@
                                        and the counters that keep MsgIds unique
     DIR/QMGR/definitions.mqsc          the queue manager's definitions, as dmpmqcfg writes
                                        them (temporary dynamic queues left out)
-    DIR/QMGR/channels.json             channel status: STOPPED or not, RUNNING/RETRYING,
-                                       counters, monitoring indicators, times
+    DIR/QMGR/channels.json             channel status: STOPPED or not, RUNNING/RETRYING/
+                                       STARTING (its place among those waiting for an
+                                       active slot), counters, monitoring indicators, times
+    DIR/QMGR/qm.ini                    the queue manager's configuration file, when it has
+                                       one (CHANNELS MaxChannels, MaxActiveChannels:
+                                       `traceroute.sim.qmini`); kept as written
     DIR/QMGR/queues.json               per queue: last put and get, QTIME, RESET QSTATS
                                        counters, and each message's put time
     DIR/QMGR/messages/QUEUE.dmp        the messages on the queue, a dmpmqmsg dump
@@ -45,6 +49,7 @@ VERSION = 1
 ESTATE_FILE = "estate.json"
 DEFINITIONS, CHANNELS, QUEUES, MESSAGES = ("definitions.mqsc", "channels.json", "queues.json",
                                            "messages")
+QM_INI = "qm.ini"
 _ISO = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
@@ -155,11 +160,14 @@ _TIMES = ("started", "last_msg", "last_active")
 def channels_data(monitor: Monitor, qm: QueueManager, epoch: datetime) -> dict:
     """channels.json of a queue manager: every channel with a status or stopped."""
     out: dict[str, dict] = {}
+    waiting = monitor.sim.starting(qm.name)
     names = {n for (owner, n) in monitor.channels if owner == qm.name} | qm.stopped
-    for name in sorted(names):
+    for name in sorted(names | set(waiting)):
         rec = monitor.channels.get((qm.name, name))
         status = monitor.channel_state(qm.name, name)[0]
         item: dict = {"status": status, "stopped": name in qm.stopped}
+        if name in waiting:  # STARTING: its place among those waiting for an active slot
+            item["starting"] = waiting.index(name)
         if rec is not None:
             item.update({"chltype": rec.chltype, "state": rec.state, "partner": rec.partner,
                          "conname": rec.conname, "xmitq": rec.xmitq,
@@ -173,15 +181,20 @@ def channels_data(monitor: Monitor, qm: QueueManager, epoch: datetime) -> dict:
 
 
 def load_channels(data: object, monitor: Monitor, qm: QueueManager, epoch: datetime,
-                  where: str) -> None:
-    """Channel status from channels.json into the monitor and the queue manager."""
+                  where: str) -> list[str]:
+    """Channel status from channels.json into the monitor and the queue manager; the
+    channels waiting for an active slot, first first."""
     if not isinstance(data, dict):
         raise StateError(f"{where}: not a JSON object of channels")
+    waiting: list[tuple[int, str]] = []
     for name, item in data.items():
         if not isinstance(item, dict):
             raise StateError(f"{where}: channel {name}: not a JSON object")
         if item.get("stopped"):
             qm.stopped.add(name)
+        place = item.get("starting")
+        if isinstance(place, int) and not isinstance(place, bool):
+            waiting.append((place, name))
         if "chltype" not in item:
             continue
         try:
@@ -200,6 +213,7 @@ def load_channels(data: object, monitor: Monitor, qm: QueueManager, epoch: datet
         rec.nettime = Indicator.from_json(item.get("nettime"))
         rec.xbatchsz = Indicator.from_json(item.get("xbatchsz"))
         monitor.channels[(qm.name, name)] = rec
+    return [name for _place, name in sorted(waiting)]
 
 
 # --- queues and messages --------------------------------------------------------------------
