@@ -647,13 +647,19 @@ class Simulator:
 
     def resume_connection(self, kind: str, name: str, conn: SimConnection) -> None:
         """A connection that was open before this run (an estate's channel agents): it goes
-        on, without a new MQCONN."""
-        self._conns[(conn.qmgr, kind, name)] = conn
+        on, without a new MQCONN (a client's SVRCONN instance holds its active slot)."""
+        key = (conn.qmgr, kind, name)
+        if conn.client and key not in self._conns:
+            self._active[conn.qmgr] = self._active.get(conn.qmgr, 0) + 1
+        self._conns[key] = conn
 
     def suspend_connection(self, qmgr: str, kind: str, name: str) -> SimConnection | None:
         """Take a connection out of this run without MQDISC (it goes on later, elsewhere:
         `resume_connection`); None when there is none."""
-        return self._conns.pop((qmgr, kind, name), None)
+        conn = self._conns.pop((qmgr, kind, name), None)
+        if conn is not None and conn.client:  # its slot goes with it
+            self._active[qmgr] -= 1
+        return conn
 
     def open_handles(self, conn: SimConnection) -> dict[str, int]:
         """The input handles a connection has open: queue -> Hobj (see `reopen_handles`)."""
