@@ -17,6 +17,12 @@ Topic-based scheme (MQSO_WILDCARD_TOPIC, DEFINE SUB WSCHEMA(TOPIC), the default)
 Character-based scheme (MQSO_WILDCARD_CHAR, WSCHEMA(CHAR)): `*` matches zero or more
 characters (slashes too), `?` exactly one, and `%` makes the character after it literal (it
 must be `*`, `?` or `%`). `/` has no special meaning.
+
+The `$SYS/MQ` branch (seed 002, "System topics for monitoring and activity trace") is kept
+apart: a subscription whose wildcard stands above `$SYS/MQ` (`#`, `+/MQ/#`, `$*`) matches
+none of its topic strings (`matches`), and no wildcard may stand in its fixed levels `$SYS/MQ`,
+`…/INFO`, `…/INFO/QMGR`, `…/QMGR/<qmgr>`, `…/<qmgr>/ActivityTrace`
+(`system_wildcard_misplaced`: MQRC_ADMIN_TOPIC_STRING_ERROR).
 """
 
 from __future__ import annotations
@@ -75,8 +81,36 @@ def fixed_prefix(pattern: str, scheme: str = TOPIC_SCHEME) -> str:
     return SEPARATOR.join(out)
 
 
+#: The queue manager's own branch of the topic tree (SYSTEM.ADMIN.TOPIC).
+SYSTEM_BRANCH = "$SYS/MQ"
+_SYSTEM_LEVELS = ("$SYS", "MQ")
+#: How many levels of a `$SYS/...` subscription no wildcard may stand in: `$SYS`, `MQ`,
+#: `INFO`, `QMGR`, the queue manager's name and `ActivityTrace` (or `Monitor` ...).
+_FIXED_LEVELS = 6
+
+
+def in_system_branch(topic: str) -> bool:
+    """True for a topic string in the `$SYS/MQ` branch."""
+    return tuple(levels(topic)[:2]) == _SYSTEM_LEVELS
+
+
+def system_wildcard_misplaced(pattern: str, scheme: str = TOPIC_SCHEME) -> bool:
+    """True when a subscription's topic string begins `$SYS/` and has a wildcard in one of
+    the fixed levels (`$SYS/MQ/INFO/QMGR/<qmgr>/ActivityTrace` and above), which MQ refuses
+    with MQRC_ADMIN_TOPIC_STRING_ERROR; False for any other topic string."""
+    parts = levels(pattern)
+    if parts[0] != "$SYS" or not has_wildcard(pattern, scheme):
+        return False
+    fixed = levels(fixed_prefix(pattern, scheme))  # the levels before the first wildcard
+    return len(fixed) < min(_FIXED_LEVELS, len(parts))
+
+
 def matches(pattern: str, topic: str, scheme: str = TOPIC_SCHEME) -> bool:
-    """Does a subscription's topic string `pattern` select the publication topic `topic`?"""
+    """Does a subscription's topic string `pattern` select the publication topic `topic`?
+    A wildcard above `$SYS/MQ` selects nothing in that branch."""
+    if topic.startswith("$SYS") and in_system_branch(topic) and \
+            tuple(levels(fixed_prefix(pattern, scheme))[:2]) != _SYSTEM_LEVELS:
+        return False
     if scheme == CHAR_SCHEME:
         return _char_regex(pattern).fullmatch(topic) is not None
     if MULTI_LEVEL not in pattern and SINGLE_LEVEL not in pattern:

@@ -17,6 +17,16 @@ writes activity-trace messages exactly where and when a queue manager would:
   CCSID, or `encoding={qmgr: MQENC_*}`); also kept in `written` in order.
 
 StopOnGetTraceMsg=ON (default) leaves gets from the trace queue itself untraced.
+
+Subscriptions (spec §2.3): a subscription of the queue manager to
+`$SYS/MQ/INFO/QMGR/<qmgr>/ActivityTrace/{ApplName,ChannelName,ConnectionId}/<id>`
+(`resource_topics`; wildcards and the character scheme as MQ matches them) switches tracing
+on for the connections it selects, whenever it is made, and each trace message of such a
+connection is published to it (`Simulator.system_publish`: a copy each, the subscription's
+CorrelId) besides, or instead of, the trace queue. A connection whose trace is disabled
+explicitly (an mqat.ini ApplicationTrace stanza with Trace=OFF, or MQCNO_ACTIVITY_TRACE_
+DISABLED under ACTVCONO(ENABLED)) publishes nothing; ACTVTRC(OFF), the default, only keeps
+the trace queue empty. The settings are mqat.ini's AllActivityTrace.
 """
 
 from __future__ import annotations
@@ -178,6 +188,7 @@ class _Conn:
     seq: int = 0
     records: list[Group] = field(default_factory=list)
     start: float = 0.0
+    queue: bool = True  # written to the trace queue (else only published to subscriptions)
 
 
 class ActivityTracer:
@@ -190,7 +201,10 @@ class ActivityTracer:
                      for q, v in (mqat or {}).items()}
         self.encoding = dict(encoding or {})
         self.written: list[tuple[str, MQMD, bytes]] = []
+        #: trace messages published to $SYS subscriptions: (qmgr, md, data, copies put)
+        self.published: list[tuple[str, MQMD, bytes, int]] = []
         self._conns: dict[bytes, _Conn] = {}
+        self._disabled: set[bytes] = set()  # connections whose trace is explicitly off
         self._stamps: dict[tuple[str, float], tuple[str, str, int]] = {}
         sim.add_observer(self.observe)
 
@@ -214,18 +228,28 @@ class ActivityTracer:
             qm = self.sim.network.qmgrs.get(call.qmgr)
             attrs = qm.attrs if qm is not None else {}
             actvtrc = attrs.get("ACTVTRC", "OFF").upper() == "ON"
+            disabled = False
             if attrs.get("ACTVCONO", "DISABLED").upper() == "ENABLED":  # MQCNO may override
                 if call.conn.options & mqc.MQCNO_ACTIVITY_TRACE_ENABLED:
                     actvtrc = True
                 elif call.conn.options & mqc.MQCNO_ACTIVITY_TRACE_DISABLED:
-                    actvtrc = False
+                    actvtrc, disabled = False, True
             ini = self.mqat.get(call.qmgr, MqatIni())
             settings = ini.settings_for(call.conn, actvtrc)
-            if settings is None:
+            if settings is not None:
+                state = self._conns[key] = _Conn(call.conn, settings, start=call.time)
+            elif disabled or ini.settings_for(call.conn, True) is None:
+                self._disabled.add(key)  # no subscription switches it on
                 return
-            state = self._conns[key] = _Conn(call.conn, settings, start=call.time)
         if state is None:
-            return
+            if key in self._disabled:
+                if call.verb == MQDISC:
+                    self._disabled.discard(key)
+                return
+            if call.verb == MQDISC or not self._subscribers(call.conn):
+                return  # (a connection's end alone makes no trace message)
+            ini = self.mqat.get(call.qmgr, MqatIni())  # a subscription switched it on
+            state = self._conns[key] = _Conn(call.conn, ini.all, start=call.time, queue=False)
         s = state.settings
         if call.verb == MQGET and s.stop_on_get and call.local_queue == TRACE_QUEUE:
             return
@@ -237,6 +261,12 @@ class ActivityTracer:
             del self._conns[key]
         elif s.count and len(state.records) >= s.count:
             self._write(state, call.time)
+
+    def _subscribers(self, conn: SimConnection) -> bool:
+        """True when a subscription of the queue manager selects this connection's trace."""
+        if not self.sim.pubsub.system(self.sim.network, conn.qmgr):
+            return False
+        return bool(self.sim.system_subscribers(conn.qmgr, resource_topics(conn)))
 
     # --- by the clock, and between runs (an estate folder) ---------------------------------
 
@@ -261,7 +291,7 @@ class ActivityTracer:
             records = encode(Message(Header(mqc.MQCFT_APP_ACTIVITY, mqc.MQCMD_ACTIVITY_TRACE),
                                      list(state.records)), encoding=mqc.MQENC_NATIVE, ccsid=_CCSID)
             out.append({"conn": to_json(state.conn), "settings": to_json(state.settings),
-                        "seq": state.seq, "start": state.start,
+                        "seq": state.seq, "start": state.start, "queue": state.queue,
                         "records": {"hex": records.hex()}})
         return out
 
@@ -287,7 +317,8 @@ class ActivityTracer:
             self._conns[conn.conn_id] = _Conn(
                 conn, settings, from_json(int, item.get("seq", 0), f"{here}.seq"),
                 [g for g in records if isinstance(g, Group)],
-                from_json(float, item.get("start", 0.0), f"{here}.start"))
+                from_json(float, item.get("start", 0.0), f"{here}.start"),
+                from_json(bool, item.get("queue", True), f"{here}.queue"))
 
     # --- one record (spec §5) ------------------------------------------------------------
 
@@ -446,12 +477,36 @@ class ActivityTracer:
                   put_appl_name=c.qmgr[:28], put_date=date, put_time=time,
                   persistence=mqc.MQPER_NOT_PERSISTENT)
         data = encode(message, encoding=enc, ccsid=ccsid)
-        qm.queues.setdefault(TRACE_QUEUE, MQObject("QLOCAL", TRACE_QUEUE, {}))
-        self.sim._store(qm, TRACE_QUEUE, md, data)
-        self.written.append((c.qmgr, md, data))
+        if state.queue:
+            qm.queues.setdefault(TRACE_QUEUE, MQObject("QLOCAL", TRACE_QUEUE, {}))
+            self.sim._store(qm, TRACE_QUEUE, md, data)
+            self.written.append((c.qmgr, md, data))
+        topics = resource_topics(c)
+        subscribers = self.sim.system_subscribers(c.qmgr, topics)
+        if subscribers:
+            published = self.sim.system_publish(c.qmgr, topics[0], subscribers, md, data)
+            self.published.append((c.qmgr, md, data, published))
         state.seq += 1
         state.records = []
         state.start = now
+
+
+def _topic_level(name: str) -> str:
+    """A name as a level of a system topic: trailing blanks removed, `/` replaced by `&`."""
+    return name.rstrip().replace("/", "&")
+
+
+def resource_topics(conn: SimConnection) -> list[str]:
+    """The `$SYS/MQ/INFO/QMGR/<qmgr>/ActivityTrace/...` topic strings a connection's trace
+    is published on: ApplName (the part after the last `/` or `\\`), ChannelName (an MCA's
+    or a client's channel), ConnectionId (48 hex digits)."""
+    base = f"$SYS/MQ/INFO/QMGR/{_topic_level(conn.qmgr)}/ActivityTrace"
+    appl = conn.appl_name.replace("\\", "/").rsplit("/", 1)[-1].rstrip()
+    out = [f"{base}/ApplName/{appl}"]
+    if conn.channel:
+        out.append(f"{base}/ChannelName/{_topic_level(conn.channel)}")
+    out.append(f"{base}/ConnectionId/{conn.conn_id.hex().upper()}")
+    return out
 
 
 def _topic_parameters(call: SimCall) -> list[Parameter]:

@@ -76,7 +76,7 @@ import copy
 import heapq
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
@@ -93,6 +93,12 @@ from traceroute.records.build import (
     encode_report,
     operation_group,
     report_descriptor,
+)
+from traceroute.records.topics import (
+    SYSTEM_BRANCH,
+    in_system_branch,
+    matches,
+    system_wildcard_misplaced,
 )
 from traceroute.sim import tracestate as ts
 from traceroute.sim.authority import authorized
@@ -1740,7 +1746,9 @@ class Simulator:
                 priority = _number(q.get("DEFPRTY") if q is not None else "", 0)
             elif sub.pub_priority.isdigit():
                 priority = int(sub.pub_priority)
-            copy_md = _md_with(md, msg_id=self.new_msg_id(qm.name), correl_id=sub.correl_id,
+            # SubCorrelId MQCI_NONE (MQSO_SET_CORREL_ID): the publisher's CorrelId stays
+            correl = sub.correl_id if any(sub.correl_id) else md.correl_id
+            copy_md = _md_with(md, msg_id=self.new_msg_id(qm.name), correl_id=correl,
                                priority=priority, user_identifier=sub.user[:12],
                                accounting_token=sub.pub_accounting or md.accounting_token,
                                appl_identity_data=sub.pub_appl_id)
@@ -1819,6 +1827,29 @@ class Simulator:
                 and ts.replies(trace.state, qm.routerec):
             self._reply(qm, md, trace)  # this copy's route ends here
 
+    def system_subscribers(self, qmgr: str, topics: Sequence[str]) -> list[Subscription]:
+        """`qmgr`'s own subscriptions that select any of these `$SYS/MQ` topic strings
+        (each once, in subscription order)."""
+        return [s for s in self.pubsub.system(self.network, qmgr)
+                if any(matches(s.topic, t, s.scheme) for t in topics)]
+
+    def system_publish(self, qmgr: str, topic: str, subscriptions: Sequence[Subscription],
+                       md: MQMD, data: bytes) -> int:
+        """The queue manager publishes (md, data) on its own `$SYS/MQ` topic to these
+        subscriptions (a copy each, with its MsgId and the subscription's CorrelId, put as
+        any publication's: a copy that cannot be put goes to the dead-letter queue or is
+        lost); the number of copies put."""
+        qm = self.network.qmgrs[qmgr]
+        made = 0
+        for sub in subscriptions:
+            copy = self._copy(qm, md, data, sub, None)
+            if copy.failure:
+                copy.dlq = self.dead_letter_queue(qm, data)
+            else:
+                made += 1
+            self._publish_copy(qm, copy, data, topic, None)
+        return made
+
     def _republish(self, qmgr: str) -> None:
         """The engine of `qmgr` gets the publications other queue managers sent it (on
         SYSTEM.INTER.QMGR.PUBS) and publishes each to its own subscriptions (and on)."""
@@ -1863,13 +1894,18 @@ class Simulator:
         and +put on a destination of its own: MQRQ_SUB_DEST_NOT_AUTHORIZED),
         MQRC_SUB_INHIBITED (SUB(DISABLED)), MQRC_DURABILITY_NOT_ALLOWED (DURSUB(NO)),
         MQRC_SUB_NAME_ERROR (a durable one needs a name), MQRC_SUB_ALREADY_EXISTS,
-        MQRC_SELECTION_STRING_ERROR."""
+        MQRC_SELECTION_STRING_ERROR, MQRC_ADMIN_TOPIC_STRING_ERROR (a wildcard in the fixed
+        levels of `$SYS/MQ/INFO/QMGR/<qmgr>/ActivityTrace`). `correl_id` (MQSO_SET_CORREL_ID):
+        the CorrelId of the copies; MQCI_NONE (24 zero bytes) keeps each publication's own
+        (an activity-trace message's is its ConnectionId: what `follow` keys records by)."""
         conn, refused = self._app(qmgr, appl_name, appl_type)
         if refused:
             return Subscribed(refused)
         qm = self.network.qmgrs[qmgr]
         reason, full = resolve_topic(self.network, qmgr, topic, topic_object)
         qualifier = 0
+        if not reason and system_wildcard_misplaced(full, scheme):
+            reason = mqc.MQRC_ADMIN_TOPIC_STRING_ERROR  # a wildcard in $SYS/MQ's fixed levels
         v = view(self.network, qmgr, fixed_prefix(full, scheme)) if not reason else None
         groups = self.groups.get(conn.user, ())
         if v is not None:
@@ -1916,7 +1952,8 @@ class Simulator:
         if self._observers:
             options = mqc.MQSO_CREATE | (mqc.MQSO_DURABLE if durable else 0) | \
                 (0 if destination else mqc.MQSO_MANAGED) | \
-                (mqc.MQSO_WILDCARD_CHAR if scheme == "CHAR" else 0)
+                (mqc.MQSO_WILDCARD_CHAR if scheme == "CHAR" else 0) | \
+                (mqc.MQSO_SET_CORREL_ID if correl_id is not None else 0)
             queue_name = sub.dest if sub is not None else destination
             self._notify(conn, MQSUB, object_name=topic_object, object_qmgr=destination_qmgr,
                          hobj=hsub, options=options, resolved_queue=queue_name,
@@ -2428,6 +2465,10 @@ def _topic_objects(qm: QueueManager, topic: str) -> list[str]:
         string = obj.get("TOPICSTR")
         if string and (topic == string or topic.startswith(string.rstrip("/") + "/")):
             found.append((len(string), name))
+    if in_system_branch(topic):  # authority above $SYS/MQ does not reach into it
+        inside = [name for n, name in sorted(found, reverse=True) if n >= len(SYSTEM_BRANCH)]
+        return [*inside, "SYSTEM.ADMIN.TOPIC"] if "SYSTEM.ADMIN.TOPIC" not in inside \
+            else inside
     return [name for _n, name in sorted(found, reverse=True)] + ["SYSTEM.BASE.TOPIC"]
 
 

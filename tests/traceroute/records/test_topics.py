@@ -14,11 +14,13 @@ from hypothesis import strategies as st
 
 from traceroute.records.topics import (
     CHAR_SCHEME,
+    TOPIC_SCHEME,
     fixed_prefix,
     has_wildcard,
     join,
     matches,
     publishable,
+    system_wildcard_misplaced,
 )
 
 # (subscription, publication topic, matches?) -- "Topic-based wildcard scheme"
@@ -172,3 +174,43 @@ def test_matching_is_linear_on_many_multilevel_wildcards():
     topic = "/".join(["a"] * 2000)
     assert not matches(pattern, topic)
     assert matches(pattern, topic + "/z")
+
+
+# --- the $SYS/MQ branch (seed 002, "System topics for monitoring and activity trace") -------
+
+TRACE_TOPIC = "$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/amqsput"
+
+
+@pytest.mark.parametrize("pattern, scheme, selected", [
+    ("#", TOPIC_SCHEME, False),               # a wildcard above $SYS/MQ: nothing in it
+    ("+/MQ/#", TOPIC_SCHEME, False),
+    ("$SYS/#", TOPIC_SCHEME, False),          # still above $SYS/MQ
+    ("*", CHAR_SCHEME, False),
+    ("$SYS*", CHAR_SCHEME, False),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/#", TOPIC_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/+", TOPIC_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/amqs*", CHAR_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/amqs?ut", CHAR_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ChannelName/#", TOPIC_SCHEME, False),
+    (TRACE_TOPIC, TOPIC_SCHEME, True),
+])
+def test_the_system_branch_is_selected_only_from_inside(pattern, scheme, selected):
+    assert matches(pattern, TRACE_TOPIC, scheme) is selected
+
+
+@pytest.mark.parametrize("pattern, scheme, refused", [
+    ("$SYS/MQ/#", TOPIC_SCHEME, True),
+    ("$SYS/+/INFO/QMGR/QM1/ActivityTrace/ApplName/x", TOPIC_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/+/ActivityTrace/ApplName/x", TOPIC_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/#", TOPIC_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/+/ApplName/x", TOPIC_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM?/ActivityTrace/ApplName/x", CHAR_SCHEME, True),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/#", TOPIC_SCHEME, False),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ChannelName/+", TOPIC_SCHEME, False),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/amqs*", CHAR_SCHEME, False),
+    ("$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/amqsput", TOPIC_SCHEME, False),
+    ("Sport/#", TOPIC_SCHEME, False),
+    ("#", TOPIC_SCHEME, False),
+])
+def test_wildcards_in_the_fixed_system_levels(pattern, scheme, refused):
+    assert system_wildcard_misplaced(pattern, scheme) is refused

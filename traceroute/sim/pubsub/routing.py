@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from pcf import mqc
 from pcf.mqmd import MQMD
-from traceroute.records.topics import fixed_prefix, join, matches
+from traceroute.records.topics import fixed_prefix, in_system_branch, join, matches
 from traceroute.sim.network import Network
 from traceroute.sim.pubsub.selector import SelectorError, selects
 from traceroute.sim.pubsub.subscriptions import (
@@ -112,7 +112,8 @@ def proxies(network: Network, subscriptions: Mapping[str, Sequence[Subscription]
     made: dict[tuple[str, str, str, str], Subscription] = {}
     bases = [s for subs in subscriptions.values() for s in subs if not s.proxy]
     for base in [*bases, *_forced(network)]:
-        if base.qmgr not in network.qmgrs or base.scope == "QMGR":
+        if base.qmgr not in network.qmgrs or base.scope == "QMGR" \
+                or in_system_branch(base.topic):  # $SYS/MQ: this queue manager's only
             continue
         home = network.qmgrs[base.qmgr]
         prefix = fixed_prefix(base.topic, base.scheme)

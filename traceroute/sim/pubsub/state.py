@@ -50,6 +50,7 @@ class PubSub:
         self.inflight: dict[bytes, Inflight] = {}
         self._version = 0
         self._cache: tuple[tuple[int, int], dict[str, list[Subscription]]] | None = None
+        self._system: tuple[object, dict[str, list[Subscription]]] | None = None
 
     # --- subscriptions ------------------------------------------------------------------
 
@@ -86,6 +87,17 @@ class PubSub:
         out = {q: [*own[q], *made.get(q, [])] for q in network.qmgrs}
         self._cache = (key, out)
         return out
+
+    def system(self, network: Network, qmgr: str) -> list[Subscription]:
+        """`qmgr`'s subscriptions to its own `$SYS/...` topics (cached as `everything`)."""
+        self.everything(network)
+        if self._system is None or self._system[0] is not self._cache:
+            self._system = (self._cache, {})
+        found = self._system[1]
+        if qmgr not in found:
+            found[qmgr] = [s for s in self.of(network, qmgr)
+                           if not s.proxy and s.topic.startswith("$SYS")]
+        return found[qmgr]
 
     def of(self, network: Network, qmgr: str) -> list[Subscription]:
         """`qmgr`'s subscriptions, its proxy subscriptions included."""
