@@ -23,7 +23,7 @@ import pcf
 from pcf import mqc
 from traceroute.events.model import EVENT_QUEUES, Event, EventSource
 
-STR, INT, BYTES = "MQCFST", "MQCFIN", "MQCFBS"
+STR, INT, BYTES, INTS = "MQCFST", "MQCFIN", "MQCFBS", "MQCFIL"
 
 #: When an optional parameter is returned (IBM's wording, short).
 CLIENT = "the application is a client (connected through a SVRCONN channel)"
@@ -111,6 +111,25 @@ _CONTEXT = (_s(mqc.MQCACF_EVENT_USER_ID, "EventUserId", 12),
             _i(mqc.MQIACF_EVENT_ORIGIN, "EventOrigin"),
             _s(mqc.MQCACF_EVENT_Q_MGR, "EventQMgr"))
 _TOPIC = _s(mqc.MQCA_TOPIC_STRING, "TopicString", 0)
+_MSG = "EventOrigin is MQEVO_MSG (a command message on the command queue)"
+#: Authority configuration events [mq: Change/Delete/Refresh Authority Record]: origin with
+#: the queue manager first (as IBM lists it for these; no capture shows otherwise), the
+#: command message's context, the record's identity (ObjectType MQOT_AUTH_REC, its
+#: profile), then the authority record attributes [mq: "Authority Record attributes"].
+_AUTH_RECORD = (
+    _s(mqc.MQCACF_EVENT_Q_MGR, "EventQMgr"), _s(mqc.MQCACF_EVENT_USER_ID, "EventUserId", 12),
+    _i(mqc.MQIACF_EVENT_ORIGIN, "EventOrigin"),
+    Param(mqc.MQBACF_EVENT_ACCOUNTING_TOKEN, "EventAccountingToken", BYTES, 32, _MSG),
+    _s(mqc.MQCACF_EVENT_APPL_IDENTITY, "EventApplIdentity", 32, _MSG),
+    _i(mqc.MQIACF_EVENT_APPL_TYPE, "EventApplType", _MSG),
+    _s(mqc.MQCACF_EVENT_APPL_NAME, "EventApplName", 28, _MSG),
+    _s(mqc.MQCACF_EVENT_APPL_ORIGIN, "EventApplOrigin", 4, _MSG),
+    _i(mqc.MQIACF_OBJECT_TYPE, "ObjectType"),
+    _s(mqc.MQCACF_AUTH_PROFILE_NAME, "ProfileName"),
+    _i(mqc.MQIACF_AUTH_REC_TYPE, "AuthorityRecordType"),
+    Param(mqc.MQIACF_AUTHORIZATION_LIST, "AuthorizationList", INTS, 0),
+    _s(mqc.MQCACF_ENTITY_NAME, "EntityName", 0),
+    _i(mqc.MQIACF_ENTITY_TYPE, "EntityType"))
 
 #: Every event of seed 002's event chapters.
 EVENTS: tuple[EventKind, ...] = (
@@ -244,6 +263,11 @@ EVENTS: tuple[EventKind, ...] = (
                            ("Change Object", mqc.MQRC_CONFIG_CHANGE_OBJECT),
                            ("Delete Object", mqc.MQRC_CONFIG_DELETE_OBJECT),
                            ("Refresh Object", mqc.MQRC_CONFIG_REFRESH_OBJECT))),
+    *(EventKind(name, reason, mqc.MQCMD_CONFIG_EVENT, "Configuration", "CONFIGEV",
+                _AUTH_RECORD)
+      for name, reason in (("Change Authority Record", mqc.MQRC_CONFIG_CHANGE_OBJECT),
+                           ("Delete Authority Record", mqc.MQRC_CONFIG_DELETE_OBJECT),
+                           ("Refresh Authority Record", mqc.MQRC_CONFIG_REFRESH_OBJECT))),
     EventKind("Command", mqc.MQRC_COMMAND_MQSC, mqc.MQCMD_COMMAND_EVENT, "Command", "CMDEV",
               (Param(mqc.MQGACF_COMMAND_CONTEXT, "CommandContext", "MQCFGR"),
                Param(mqc.MQGACF_COMMAND_DATA, "CommandData", "MQCFGR"))),
@@ -265,6 +289,9 @@ BY_NAME: dict[str, EventKind] = {e.name: e for e in EVENTS}
 BY_REASON: dict[int, EventKind] = {}
 for _e in EVENTS:
     BY_REASON.setdefault(_e.reason, _e)
+#: The authority configuration events by MQCFH reason (their ObjectType is MQOT_AUTH_REC).
+_AUTH_BY_REASON: dict[int, EventKind] = {
+    e.reason: e for e in EVENTS if e.name.endswith("Authority Record")}
 #: The Not Authorized type of each MQRQ_* qualifier.
 AUTHORITY_TYPES: dict[int, int] = {
     mqc.MQRQ_CONN_NOT_AUTHORIZED: 1, mqc.MQRQ_SYS_CONN_NOT_AUTHORIZED: 1,
@@ -283,6 +310,9 @@ def kind_of(event: Event) -> EventKind | None:
         qualifier = event.get(mqc.MQIACF_REASON_QUALIFIER)
         n = AUTHORITY_TYPES.get(qualifier) if isinstance(qualifier, int) else None
         return BY_NAME.get(f"Not Authorized (type {n})") if n else None
+    if event.type == mqc.MQCMD_CONFIG_EVENT \
+            and event.get(mqc.MQIACF_OBJECT_TYPE) == mqc.MQOT_AUTH_REC:
+        return _AUTH_BY_REASON.get(event.reason)
     kind = BY_REASON.get(event.reason)
     return kind if kind is not None and kind.type == event.type else None
 
@@ -302,10 +332,14 @@ def build(kind: EventKind, qmgr: str, values: Mapping[str, object], when: dateti
             if not p.optional:
                 raise MissingParameter(f"{kind.name}: {p.name} is always returned")
             continue
-        if p.type == INT:
-            data.append(pcf.Integer(p.id, int(value)))  # type: ignore[call-overload]
-        elif isinstance(value, pcf.Parameter):
+        if isinstance(value, pcf.Parameter):  # given as PCF already (a message's context)
             data.append(value)
+        elif p.type == INT:
+            data.append(pcf.Integer(p.id, int(value)))  # type: ignore[call-overload]
+        elif p.type == INTS:
+            data.append(pcf.IntegerList(p.id, [int(v) for v in value]))  # type: ignore
+        elif p.type == BYTES:
+            data.append(pcf.ByteString(p.id, bytes(value)))  # type: ignore[call-overload]
         else:
             text = str(value)
             fits = p.width and len(text.encode("utf-8")) <= p.width

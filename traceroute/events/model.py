@@ -34,7 +34,8 @@ CATEGORIES: dict[int, str] = {
 #: event is about (BaseObjectName), else a channel ...
 _OBJECT_PARAMETERS = (mqc.MQCA_Q_NAME, mqc.MQCA_BASE_OBJECT_NAME, mqc.MQCACH_CHANNEL_NAME,
                       mqc.MQCA_PROCESS_NAME, mqc.MQCA_NAMELIST_NAME, mqc.MQCA_TOPIC_NAME,
-                      mqc.MQCA_SERVICE_NAME, mqc.MQCA_CF_STRUC_NAME, mqc.MQCA_AUTH_INFO_NAME)
+                      mqc.MQCA_SERVICE_NAME, mqc.MQCA_CF_STRUC_NAME, mqc.MQCA_AUTH_INFO_NAME,
+                      mqc.MQCACF_AUTH_PROFILE_NAME)
 
 
 @dataclass(slots=True)

@@ -16,6 +16,10 @@ from pcf.names import PARAMETER_FAMILIES
 
 #: Parameters newer than the constants in pcf.mqc (none since it has MQ 9.4's names).
 EXTRA_PARAMETERS: dict[str, int] = {}
+#: Value constants of headers pcf.mqc is not generated from: the entity types of cmqzc.h
+#: (installable services), which authority records carry (EntityType).
+EXTRA_VALUES: dict[str, int] = {"MQZAET_NONE": 0, "MQZAET_PRINCIPAL": 1, "MQZAET_GROUP": 2,
+                                "MQZAET_UNKNOWN": 3}
 
 #: Which constants spell the values of an integer parameter: (family prefix, ...) tried
 #: in order; a prefix may be longer than the family (MQQA_PUT_ picks PUT_ALLOWED/INHIBITED).
@@ -67,6 +71,9 @@ VALUE_SPELLING: dict[int, tuple[str, ...]] = {
     mqc.MQIACF_QSG_DISPS: ("MQQSGD_",),
     mqc.MQIA_CHANNEL_AUTO_DEF_EVENT: ("MQEVR_",),
     mqc.MQIACH_CHANNEL_STATUS: ("MQCHS_",),
+    mqc.MQIACF_AUTH_REC_TYPE: ("MQOT_",),
+    mqc.MQIACF_AUTHORIZATION_LIST: ("MQAUTH_",),
+    mqc.MQIACF_ENTITY_TYPE: ("MQZAET_",),
 }
 
 #: Integer parameters amqsevt shows in hexadecimal ("0x10009528").
@@ -103,6 +110,7 @@ def _constants() -> dict[str, int]:
     table = {n: v for n, v in vars(mqc).items()
              if n.startswith("MQ") and isinstance(v, int) and not isinstance(v, bool)}
     table.update(EXTRA_PARAMETERS)
+    table.update(EXTRA_VALUES)
     return table
 
 

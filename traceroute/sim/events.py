@@ -33,15 +33,23 @@ from traceroute.events import channel as ch
 from traceroute.events.build import event_message, perf_event
 from traceroute.events.catalog import BY_NAME, EventKind, build
 from traceroute.events.command import command_data, command_event, is_display, mqsc_command
-from traceroute.events.config import CONFIG_KINDS, change_events, config_event
+from traceroute.events.config import (
+    CONFIG_KINDS,
+    RECORD_TYPES,
+    AuthorityRecord,
+    authority_change_events,
+    authority_record_event,
+    change_events,
+    config_event,
+)
 from traceroute.events.engine import PerfEvent
 from traceroute.events.model import Event
 from traceroute.events.objects import OBJECT, QUEUE_TYPES, parameters
 from traceroute.events.qmgr import FailedCall, event_kind, mqi_event
 from traceroute.events.replay import Estate, Op
-from traceroute.sim.authority import command_authorized
+from traceroute.sim.authority import command_authorized, expand
 from traceroute.sim.channels import Attempt, ChannelError, address_of
-from traceroute.sim.crtmqm import QMGR_DEFAULTS
+from traceroute.sim.crtmqm import QMGR_DEFAULTS, record_key
 from traceroute.sim.mqi import MQGET, MQOPEN, MQPUT, MQPUT1, MQSUB, SimCall, SimConnection
 from traceroute.sim.mqsc.apply import FAILED, Outcome, Session
 from traceroute.sim.mqsc.syntax import COMMAND_OPTIONS, Command, MQSCError, _items
@@ -499,6 +507,7 @@ class SimEvents(Watcher):
             return session._count(Outcome(FAILED, error.amq, command, error, qm.name)), []
         cmdev_before = qmgr_attr(qm, "CMDEV")
         before = self._object(qm, kind, name)
+        record_before = _authority_record(qm, command) if kind == "AUTHREC" else None
         if verb == "DELETE" and kind in ("QLOCAL", "QUEUE") and name \
                 and self.sim.depth(qm.name, name) and "PURGE" not in command.attrs:
             # runmqsc: a queue with messages stays
@@ -528,6 +537,9 @@ class SimEvents(Watcher):
                 "DEFINE", "ALTER", "DELETE"):
             raised += self._config(qm, verb, kind, name or qm.name, before, after, correl,
                                    user=user, origin=origin)
+        elif kind == "AUTHREC" and _enabled(qm, "CONFIGEV") and verb in ("SET", "DELETE"):
+            raised += self._authority_config(qm, command, record_before, correl, user=user,
+                                             origin=origin, context=context)
         self._after_command(qm, command)
         self._log_command(qm, command, before)
         event = self.command_ran(qm.name, command, user=user, origin=origin,
@@ -725,25 +737,89 @@ class SimEvents(Watcher):
             self._emit(e, "SYSTEM.ADMIN.CONFIG.EVENT")
         return events
 
+    def _authority_config(self, qm: QueueManager, command: Command,
+                          before: AuthorityRecord | None, correl: bytes, *, user: str,
+                          origin: int, context: Iterable[pcf.Parameter]) -> list[Event]:
+        """SET AUTHREC: a Change Authority Record pair, even when nothing changed [seed
+        002: "即使对权限记录没有实际更改"]; a record set for the first time changes from
+        no authority (the OAM's view of an entity without a record). DELETE AUTHREC: a
+        Delete Authority Record with what the record granted (none when there was none)."""
+        when = self._when(qm.name)
+        after = _authority_record(qm, command)
+        if command.verb == "DELETE":
+            if before is None:
+                return []
+            events = [authority_record_event("Delete Authority Record", qm.name, before,
+                                             when, user=user, origin=origin,
+                                             context=context, correl_id=correl)]
+        else:
+            if after is None:
+                return []
+            events = authority_change_events(
+                qm.name, before or replace(after, authorities=frozenset()), after, when,
+                correl, user=user, origin=origin, context=context)
+        for e in events:
+            self._emit(e, "SYSTEM.ADMIN.CONFIG.EVENT")
+        return events
+
     def refresh(self, qmgr: str, *, kind: str | None = None,
                 name: str | None = None) -> list[Event]:
         """REFRESH QMGR TYPE(CONFIGEV) [OBJECT(kind)] [NAME(generic*)]: one Refresh Object
-        event per matching object, when CONFIGEV(ENABLED)."""
+        event per matching object, and one Refresh Authority Record per matching authority
+        record (OBJECT(AUTHREC) or all; NAME matches its profile), when CONFIGEV(ENABLED)."""
         qm = self.sim.network.qmgrs[qmgr]
         if not _enabled(qm, "CONFIGEV"):
             return []
         when = self._when(qmgr)
         objects = [*qm.queues.values(), *qm.channels.values(), *qm.others.values()]
         out: list[Event] = []
+
+        def named(n: str) -> bool:
+            return not name or n == name or (name.endswith("*") and n.startswith(name[:-1]))
+
         for obj in sorted(objects, key=lambda o: (o.kind, o.name)):
             if obj.kind not in CONFIG_KINDS or (kind and obj.kind != kind):
                 continue
-            if name and not (obj.name == name or (name.endswith("*")
-                                                  and obj.name.startswith(name[:-1]))):
+            if not named(obj.name):
                 continue
             attrs = self._object(qm, obj.kind, obj.name) or obj.attrs
             event = config_event(mqc.MQRC_CONFIG_REFRESH_OBJECT, qmgr, obj.kind, obj.name,
                                  attrs, when, correl_id=self._new_correl(qmgr))
             self._emit(event, "SYSTEM.ADMIN.CONFIG.EVENT")
             out.append(event)
+        if kind in (None, "AUTHREC"):
+            records = [r for r in (_as_authority_record(qm, o) for o in qm.records.values()
+                                   if o.kind == "AUTHREC") if r is not None]
+            for record in sorted(records, key=lambda r: (r.objtype, r.profile, r.group,
+                                                          r.entity)):
+                if named(record.profile):
+                    event = authority_record_event(
+                        "Refresh Authority Record", qmgr, record, when,
+                        correl_id=self._new_correl(qmgr))
+                    self._emit(event, "SYSTEM.ADMIN.CONFIG.EVENT")
+                    out.append(event)
         return out
+
+
+def _as_authority_record(qm: QueueManager, record: MQObject) -> AuthorityRecord | None:
+    """A SET AUTHREC record of qm as an event carries it (None: no entity, an OBJTYPE
+    MQ does not have)."""
+    attrs = record.attrs
+    objtype = attrs.get("OBJTYPE", "").upper()
+    principal, group = attrs.get("PRINCIPAL", ""), attrs.get("GROUP", "")
+    if objtype not in RECORD_TYPES or not (principal or group):
+        return None
+    profile = attrs.get("PROFILE", record.name)
+    if objtype == "QMGR" and profile in ("", "@self"):
+        profile = "self"  # the queue manager's own profile, as dmpmqaut names it
+    return AuthorityRecord(profile, objtype, principal or group, not principal,
+                           frozenset(expand(attrs.get("AUTHADD", ""))))
+
+
+def _authority_record(qm: QueueManager, command: Command) -> AuthorityRecord | None:
+    """The authority record a SET/DELETE AUTHREC command names, as qm holds it now."""
+    attrs = command.attrs
+    name = command.name if command.name is not None else attrs.get("PROFILE", "")
+    record = qm.records.get(record_key("AUTHREC", name, attrs))
+    return _as_authority_record(qm, record) if record is not None else None
+

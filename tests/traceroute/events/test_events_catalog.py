@@ -33,6 +33,8 @@ SEED_EVENTS = {
     "Queue Manager Not Active",
     # listed in the seed's event types beside the summary: SSL warning, not available
     "Channel SSL Warning", "Channel Not Available",
+    # the seed's authority configuration events ("权限配置事件")
+    "Change Authority Record", "Delete Authority Record", "Refresh Authority Record",
 }
 
 
@@ -41,7 +43,7 @@ def test_the_catalog_has_every_event_of_the_seed() -> None:
     for kind in EVENTS:
         assert kind.queue == EVENT_QUEUES[kind.type]
         assert kind.params[0].id in (mqc.MQCA_Q_MGR_NAME, mqc.MQCACF_EVENT_USER_ID,
-                                     mqc.MQGACF_COMMAND_CONTEXT)
+                                     mqc.MQCACF_EVENT_Q_MGR, mqc.MQGACF_COMMAND_CONTEXT)
         assert len({p.name for p in kind.params}) == len(kind.params)
 
 
