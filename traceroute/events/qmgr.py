@@ -83,6 +83,8 @@ def mqi_event(call: FailedCall, when: datetime | None) -> Event | None:
             values["QName"] = call.queue
     else:
         values["QName"] = call.queue
+        if "TopicString" in names and call.topic:  # a put to a topic (PUB(DISABLED))
+            values["TopicString"] = call.topic
     if "XmitQName" in names:
         values["XmitQName"] = call.related
     if "QType" in names:

@@ -247,6 +247,10 @@ class Watcher:
         """The engine of `qmgr` put a copy of a publication (`md`, `length` bytes) for a
         subscription (a proxy subscription's towards another engine)."""
 
+    def unsubscribed(self, qmgr: str, subscription: Subscription) -> None:
+        """An API subscription of `qmgr` was closed and removed (MQCLOSE with
+        MQCO_REMOVE_SUB, or a non-durable one with its connection)."""
+
 
 @dataclass
 class MessageRetry:
@@ -1973,6 +1977,8 @@ class Simulator:
 
     def _end_subscription(self, sub: Subscription) -> None:
         self.pubsub.remove(sub.qmgr, sub.sub_id)
+        for w in self.watchers:
+            w.unsubscribed(sub.qmgr, sub)
         if sub.managed:
             qm = self.network.qmgrs.get(sub.qmgr)
             if qm is not None and sub.dest in qm.queues and not qm.queues[sub.dest].system:

@@ -17,7 +17,15 @@ From them it writes, as the seed describes (accounting-statistics.md §2):
 Object-level settings follow the seed's precedence (`effective`). Every figure follows from
 the MQI calls, so the queue statistics agree with the routes' puts and gets and the channel
 statistics with their sends and receives. Depths are the simulator's own queue depths.
-Not modelled: MQINQ/MQSET/subscription/callback counters, ACCTCONO (no MQCNO), exit times
+Publish/subscribe: a put to a topic (or an alias queue of one) counts as PutTopicCount /
+Put1TopicCount / PutTopicBytes (not PutCount), its open as an MQOT_TOPIC open; MQSUB as
+SubCountDur/SubCountNDur[created] or SubFailCount; a subscription closed and removed as
+UnsubCountDur/UnsubCountNDur[removed] (MQI statistics only: no connection is told);
+each copy the engine puts (a Watcher) as PublishMsgCount/PublishMsgBytes; the
+subscriptions there are (durable, non-durable; all, API, ADMIN, PROXY) as
+SubCount{Dur,NDur}{High,Low}Water, looked at when the interval begins, at each MQSUB and
+removal, and when it is written.
+Not modelled: MQINQ/MQSET/MQSUBRQ/callback counters, ACCTCONO (no MQCNO), exit times
 and put retries (0); reports and replies the queue manager writes itself are no MQI calls
 and are not counted; ExpiredMsgCount stays 0 (expiry removal is no MQI call); a channel
 batch is the messages its MCA moved at one instant; NetTime is the simulated round trip
@@ -58,11 +66,12 @@ from traceroute.sim.mqi import (
     MQOPEN,
     MQPUT,
     MQPUT1,
+    MQSUB,
     SimCall,
     SimConnection,
 )
 from traceroute.sim.network import QueueManager
-from traceroute.sim.simulator import Simulator, Stored
+from traceroute.sim.simulator import Simulator, Stored, Watcher
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
@@ -148,6 +157,18 @@ class _Ops:
     conns_failed: int = 0
     conns_max: int = 0
     discs: list[int] = field(default_factory=lambda: [0, 0, 0])
+    topic_puts: list[int] = field(default_factory=_pair)
+    topic_put1s: list[int] = field(default_factory=_pair)
+    topic_put_bytes: list[int] = field(default_factory=_pair)
+    topic_put_failed: int = 0
+    topic_put1_failed: int = 0
+    subs_dur: list[int] = field(default_factory=lambda: [0, 0, 0])    # created/altered/resumed
+    subs_ndur: list[int] = field(default_factory=lambda: [0, 0, 0])
+    subs_failed: int = 0
+    unsubs_dur: list[int] = field(default_factory=_pair)   # closed-kept, removed
+    unsubs_ndur: list[int] = field(default_factory=_pair)
+    publish_msgs: list[int] = field(default_factory=_pair)
+    publish_bytes: list[int] = field(default_factory=_pair)
 
     @property
     def active(self) -> bool:
@@ -155,7 +176,10 @@ class _Ops:
         return any((*self.puts, *self.put1s, *self.gets, *self.browses, *self.opens,
                     *self.closes, *self.discs, self.conns, self.conns_failed,
                     self.put_failed, self.put1_failed,
-                    self.get_failed, self.browse_failed))
+                    self.get_failed, self.browse_failed, *self.topic_puts,
+                    *self.topic_put1s, self.topic_put_failed, self.topic_put1_failed,
+                    *self.subs_dur, *self.subs_ndur, self.subs_failed, *self.unsubs_dur,
+                    *self.unsubs_ndur, *self.publish_msgs))
 
 
 @dataclass
@@ -213,6 +237,12 @@ class _QMgrState:
     queues: dict[str, _Queue] = field(default_factory=dict)
     channels: dict[str, _Channel] = field(default_factory=dict)
     open_conns: int = 0
+    #: subscriptions there were in the interval, by type (all, API, ADMIN, PROXY): the
+    #: most and fewest durable and non-durable ones ([] until first looked at)
+    sub_dur_high: list[int] = field(default_factory=list)
+    sub_dur_low: list[int] = field(default_factory=list)
+    sub_ndur_high: list[int] = field(default_factory=list)
+    sub_ndur_low: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -233,7 +263,7 @@ def _low(values: list[int | None], i: int, v: int) -> None:
     values[i] = v if values[i] is None else min(values[i], v)  # type: ignore[type-var]
 
 
-class StatisticsCollector:
+class StatisticsCollector(Watcher):
     """Counts a simulator's MQI calls and writes accounting and statistics messages."""
 
     def __init__(self, sim: Simulator) -> None:
@@ -244,6 +274,7 @@ class StatisticsCollector:
         self._put_times: dict[tuple[str, str, bytes], deque[float]] = {}
         self._start = sim.now  # every queue manager's first interval starts here
         sim.add_observer(self.observe)
+        sim.add_watcher(self)  # the engine's copies (PublishMsgCount), removals
 
     # --- state ------------------------------------------------------------------------------
 
@@ -251,6 +282,7 @@ class StatisticsCollector:
         st = self.state.get(qmgr)
         if st is None:
             st = self.state[qmgr] = _QMgrState(self._start)
+            self._watermarks(qmgr)  # the subscriptions there are as the interval begins
         return st
 
     def _conn(self, conn: SimConnection) -> _Connection:
@@ -298,7 +330,7 @@ class StatisticsCollector:
             self._write_accounting(qm, c, final=False)
         verb = {MQCONN: self._connect, MQDISC: self._disconnect, MQOPEN: self._open,
                 MQCLOSE: self._close, MQPUT: self._put, MQPUT1: self._put,
-                MQGET: self._get}.get(call.verb)
+                MQGET: self._get, MQSUB: self._subscribe}.get(call.verb)
         if verb is not None:
             verb(qm, c, call)
 
@@ -317,11 +349,12 @@ class StatisticsCollector:
         del self.conns[call.conn.conn_id]
 
     def _open(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        kind = _object_type(qm, call)
         for ops in self._mqi_figures(qm, c):
             if call.comp_code:
-                ops.open_failed[mqc.MQOT_Q] += 1
+                ops.open_failed[kind] += 1
             else:
-                ops.opens[mqc.MQOT_Q] += 1
+                ops.opens[kind] += 1
         if not call.comp_code and call.local_queue:
             for q in self._queue_figures(qm, call.local_queue, c):
                 if q.opened is not None:
@@ -331,10 +364,62 @@ class StatisticsCollector:
         for ops in self._mqi_figures(qm, c):
             ops.closes[mqc.MQOT_Q] += 1
 
+    def _subscribe(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
+        for ops in self._mqi_figures(qm, c):
+            if call.comp_code:
+                ops.subs_failed += 1
+            else:
+                (ops.subs_dur if call.options & mqc.MQSO_DURABLE else ops.subs_ndur)[0] += 1
+        self._watermarks(qm.name)
+
+    def unsubscribed(self, qmgr: str, subscription) -> None:
+        """(Watcher) an API subscription closed and removed."""
+        st = self._qm_state(qmgr)
+        (st.mqi.unsubs_dur if subscription.durable else st.mqi.unsubs_ndur)[1] += 1
+        self._watermarks(qmgr)
+
+    def published(self, qmgr: str, subscription, md: MQMD, length: int) -> None:
+        """(Watcher) the engine put a copy of a publication for a subscription."""
+        mqi = self._qm_state(qmgr).mqi
+        i = _index(md)
+        mqi.publish_msgs[i] += 1
+        mqi.publish_bytes[i] += length
+
+    def _watermarks(self, qmgr: str) -> None:
+        """The subscriptions there are now, into the interval's high and low water marks."""
+        st = self._qm_state(qmgr)
+        dur, ndur = [0, 0, 0, 0], [0, 0, 0, 0]
+        for sub in self.sim.pubsub.of(self.sim.network, qmgr):
+            counts = dur if sub.durable else ndur
+            counts[0] += 1
+            if 1 <= sub.kind <= 3:
+                counts[sub.kind] += 1
+        for now, high, low in ((dur, st.sub_dur_high, st.sub_dur_low),
+                               (ndur, st.sub_ndur_high, st.sub_ndur_low)):
+            if not high:
+                high.extend(now)
+                low.extend(now)
+            for k, v in enumerate(now):
+                high[k], low[k] = max(high[k], v), min(low[k], v)
+
     def _put(self, qm: QueueManager, c: _Connection, call: SimCall) -> None:
         put1 = call.verb == MQPUT1
         i, n = _index(call.md), call.data_length
         mqi = self._mqi_figures(qm, c)
+        if call.topic and not call.local_queue:  # a publication (MQOT_TOPIC or an alias)
+            for ops in mqi:
+                if call.comp_code:
+                    if put1:
+                        ops.topic_put1_failed += 1
+                    else:
+                        ops.topic_put_failed += 1
+                    continue
+                if put1:
+                    ops.opens[_object_type(qm, call)] += 1
+                    ops.closes[_object_type(qm, call)] += 1
+                (ops.topic_put1s if put1 else ops.topic_puts)[i] += 1
+                ops.topic_put_bytes[i] += n
+            return
         if call.comp_code:
             for ops in mqi:
                 if put1:
@@ -499,7 +584,8 @@ class StatisticsCollector:
                       Integer(mqc.MQIAMO_CONNS_FAILED, o.conns_failed),
                       Integer(mqc.MQIAMO_CONNS_MAX, max(o.conns_max, st.open_conns)),
                       IntegerList(mqc.MQIAMO_DISCS, o.discs), *_ops(o),
-                      Integer(mqc.MQIAMO_MSGS_EXPIRED, 0), Integer(mqc.MQIAMO_MSGS_PURGED, 0)]
+                      Integer(mqc.MQIAMO_MSGS_EXPIRED, 0), Integer(mqc.MQIAMO_MSGS_PURGED, 0),
+                      *self._pubsub_statistics(qm.name, o)]
             self._emit(qm, STATISTICS_QUEUE, mqc.MQCFT_STATISTICS, mqc.MQCMD_STATISTICS_MQI,
                        params, [])
         queues = [_queue_stats(name, q) for name, q in sorted(st.queues.items())]
@@ -515,6 +601,21 @@ class StatisticsCollector:
         st.mqi = _Ops(conns_max=st.open_conns)
         st.queues = {}
         st.channels = {}
+        for marks in (st.sub_dur_high, st.sub_dur_low, st.sub_ndur_high, st.sub_ndur_low):
+            marks.clear()
+        self._watermarks(qm.name)  # the next interval begins with what there is now
+
+    def _pubsub_statistics(self, qmgr: str, o: _Ops) -> list[Parameter]:
+        """MQI statistics' publish/subscribe counters (after the MQI ones)."""
+        self._watermarks(qmgr)
+        st = self._qm_state(qmgr)
+        return [*_pubsub_ops(o),
+                IntegerList(mqc.MQIAMO_SUB_DUR_HIGHWATER, st.sub_dur_high),
+                IntegerList(mqc.MQIAMO_SUB_DUR_LOWWATER, st.sub_dur_low),
+                IntegerList(mqc.MQIAMO_SUB_NDUR_HIGHWATER, st.sub_ndur_high),
+                IntegerList(mqc.MQIAMO_SUB_NDUR_LOWWATER, st.sub_ndur_low),
+                IntegerList(mqc.MQIAMO_PUBLISH_MSG_COUNT, o.publish_msgs),
+                Integer64List(mqc.MQIAMO64_PUBLISH_MSG_BYTES, o.publish_bytes)]
 
     def _write_accounting(self, qm: QueueManager, c: _Connection, *, final: bool) -> None:
         """The connection's MQI and queue accounting since `c.since` (ACCTMQI / ACCTQ)."""
@@ -536,7 +637,7 @@ class StatisticsCollector:
                 params += [String(mqc.MQCAMO_DISC_DATE, d, 0, 12),
                            String(mqc.MQCAMO_DISC_TIME, t, 0, 8),
                            Integer(mqc.MQIAMO_DISC_TYPE, mqc.MQDISCONNECT_NORMAL)]
-            params += _ops(c.mqi)  # (_ops begins with the open and close counts)
+            params += [*_ops(c.mqi), *_pubsub_ops(c.mqi)]  # (open and close counts first)
             self._emit(qm, ACCOUNTING_QUEUE, mqc.MQCFT_ACCOUNTING, mqc.MQCMD_ACCOUNTING_MQI,
                        params, [])
             wrote = True
@@ -668,6 +769,28 @@ def _ops(o: _Ops) -> list[Parameter]:
             Integer(mqc.MQIAMO_BROWSES_FAILED, o.browse_failed),
             Integer(mqc.MQIAMO_COMMITS, 0), Integer(mqc.MQIAMO_COMMITS_FAILED, 0),
             Integer(mqc.MQIAMO_BACKOUTS, 0)]
+
+
+def _pubsub_ops(o: _Ops) -> list[Parameter]:
+    """The subscribe and topic-put counters of MQI accounting and statistics."""
+    return [IntegerList(mqc.MQIAMO_SUBS_DUR, o.subs_dur),
+            IntegerList(mqc.MQIAMO_SUBS_NDUR, o.subs_ndur),
+            Integer(mqc.MQIAMO_SUBS_FAILED, o.subs_failed),
+            IntegerList(mqc.MQIAMO_UNSUBS_DUR, o.unsubs_dur),
+            IntegerList(mqc.MQIAMO_UNSUBS_NDUR, o.unsubs_ndur),
+            Integer(mqc.MQIAMO_UNSUBS_FAILED, 0),
+            IntegerList(mqc.MQIAMO_TOPIC_PUTS, o.topic_puts),
+            Integer(mqc.MQIAMO_TOPIC_PUTS_FAILED, o.topic_put_failed),
+            IntegerList(mqc.MQIAMO_TOPIC_PUT1S, o.topic_put1s),
+            Integer(mqc.MQIAMO_TOPIC_PUT1S_FAILED, o.topic_put1_failed),
+            Integer64List(mqc.MQIAMO64_TOPIC_PUT_BYTES, o.topic_put_bytes)]
+
+
+def _object_type(qm: QueueManager, call: SimCall) -> int:
+    """MQOT_TOPIC for a topic opened as one (an alias queue of a topic is MQOT_Q)."""
+    if call.topic and not (call.object_name and call.object_name in qm.queues):
+        return mqc.MQOT_TOPIC
+    return mqc.MQOT_Q
 
 
 def _created() -> list[Parameter]:
