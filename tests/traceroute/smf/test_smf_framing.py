@@ -164,7 +164,10 @@ def test_damage_never_raises(data):
     damaged = bytes(damaged[:cut])
     for rdw in (True, False):
         rows, problems, _ = read(damaged if rdw else without_rdws(damaged), rdw=rdw)
-        for where, _reason in problems:
+        for where, reason in problems:
+            if where == "SMF.DAT":  # about the whole file: nothing in it was a record
+                assert not rows and reason == "empty: no SMF records in it"
+                continue
             assert 0 <= int(where.rsplit(" ", 1)[1]) <= len(damaged)
         assert len(rows) <= 20
 
