@@ -162,6 +162,8 @@ class SimEvents(Watcher):
         self.lost: list[Event] = []        # events whose message could not be put
         self._correl = 0
         self._failed_opens: set[tuple[bytes, int | None]] = set()
+        #: channels whose running instance STOP CHANNEL just ended (its event is written)
+        self._stopped_running: set[tuple[str, str]] = set()
         #: (qmgr, kind, name) -> (CRDATE, CRTIME, ALTDATE, ALTTIME) of objects made or
         #: altered while it watched (the others date from the simulation's start)
         self._dates: dict[tuple[str, str, str], tuple[str, str, str, str]] = {}
@@ -292,6 +294,16 @@ class SimEvents(Watcher):
             return
         self._emit(event, "SYSTEM.ADMIN.CHANNEL.EVENT")
 
+    def stopped(self, qmgr: str, channel: str) -> None:
+        """STOP CHANNEL of a channel with no running instance: Channel Stopped By User all
+        the same ("issued when a user issues a STOP CHL command", IBM MQ's event reference);
+        a running one's was written as its instance ended."""
+        if (qmgr, channel) in self._stopped_running:
+            self._stopped_running.discard((qmgr, channel))
+            return
+        self._channel(qmgr, "Channel Stopped By User",
+                      ch.stopped_by_user(qmgr, channel, self._when(qmgr)))
+
     def started(self, qmgr: str, channel: str) -> None:
         """START CHANNEL: the command's Channel Started."""
         self._channel(qmgr, "Channel Started", ch.started(qmgr, channel, self._when(qmgr)))
@@ -320,6 +332,7 @@ class SimEvents(Watcher):
         self._channel(qmgr, "Channel Stopped", self._stopped(qmgr, channel, qualifier, error,
                                                              sending=True), qualifier)
         if by_user:
+            self._stopped_running.add((qmgr, channel.name))
             self._channel(qmgr, "Channel Stopped By User",
                           ch.stopped_by_user(qmgr, channel.name, self._when(qmgr)))
         if partner in self.sim.network.qmgrs and self.sim.active(partner):

@@ -102,6 +102,10 @@ __all__ = ["DLQ", "FAULT_KINDS", "KINDS", "REPLY_Q", "Fault", "GeneratedNetwork"
 
 #: The reply queue traces name (-rq), defined on every origin.
 REPLY_Q = "TRACE.REPLY.Q"
+#: The reply queue collects every report of the traces started at its queue manager, a day's
+#: worth: defined as deep as MQ allows (the default MAXDEPTH(5000) fills, and then reports
+#: go to the dead-letter queue, as they would on a real queue manager).
+REPLY_Q_ATTRS = {"MAXDEPTH": "999999999"}
 #: Every queue manager's dead-letter queue.
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 KINDS = ("hub", "mesh", "cluster", "mixed")
@@ -323,7 +327,7 @@ class _Builder:
         count = max(1, min(count, len(pool)))
         chosen = sorted(self.rng.sample(pool, count))
         for name in chosen:
-            self.local(self.qm(name), REPLY_Q)
+            self.local(self.qm(name), REPLY_Q, **REPLY_Q_ATTRS)
         self.origins = chosen
         return chosen
 
@@ -504,7 +508,7 @@ def _origins_across(b: _Builder, blocks: list[list[str]], count: int) -> None:
             if pool and len(chosen) < count:
                 chosen.append(pool.pop())
     for name in chosen:
-        b.local(b.qm(name), REPLY_Q)
+        b.local(b.qm(name), REPLY_Q, **REPLY_Q_ATTRS)
     b.origins = sorted(chosen)
 
 

@@ -209,8 +209,26 @@ def test_the_start_channel_command_has_its_own_started_event() -> None:
     sim, _ = _sim()
     sim.stop_channel("QM1", "QM1.TO.QM2")
     sim.start_channel("QM1", "QM1.TO.QM2")
-    [event] = read_events(sim, "QM1", CHL)
-    assert event_data(event) == {"queueMgrName": "QM1", "channelName": "QM1.TO.QM2"}
+    # STOP CHANNEL of a channel that is not running: Channel Stopped By User all the same
+    # (IBM: "issued when a user issues a STOP CHL command"), then the START's Channel Started
+    stop, start = read_events(sim, "QM1", CHL)
+    assert stop.reason == mqc.MQRC_CHANNEL_STOPPED_BY_USER
+    assert event_data(stop)["reasonQualifier"] == "Channel Stopped Disabled"
+    assert event_data(start) == {"queueMgrName": "QM1", "channelName": "QM1.TO.QM2"}
+
+
+def test_stop_channel_writes_one_stopped_by_user_event_running_or_not() -> None:
+    sim, _ = _sim()
+    sim.put("QM1", "TARG", MQMD(), b"1")
+    sim.run(until=sim.now + 5)  # the channel runs (DISCINT not yet passed)
+    read_events(sim, "QM1", CHL)
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    by_user = [e for e in read_events(sim, "QM1", CHL)
+               if e.reason == mqc.MQRC_CHANNEL_STOPPED_BY_USER]
+    assert len(by_user) == 1
+    sim.stop_channel("QM1", "QM1.TO.QM2")  # again, stopped already: the command's own
+    assert [e.reason for e in read_events(sim, "QM1", CHL)] == [
+        mqc.MQRC_CHANNEL_STOPPED_BY_USER]
 
 
 def test_a_queue_manager_that_ends_and_starts_again() -> None:
