@@ -40,6 +40,13 @@ def _queue(qm: str, name: str, g: nx.MultiDiGraph, *, xmitq: bool = False) -> st
     return node
 
 
+def _topic(qm: str, topic: str, g: nx.MultiDiGraph) -> str:
+    """A topic string on a queue manager (what a publication was put to)."""
+    node = f"{qm}/topic:{topic}"
+    g.add_node(node, kind="topic", queue_manager=qm, name=topic, label=f"{topic}\n@{qm}")
+    return node
+
+
 def _app(a: Activity, g: nx.MultiDiGraph) -> str:
     node = f"{a.appl_name}@{a.qmgr}"
     g.add_node(node, kind="application", queue_manager=a.qmgr, name=a.appl_name,
@@ -64,8 +71,10 @@ def _edges(a: Activity, g: nx.MultiDiGraph) -> list[tuple[str, str, dict]]:
         attrs = {"operation": op.name, "time": op.timestamp, "queue_manager": op.qmgr}
         if op.feedback is not None:
             attrs["feedback"] = feedback_name(op.feedback)
-        if op.is_put:
-            target = _queue(op.qmgr, op.resolved_queue or op.queue or op.topic or "?", g,
+        if op.is_put and op.topic and not (op.resolved_queue or op.queue):
+            out.append((app, _topic(op.qmgr, op.topic, g), attrs))  # a publication
+        elif op.is_put:
+            target = _queue(op.qmgr, op.resolved_queue or op.queue or "?", g,
                             xmitq=op.to_xmit_queue)
             out.append((app, target, attrs))
         elif op.type in (mqc.MQOPER_GET, mqc.MQOPER_BROWSE):
@@ -88,20 +97,49 @@ def _edges(a: Activity, g: nx.MultiDiGraph) -> list[tuple[str, str, dict]]:
 
 
 def route_graph(route: Route, graph: nx.MultiDiGraph | None = None) -> nx.MultiDiGraph:
-    """The route as a directed multigraph: typed nodes, ordered hop edges, dashed gaps."""
+    """The route as a directed multigraph: typed nodes, ordered hop edges, dashed gaps; a
+    publication's copies (branches begun by a Publish or Discarded Publish) each go from
+    the topic node to their subscriber's queue (or on, as their own steps say)."""
     g = graph if graph is not None else nx.MultiDiGraph()
+    _draw(route, g, None)
+    return g
+
+
+def _publisher(route: Route, via: Operation) -> str | None:
+    """The topic node (else the application node) of the activity that did `via`."""
+    for step in route.steps:
+        if isinstance(step, Activity) and any(op is via for op in step.operations):
+            return next((f"{op.qmgr}/topic:{op.topic}" for op in step.operations
+                         if op.is_put and op.topic and not (op.resolved_queue or op.queue)),
+                        f"{step.appl_name}@{step.qmgr}")
+    return None
+
+
+def _published(via: Operation) -> dict:
+    attrs = {"operation": via.name, "time": via.timestamp, "queue_manager": via.qmgr}
+    if via.feedback is not None:
+        attrs["feedback"] = feedback_name(via.feedback)
+    return attrs
+
+
+def _draw(route: Route, g: nx.MultiDiGraph, start: str | None) -> None:
+    """Add one route (or branch: `start` is the node its copy was published from)."""
     key = route.correl_id.hex()
     loc = route.location
-    g.graph.setdefault("routes", []).append({
+    info = {
         "correl_id": key, "verdict": route.verdict.value,
         "feedback": feedback_name(route.outcome.feedback)
         if getattr(route.outcome, "feedback", None) is not None else None,
         "location": {"queue_manager": loc.queue_manager, "queue": loc.queue,
-                     "channel": loc.channel, "remote_queue_manager": loc.remote_queue_manager}})
+                     "channel": loc.channel, "remote_queue_manager": loc.remote_queue_manager},
+        "forks": bool(route.branches)}
+    g.graph.setdefault("routes" if start is None and route.via is None else "branches",
+                       []).append(info)
     colour = VERDICT_COLOURS[route.verdict]
     seq = 0
     last: str | None = None
     pending_gap: Gap | None = None
+    via = route.via if start is not None else None
 
     def add(u: str, v: str, attrs: dict) -> None:
         nonlocal seq
@@ -110,10 +148,27 @@ def route_graph(route: Route, graph: nx.MultiDiGraph | None = None) -> nx.MultiD
                                                 "verdict": route.verdict.value,
                                                 "style": "solid", **attrs})
 
+    if via is not None and start is not None and start in g:
+        first_activity = next((s for s in route.steps if isinstance(s, Activity)), None)
+        if first_activity is None:  # nothing recorded after the Publish: where it went
+            dest = None
+            if loc.queue_manager and loc.queue:
+                dest = _queue(loc.queue_manager, loc.queue, g)
+            if dest is not None and dest != start:
+                add(start, dest, _published(via))
+            else:
+                info["node"] = start  # waiting (bound for loc.remote_queue_manager)
+        else:  # the copy's own route begins where the Publish put it
+            add(start, _edges(first_activity, g)[0][0], _published(via))
+            last = _edges(first_activity, g)[0][0]
+            pending_gap = None
+    leading = via is not None  # a copy's leading gap is its publication (drawn above)
     for step in route.steps:
         if isinstance(step, Gap):
-            pending_gap = step
+            if not leading:
+                pending_gap = step
             continue
+        leading = False
         edges = _edges(step, g)
         first = edges[0][0]
         if pending_gap is not None or (last is not None and last != first
@@ -134,8 +189,7 @@ def route_graph(route: Route, graph: nx.MultiDiGraph | None = None) -> nx.MultiD
         add(last, "?end", {"operation": "unknown", "style": "dashed", "kind": "unknown",
                            "missing": pending_gap.missing or -1})
     for branch in route.branches:
-        route_graph(branch, g)
-    return g
+        _draw(branch, g, _publisher(route, branch.via) if branch.via is not None else None)
 
 
 def network_graph(routes: Iterable[Route]) -> nx.MultiDiGraph:

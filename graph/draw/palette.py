@@ -10,7 +10,7 @@ VERDICT_COLOURS = {
 }
 KIND_FILL = {"queue_manager": "#f5f5f5", "queue": "#fff59d", "xmitq": "#ffcc80",
              "channel": "#e1bee7", "application": "#c8e6c9", "discard": "#ef9a9a",
-             "unknown": "#eeeeee"}
+             "unknown": "#eeeeee", "topic": "#b3e5fc"}
 
 
 def verdict_colour(verdict: str) -> str:

@@ -17,10 +17,10 @@ from graph.draw.palette import KIND_FILL, VERDICT_COLOURS, verdict_colour
 
 SHAPES = {"queue": "cylinder", "xmitq": "cylinder", "application": "box",
           "discard": "octagon", "unknown": "circle", "channel": "cds",
-          "queue_manager": "box"}
+          "queue_manager": "box", "topic": "hexagon"}
 KIND_TEXT = {"queue": "queue", "xmitq": "transmission queue", "application": "application",
              "discard": "discarded", "channel": "channel", "unknown": "unknown",
-             "queue_manager": "queue manager not reached"}
+             "queue_manager": "queue manager not reached", "topic": "topic"}
 
 
 def _pair_channels(g) -> tuple[list[tuple], set[str]]:
@@ -52,6 +52,11 @@ def _location_node(g, loc: dict) -> str | None:
     return None
 
 
+def _forks(g, info: dict) -> bool:
+    """True for a branch that itself fans out (its ends are counted, not it)."""
+    return bool(info.get("forks"))
+
+
 def _title(g, kinds: set[str]) -> dot.Html:
     rows = []
     if g.graph.get("title"):
@@ -67,9 +72,19 @@ def _title(g, kinds: set[str]) -> dot.Html:
             f'  <FONT COLOR="#616161">message {dot.html_text(str(info["correl_id"])[:16])}…'
             f'</FONT></TD></TR>'
             f'<TR><TD ALIGN="LEFT">last known location: {where or "unknown"}</TD></TR>')
+    ends = [b for b in g.graph.get("branches", []) if not _forks(g, b)]
+    if ends:  # a fan-out: how each subscriber's copy (each branch's end) fared
+        counts: dict[str, int] = defaultdict(int)
+        for b in ends:
+            counts[str(b["verdict"])] += 1
+        parts = ", ".join(
+            f'<FONT COLOR="{VERDICT_COLOURS.get(v, "#424242")}">{n} '
+            f'{dot.html_text(v.replace("_", " "))}</FONT>' for v, n in sorted(counts.items()))
+        rows.append(f'<TR><TD ALIGN="LEFT">fan-out: {len(ends)} branches ({parts})</TD></TR>')
     legend = "".join(
         f'<TD BGCOLOR="{KIND_FILL[k]}" BORDER="1">{KIND_TEXT[k]}</TD>' for k in
-        ("application", "queue", "xmitq", "channel", "discard", "queue_manager", "unknown")
+        ("application", "topic", "queue", "xmitq", "channel", "discard", "queue_manager",
+         "unknown")
         if k in kinds)
     rows.append(f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="4" ALIGN="LEFT"><TR>{legend}'
                 '<TD>- - - gap</TD></TR></TABLE></TD></TR>')
@@ -117,7 +132,8 @@ def route_dot(g, max_hops: int = 60) -> dot.Picture:
                         outputorder="edgesfirst")
     merged, merged_channels = _pair_channels(g)
     marks = {}
-    for info in g.graph.get("routes", []):
+    ends = [*g.graph.get("routes", []), *g.graph.get("branches", [])]  # (a fan-out's too)
+    for info in ends:
         node = _location_node(g, info["location"])
         if node:
             marks[node] = info["verdict"]
@@ -166,9 +182,9 @@ def route_dot(g, max_hops: int = 60) -> dot.Picture:
                          + (f" ({d['feedback']})" if d.get("feedback") else ""),
                  color="#9e9e9e" if dashed else str(d.get("colour", "#424242")),
                  style="dashed" if dashed else "solid", fontcolor="#212121")
-    for info in g.graph.get("routes", []):   # bound for a queue manager it never reached
+    for info in ends:   # bound for a queue manager it never reached
         nxt = info["location"].get("remote_queue_manager")
-        last = _location_node(g, info["location"])
+        last = info.get("node") or _location_node(g, info["location"])
         if not nxt or not last or (nxt in by_qm and by_qm[nxt] != [nxt]):
             continue
         if nxt not in by_qm:
@@ -202,7 +218,7 @@ def _add_node(out: dot.Picture, parent: str | None, g, node: str, marks: dict,
              "tooltip": f"{KIND_TEXT.get(kind, kind)} {data.get('name') or node}"
                         + (f" on {data['queue_manager']}" if data.get("queue_manager") else ""),
              "color": "#455a64"}
-    if kind in ("queue", "xmitq"):
+    if kind in ("queue", "xmitq", "topic"):
         attrs["style"] = "filled"
     if kind in ("unknown", "queue_manager"):
         attrs["style"] = "dashed"

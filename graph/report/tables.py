@@ -21,6 +21,8 @@ from pathlib import Path
 
 from graph.pipeline.storage import dataset as open_dataset
 from graph.pipeline.storage import location
+from pcf import mqc
+from traceroute.routes import Route, assemble
 
 DELIVERED = ("delivered", "discarded_at_target")
 #: Places (queue manager, cause) and channel pairs the estate picture is given at most.
@@ -400,27 +402,62 @@ def route_details(out: str | Path, correl_ids: list[str], failed: list | None = 
     ops = _table(out, "operations", _OPERATION_COLUMNS)
     if ops is None or not ops.num_rows:
         return []
-    ops = ops.filter(pc.is_in(ops["correl_id"], value_set=_array(correl_ids)))
+    correl_ids = _publications_of(ops, correl_ids)
     by_id: dict[str, list[dict]] = defaultdict(list)
-    for batch in ops.to_batches():
-        for r in batch.to_pylist():
-            rows = by_id[r["correl_id"]]
-            if len(rows) < MAX_ROUTE_OPERATIONS:
-                rows.append(r)
-    out_routes = []
-    for correl_id in correl_ids:
-        if correl_id not in by_id:
-            continue
+    wanted = list(dict.fromkeys(correl_ids))
+    for _level in range(MAX_PUBLICATION_DEPTH + 1):  # a publication's copies, level by level
+        found = ops.filter(pc.is_in(ops["correl_id"], value_set=_array(wanted)))
+        for batch in found.to_batches():
+            for r in batch.to_pylist():
+                rows = by_id[r["correl_id"]]
+                if len(rows) < MAX_ROUTE_OPERATIONS:
+                    rows.append(r)
+        wanted = sorted({r["msg_id"] for key in wanted for r in by_id.get(key, ())
+                         if r["operation_type"] in _PUBLISHES and r["msg_id"]} - set(by_id))
+        if not wanted or len(by_id) > MAX_ROUTE_MESSAGES:
+            break
+    routes: dict[str, Route] = {}
+    for key in list(by_id):
         try:
-            out_routes += list(routes_from_operation_rows(by_id.pop(correl_id)))
+            for route in routes_from_operation_rows(by_id[key]):
+                routes[route.correl_id.hex()] = route
         except (ValueError, TypeError, KeyError, OverflowError) as e:
-            if failed is not None:
-                failed.append((correl_id, f"{type(e).__name__}: {e}"))
-    return out_routes
+            if failed is not None and key in correl_ids:
+                failed.append((key, f"{type(e).__name__}: {e}"))
+    whole = {r.correl_id.hex(): r for r in assemble(list(routes.values()))}
+    return [whole[key] for key in correl_ids if key in whole]
+
+
+def _publications_of(ops, correl_ids: list[str]) -> list[str]:
+    """The messages asked, a publication's copy replaced by the publication it is part of
+    (the message whose Publish or Discarded Publish gave it its MsgId, up the tree); each
+    once, in the order asked."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    publishes = ops.filter(pc.is_in(ops["operation_type"],
+                                    value_set=pa.array(_PUBLISHES, pa.int32())))
+    if not publishes.num_rows:
+        return correl_ids
+    parent = dict(zip(publishes["msg_id"].to_pylist(), publishes["correl_id"].to_pylist(),
+                      strict=True))
+    out = []
+    for key in correl_ids:
+        seen = {key}
+        while parent.get(key) and parent[key] not in seen:
+            key = parent[key]
+            seen.add(key)
+        out.append(key)
+    return list(dict.fromkeys(out))
 
 
 #: The most operation rows one route page is rebuilt from (a route of more is cut there).
 MAX_ROUTE_OPERATIONS = 20_000
+#: How deep a publication's copies are followed (engines publishing again), and how many
+#: messages' rows are read at most for the routes of one report.
+MAX_PUBLICATION_DEPTH = 8
+MAX_ROUTE_MESSAGES = 2_000
+_PUBLISHES = (mqc.MQOPER_PUBLISH, mqc.MQOPER_DISCARDED_PUBLISH)
 
 
 def _array(values: list):
@@ -435,7 +472,8 @@ _OPERATION_COLUMNS = [
     "operation_index", "operation_type", "operation", "time", "queue_manager", "queue",
     "resolved_queue", "remote_queue", "remote_queue_manager", "topic", "channel",
     "channel_type", "xmit_queue", "feedback", "msg_id", "embedded_msg_id", "has_embedded_md",
-    "final_recorded", "final_unrecorded", "final_discontinuity", "date"]
+    "final_recorded", "final_unrecorded", "final_discontinuity", "date", "sub_id",
+    "sub_level"]
 
 #: The most (time, depth change) steps one timeline lane is given (coarser beyond).
 MAX_LANE_STEPS = 2000

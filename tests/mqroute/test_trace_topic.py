@@ -123,3 +123,20 @@ def test_a_wildcard_is_no_topic_to_publish_to(tmp_path, capsys, topic):
     status, _, err = run(capsys, "trace", "-m", "QMA", "-ts", topic, "--network",
                          estate_file(tmp_path))
     assert status == 2 and "MQRC_TOPIC_STRING_ERROR" in err
+
+
+def test_the_route_picture_draws_the_fan_out(tmp_path, capsys):
+    """--graph: the topic on each queue manager, a publish edge to each subscriber's queue
+    in its queue manager's box, the copy waiting for QMD as a queue manager not reached."""
+    pytest.importorskip("pygraphviz")
+    extra = "* Queue manager name: QMC\nSTOP CHANNEL(QMC.QMD)\n"
+    svg = tmp_path / "fan.svg"
+    got, out, err = run(capsys, *TRACE, "-d", "yes", "-ro", "activity", "--network",
+                        estate_file(tmp_path, extra), "-w", "5", "--graph", str(svg))
+    assert got == 5, err
+    text = svg.read_text()
+    assert "out: 5 branches" in text  # 'fan-out' (Graphviz writes the hyphen as &#45;)
+    for queue in ("A.SCORES", "B.SOCCER", "C.SCORES", "SYSTEM.DEAD."):
+        assert queue in text
+    assert text.count("&#45;&gt; publish") + text.count("publish</text>") >= 4
+    assert "QMD" in text and "not reached" in text

@@ -13,11 +13,17 @@ from tests.support.pubsub_day import pubsub_dumps
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):
+def analyzed(tmp_path_factory):
     folder = tmp_path_factory.mktemp("pubsub")
     kinds, sim = pubsub_dumps(folder)
     out = folder / "out"
     analyze_in_one_process([str(kinds["reports"])], str(out))
+    return out, sim
+
+
+@pytest.fixture(scope="module")
+def tables(analyzed):
+    out, sim = analyzed
     return {name: pq.read_table(out / name).to_pylist()
             for name in ("operations", "routes", "hops")}, sim
 
@@ -78,3 +84,36 @@ def test_the_compiled_paths_leave_publications_to_python(tmp_path):
     ops = sorted(({n: r[n] for n in names} for r in ops),
                  key=lambda r: (r["correl_id"] or "", r["source"], r["position"]))
     routes._assert_same(ops, [len(ops) // 2])
+
+
+def test_the_report_draws_the_fan_out(analyzed):
+    """The report's route of a publication is its whole tree (its copies' rows joined from
+    the operations table): the picture has the topic and every subscriber's queue that
+    was reached in its queue manager's box, and the tree's text each branch."""
+    import re
+
+    from graph.report import build_report
+    from graph.report.tables import route_details
+
+    out, _ = analyzed
+    ops = pq.read_table(out / "operations").to_pylist()
+    copies = {r["msg_id"] for r in ops if r["operation"] in ("Publish", "DiscardedPublish")}
+    publication = {"correl_id": next(
+        r["correl_id"] for r in ops if r["operation"] == "Put" and r["topic"]
+        and r["queue_manager"] == "QMA" and r["correl_id"] not in copies)}
+    route = route_details(out, [publication["correl_id"]])[0]
+    ends = {(leaf.location.queue_manager, leaf.location.queue) for leaf in route.leaves}
+    assert {("QMA", None), ("QMB", "SYSTEM.DEAD.LETTER.QUEUE")} <= ends
+    assert len(route.leaves) == 6  # A, B.SOCCER, B.ARCHIVE, RESULTS, C, towards QMD
+    # (QMC's copy for QMD's proxy subscription: without Inquire Subscription answers the
+    # reports cannot tell it waits for QMD: a branch that ends on QMC)
+    assert sum(leaf.location.queue_manager == "QMC" for leaf in route.leaves) == 2
+    html = build_report(out)
+    article = re.search(r'<article id="[^"]*' + publication["correl_id"] + r'.*?</article>',
+                        html, re.S | re.I)
+    assert article, "the publication's route is in the report"
+    svg = article.group(0)
+    assert "out: 6 branches" in svg  # (Graphviz writes the hyphen as &#45;)
+    assert svg.count("Sport/Scores/") >= 3  # the topic on QMA, QMB and QMC
+    for name in ("SYSTEM.DEAD.", "SYSTEM.INTER.", "hexagon" if "hexagon" in svg else "polygon"):
+        assert name in svg
