@@ -131,7 +131,7 @@ def test_the_route_picture_draws_the_fan_out(tmp_path, capsys):
     pytest.importorskip("pygraphviz")
     extra = "* Queue manager name: QMC\nSTOP CHANNEL(QMC.QMD)\n"
     svg = tmp_path / "fan.svg"
-    got, out, err = run(capsys, *TRACE, "-d", "yes", "-ro", "activity", "--network",
+    got, _out, err = run(capsys, *TRACE, "-d", "yes", "-ro", "activity", "--network",
                         estate_file(tmp_path, extra), "-w", "5", "--graph", str(svg))
     assert got == 5, err
     text = svg.read_text()
