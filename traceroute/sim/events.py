@@ -103,11 +103,15 @@ class RecoveryLog:
     begins, so it is the current one), the oldest one media recovery needs (the image the
     queue manager recorded when created: the first extent), and where the log lives."""
 
-    def __init__(self, qmgr: str) -> None:
+    def __init__(self, qmgr: str, *, archive: bool = False) -> None:
         self.path = f"/var/mqm/log/{qmgr}/active/"
         self.current = 0
         self.media = 0
         self.written = 0
+        #: log management ARCHIVE (qm.ini Log LogManagement=Archive): extents the queue
+        #: manager has finished writing wait for SET LOG ARCHIVED to be reused [seed 002]
+        self.archive = archive
+        self.archived: set[int] = set()
 
     @staticmethod
     def extent(n: int) -> str:
@@ -127,11 +131,43 @@ class RecoveryLog:
         self.current += 1
         self.written = 0
 
+    @property
+    def archlog(self) -> str:
+        """ARCHLOG: the oldest extent whose archiving the queue manager waits to be told of
+        (one it has finished writing and no SET LOG ARCHIVED named); '' when none waits."""
+        waiting = [n for n in range(self.current) if n not in self.archived]
+        return self.extent(waiting[0]) if waiting else ""
+
+    @staticmethod
+    def number(extent: str) -> int | None:
+        """S0000012.LOG -> 12; None for a name that is not an extent's."""
+        name = extent.strip().upper()
+        if len(name) == 12 and name[0] == "S" and name.endswith(".LOG") \
+                and name[1:8].isdigit():
+            return int(name[1:8])
+        return None
+
+    def notify_archived(self, extent: str, *, up_to: bool = False) -> bool:
+        """SET LOG ARCHIVED(extent) (`up_to`: RESET QMGR TYPE(ARCHLOG), every extent up to
+        and including it): True when that moved ARCHLOG on (a new logger event). An extent
+        not written yet, or the current one, is not archived."""
+        n = self.number(extent)
+        if not self.archive or n is None or n >= self.current:
+            return False
+        before = self.archlog
+        self.archived.update(range(n + 1) if up_to else (n,))
+        return self.archlog != before
+
     def event_values(self) -> dict[str, object]:
-        """The Logger event's data (by IBM's names)."""
-        return {"CurrentLogExtent": self.extent(self.current),
-                "RestartLogExtent": self.extent(self.current),
-                "MediaLogExtent": self.extent(self.media), "LogPath": self.path}
+        """The Logger event's data (by IBM's names; ArchiveLogExtent with log management
+        ARCHIVE: ARCHLOG, blank when no extent waits)."""
+        values: dict[str, object] = {
+            "CurrentLogExtent": self.extent(self.current),
+            "RestartLogExtent": self.extent(self.current),
+            "MediaLogExtent": self.extent(self.media), "LogPath": self.path}
+        if self.archive:
+            values["ArchiveLogExtent"] = self.archlog
+        return values
 
 
 def events_of(sim: Simulator) -> SimEvents | None:
@@ -168,9 +204,13 @@ class SimEvents(Watcher):
         #: altered while it watched (the others date from the simulation's start)
         self._dates: dict[tuple[str, str, str], tuple[str, str, str, str]] = {}
         #: the recovery log of each queue manager with linear logging (`circular` names
-        #: those with circular logging: no logger events, as MQ)
-        self.logs = {name: RecoveryLog(name) for name in sim.network.qmgrs
-                     if name not in set(circular)}
+        #: those with circular logging, as does its qm.ini's Log LogType=CIRCULAR: no
+        #: logger events, as MQ); LogManagement=Archive in qm.ini: archive log management
+        self.logs = {name: RecoveryLog(name, archive=_log_setting(qm, "LogManagement")
+                                       == "ARCHIVE")
+                     for name, qm in sim.network.qmgrs.items()
+                     if name not in set(circular)
+                     and _log_setting(qm, "LogType") != "CIRCULAR"}
         self.log_extent = log_extent
         sim.add_observer(self._call)
         sim.add_watcher(self)
@@ -565,10 +605,18 @@ class SimEvents(Watcher):
         DISABLED to ENABLED: the log's state now (both logger events)."""
         if qm.name not in self.logs:
             return
-        if command.verb == "RESET" and command.kind == "QMGR" \
-                and command.attrs.get("TYPE", "").upper() == "ADVANCELOG":
-            self.logs[qm.name].advance()
+        log = self.logs[qm.name]
+        kind = command.attrs.get("TYPE", "").upper()
+        if command.verb == "RESET" and command.kind == "QMGR" and kind == "ADVANCELOG":
+            log.advance()
             self._logger(qm.name)
+        elif (command.verb == "SET" and command.kind == "LOG") or (
+                command.verb == "RESET" and command.kind == "QMGR" and kind == "ARCHLOG"):
+            # SET LOG ARCHIVED(extent), RESET QMGR TYPE(ARCHLOG) ARCHIVED(extent): a new
+            # logger event when ARCHLOG moved on [seed 002]
+            if log.notify_archived(command.attrs.get("ARCHIVED", ""),
+                                   up_to=command.verb == "RESET"):
+                self._logger(qm.name)
         elif command.verb == "ALTER" and command.kind == "QMGR" and before is not None \
                 and before.get("LOGGEREV", "DISABLED").upper() != "ENABLED":
             self._logger(qm.name)
@@ -835,4 +883,9 @@ def _authority_record(qm: QueueManager, command: Command) -> AuthorityRecord | N
     name = command.name if command.name is not None else attrs.get("PROFILE", "")
     record = qm.records.get(record_key("AUTHREC", name, attrs))
     return _as_authority_record(qm, record) if record is not None else None
+
+
+def _log_setting(qm: QueueManager, name: str) -> str:
+    """A Log stanza value of the queue manager's qm.ini, upper case ('' when not set)."""
+    return (qm.ini.value("Log", name) or "").strip().upper()
 

@@ -54,3 +54,45 @@ def test_no_logger_events_without_loggerev_or_with_circular_logging() -> None:
     watcher.mqsc("ALTER QMGR LOGGEREV(ENABLED)", "CSIM")
     sim.put("CSIM", "Q", MQMD(persistence=mqc.MQPER_PERSISTENT), bytes(2000))
     assert read_events(sim, "CSIM", LOG) == []
+
+
+def _ini_sim(ini: str) -> tuple[Simulator, SimEvents]:
+    from traceroute.sim.qmini import parse_qm_ini
+
+    net = parse_mqsc("ALTER QMGR LOGGEREV(ENABLED)\n", qmgr="CSIM")
+    net.qmgrs["CSIM"].ini = parse_qm_ini(ini)
+    sim = Simulator(net, seed=1)
+    return sim, SimEvents(sim)
+
+
+def test_archive_log_management_reports_archlog_and_moves_it_on_set_log_archived() -> None:
+    """qm.ini Log LogManagement=Archive: every logger event carries ArchiveLogExtent, the
+    oldest extent waiting for archive notification (ARCHLOG); SET LOG ARCHIVED of that
+    extent moves ARCHLOG on and writes a new event, of another extent writes none; RESET
+    QMGR TYPE(ARCHLOG) ARCHIVED(x) archives every extent up to x [seed 002 记录器事件]."""
+    sim, watcher = _ini_sim("Log:\n   LogType=LINEAR\n   LogManagement=Archive\n")
+    for _ in range(3):
+        watcher.mqsc("RESET QMGR TYPE(ADVANCELOG)", "CSIM")  # S0000003.LOG being written
+    assert [event_data(e)["archiveLogExtentName"] for e in read_events(sim, "CSIM", LOG)] \
+        == ["S0000000.LOG"] * 3
+    watcher.mqsc("SET LOG ARCHIVED(S0000001.LOG)", "CSIM")  # not ARCHLOG: no event
+    watcher.mqsc("SET LOG ARCHIVED(S0000003.LOG)", "CSIM")  # being written: not archived
+    assert read_events(sim, "CSIM", LOG) == []
+    watcher.mqsc("SET LOG ARCHIVED(S0000000.LOG)", "CSIM")  # ARCHLOG moves past 0 and 1
+    watcher.mqsc("RESET QMGR TYPE(ARCHLOG) ARCHIVED(S0000002.LOG)", "CSIM")
+    events = read_events(sim, "CSIM", LOG)
+    assert [event_data(e)["archiveLogExtentName"] for e in events] == ["S0000002.LOG", ""]
+    assert [p.parameter for p in events[0].data] == [
+        mqc.MQCA_Q_MGR_NAME, mqc.MQCACF_CURRENT_LOG_EXTENT_NAME,
+        mqc.MQCACF_RESTART_LOG_EXTENT_NAME, mqc.MQCACF_MEDIA_LOG_EXTENT_NAME,
+        mqc.MQCACF_ARCHIVE_LOG_EXTENT_NAME, mqc.MQCACF_LOG_PATH]
+    assert "Archive Log Extent Name : S0000002.LOG" in text(events[0])
+
+
+def test_qm_ini_circular_logging_writes_no_logger_events_and_manual_no_archlog() -> None:
+    sim, watcher = _ini_sim("Log:\n   LogType=CIRCULAR\n")
+    watcher.mqsc("RESET QMGR TYPE(ADVANCELOG)", "CSIM")
+    assert read_events(sim, "CSIM", LOG) == []
+    sim, watcher = _ini_sim("Log:\n   LogType=LINEAR\n   LogManagement=Manual\n")
+    watcher.mqsc("RESET QMGR TYPE(ADVANCELOG)", "CSIM")
+    assert "archiveLogExtentName" not in event_data(read_events(sim, "CSIM", LOG)[0])

@@ -262,3 +262,21 @@ def test_a_full_transmission_queue_refuses_the_put_with_queue_full_on_it() -> No
     assert sim.put("QM1", "X", MQMD(), b"2", target_qmgr="QM2").reason == mqc.MQRC_Q_FULL
     [event] = read_events(sim, "QM1", "SYSTEM.ADMIN.PERFM.EVENT")
     assert event.reason == mqc.MQRC_Q_FULL and event.object_name == "QM2"
+
+
+def test_a_put_to_a_put_inhibited_topic_names_its_topic_string_and_a_client() -> None:
+    """Put Inhibited of a put to a PUB(DISABLED) topic: QName is the MQOD's object (the
+    topic object), TopicString the full topic string; a client's adds ConnName and
+    ChannelName; ObjectQMgrName only for another queue manager [IBM's event data]."""
+    sim, _ = _sim(SWITCHES + "\nDEFINE TOPIC(PRICES) TOPICSTR('prices') PUB(DISABLED)\n"
+                  "DEFINE CHANNEL(APPS) CHLTYPE(SVRCONN)\n")
+    sim.connection("QM1", "pub", client_channel="APPS", client_host="10.1.2.3")
+    opened = sim.open_topic("QM1", "fruit", topic_object="PRICES", appl_name="pub")
+    assert opened.put(MQMD(), b"x").reason == mqc.MQRC_PUT_INHIBITED
+    (event,) = read_events(sim, "QM1")
+    assert [p.parameter for p in event.data] == [
+        mqc.MQCA_Q_MGR_NAME, mqc.MQCA_Q_NAME, mqc.MQIA_APPL_TYPE, mqc.MQCACF_APPL_NAME,
+        mqc.MQCA_TOPIC_STRING, mqc.MQCACH_CONNECTION_NAME, mqc.MQCACH_CHANNEL_NAME]
+    assert event_data(event) == {
+        "queueMgrName": "QM1", "queueName": "PRICES", "applType": "Unix", "applName": "pub",
+        "topicString": "prices/fruit", "connectionName": "10.1.2.3", "channelName": "APPS"}
