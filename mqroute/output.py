@@ -31,7 +31,13 @@ from typing import IO, Any
 from mqroute.paths import OutputPath
 from pcf.pids import alive
 from pcf.text import printable
-from traceroute.display import OUTLINE_OPTIONS, render_route, route_heading, route_to_dict
+from traceroute.display import (
+    OUTLINE_OPTIONS,
+    branch_results,
+    render_route,
+    route_heading,
+    route_to_dict,
+)
 from traceroute.routes import Route
 
 
@@ -87,6 +93,8 @@ def print_route(route: Route, *, as_json: bool, level: str, options: Sequence[st
         return
     if heading:
         print(route_heading(route))
+        for line in branch_results(route):  # a fan-out: each end (a publication's copies)
+            print(line)
     for line in render_route(route, level, list(options)):
         print(line)
     if now is not None:

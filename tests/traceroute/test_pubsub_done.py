@@ -211,3 +211,15 @@ def test_every_publish_operation_is_as_the_seed_tables_say(day):
                     assert puts and all(o.find(mqc.MQCA_Q_NAME) is None for o in puts)
     assert all(seen.values()), seen
     assert sim.browse("QMA", TRACE_QUEUE)  # (the day was traced too)
+
+
+def test_show_lists_every_branch_of_the_publication(day, capsys):
+    from mqroute.main import main
+
+    kinds, _, _ = day
+    assert main(["show", str(kinds["reports"])]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    branches = [line.split(":")[0] for line in lines if line.startswith("Branch ")]
+    assert branches == ["Branch 1", "Branch 2.1", "Branch 2.2", "Branch 2.3", "Branch 3.1",
+                        "Branch 3.2"]
+    assert "on the dead-letter queue of QMB" in next(x for x in lines if "Branch 2.1" in x)
