@@ -66,7 +66,8 @@ _PCF_COMMANDS = {(verb, kind): n for verb, kind in (
     ("DISPLAY", "CHSTATUS"), ("DISPLAY", "CLUSQMGR"), ("RESET", "QSTATS"),
     ("START", "CHANNEL"), ("STOP", "CHANNEL"), ("DEFINE", "QLOCAL"), ("ALTER", "QLOCAL"),
     ("DELETE", "QLOCAL"), ("DEFINE", "CHANNEL"), ("ALTER", "CHANNEL"), ("DELETE", "CHANNEL"),
-    ("ALTER", "QMGR")) if (n := mqsc_command(verb, kind)) is not None}
+    ("ALTER", "QMGR"), ("SET", "AUTHREC"), ("DELETE", "AUTHREC"))
+    if (n := mqsc_command(verb, kind)) is not None}
 #: PCF Inquire commands (CMDEV(NODISPLAY) leaves them out).
 _INQUIRE_COMMANDS = frozenset(v for k, v in vars(mqc).items()
                               if k.startswith("MQCMD_INQUIRE") and isinstance(v, int))
@@ -544,9 +545,11 @@ class SimEvents(Watcher):
 
     def execute(self, session: Session, command: Command, *, user: str = "mqm",
                 origin: int = mqc.MQEVO_CONSOLE, context: Iterable[pcf.Parameter] = (),
-                correl_id: bytes | None = None) -> tuple[Outcome, list[Event]]:
+                correl_id: bytes | None = None, command_event: bool = True
+                ) -> tuple[Outcome, list[Event]]:
         """Run one MQSC command on `session`'s queue manager as the queue manager takes it
-        (`sim runmqsc`, the command server): `user` needs the authority for it (else Not
+        (`sim runmqsc`, the command server; `command_event` False: the caller writes the
+        command event, a PCF one): `user` needs the authority for it (else Not
         Authorized type 4 and AMQ8135E); START/STOP CHANNEL act on the running channel;
         then the configuration events (CONFIGEV) and the command event (CMDEV, DISPLAY
         left out by NODISPLAY) under one CorrelId. Its Outcome and the events raised."""
@@ -595,9 +598,16 @@ class SimEvents(Watcher):
                                              origin=origin, context=context)
         self._after_command(qm, command)
         self._log_command(qm, command, before)
+        if not command_event:
+            return outcome, raised
         event = self.command_ran(qm.name, command, user=user, origin=origin,
                                  context=context, correl_id=correl, cmdev_before=cmdev_before)
         return outcome, raised + ([event] if event is not None else [])
+
+    def new_correl(self, qmgr: str) -> bytes:
+        """A CorrelId for the events of one command (its configuration and command
+        events share it)."""
+        return self._new_correl(qmgr)
 
     def _log_command(self, qm: QueueManager, command: Command,
                      before: dict[str, str] | None) -> None:

@@ -176,3 +176,102 @@ def test_a_command_message_adds_its_context_and_amqsevt_reads_it_back():
     assert [(p.parameter, p.value) for p in back.data] == [
         (p.parameter, p.value) for p in event.data]
     assert "Auth Rec" in text(event) and "Entity Type" in text(event)
+
+
+def _pcf(sim, command: int, parameters: list[bytes], user: str = "admin"):
+    """A PCF command put on the command queue (built byte by byte from the PCF reference),
+    answered: the response's (CompCode, Reason)."""
+    from pcf.mqmd import MQMD
+    from tests.support import pcfbytes as b
+    from traceroute.sim.cmdserver import attach
+
+    attach(sim)
+    md = MQMD(msg_type=mqc.MQMT_REQUEST, format="MQADMIN", reply_to_q="R",
+              user_identifier=user, put_appl_name="admin.tool", encoding=546,
+              coded_char_set_id=1208)
+    assert sim.put("QM1", "SYSTEM.ADMIN.COMMAND.QUEUE", md,
+                   b.message(parameters, typ=b.MQCFT_COMMAND, command=command),
+                   appl_name="admin.tool").ok
+    sim.run()
+    md, data = sim.get("QM1", "R")
+    cfh = b.read_cfh(data)
+    return cfh["CompCode"], cfh["Reason"]
+
+
+def test_pcf_set_and_delete_authority_record_write_msg_origin_events_with_context():
+    """Set Authority Record from the command queue [seed 002: 设置权限记录 PCF 命令]: one
+    record per principal and group named, its Change pair with EventOrigin MQEVO_MSG and
+    the command message's context, the PCF command event under the same CorrelId; Delete
+    Authority Record likewise."""
+    from tests.support import pcfbytes as b
+
+    sim, events = _sim()
+    events.mqsc("DEFINE QLOCAL(R)", "QM1")  # the reply queue
+    read_events(sim, "QM1", CFG)
+    read_events(sim, "QM1", "SYSTEM.ADMIN.COMMAND.EVENT")
+    ok = _pcf(sim, mqc.MQCMD_SET_AUTH_REC, [
+        b.cfst(mqc.MQCACF_AUTH_PROFILE_NAME, b"APP.**"),
+        b.cfin(mqc.MQIACF_OBJECT_TYPE, mqc.MQOT_Q),
+        b.cfsl(mqc.MQCACF_PRINCIPAL_ENTITY_NAMES, [b"bob"], 12),
+        b.cfsl(mqc.MQCACF_GROUP_ENTITY_NAMES, [b"apps"], 12),
+        b.cfil(mqc.MQIACF_AUTH_ADD_AUTHS, [mqc.MQAUTH_OUTPUT, mqc.MQAUTH_INQUIRE])], "mqm")
+    assert ok == (mqc.MQCC_OK, 0)
+    config = read_events(sim, "QM1", CFG)
+    [command] = read_events(sim, "QM1", "SYSTEM.ADMIN.COMMAND.EVENT")
+    assert [(e.reason, event_data(e)["entityName"]) for e in config] == [
+        (2368, "bob"), (2368, "bob"), (2368, "apps"), (2368, "apps")]
+    assert command.reason == mqc.MQRC_COMMAND_PCF
+    for e in config:
+        assert e.correl_id == command.correl_id
+        assert [p.parameter for p in e.data] == [
+            *IDS[:3], mqc.MQBACF_EVENT_ACCOUNTING_TOKEN, mqc.MQCACF_EVENT_APPL_IDENTITY,
+            mqc.MQIACF_EVENT_APPL_TYPE, mqc.MQCACF_EVENT_APPL_NAME,
+            mqc.MQCACF_EVENT_APPL_ORIGIN, *IDS[3:]]
+        shown = event_data(e)
+        assert shown["eventOrigin"] == "Msg" and shown["eventApplName"] == "admin.tool"
+    assert event_data(config[1])["authorizationList"] == ["Inquire", "Output"]
+    deleted = _pcf(sim, mqc.MQCMD_DELETE_AUTH_REC, [
+        b.cfst(mqc.MQCACF_AUTH_PROFILE_NAME, b"APP.**"),
+        b.cfin(mqc.MQIACF_OBJECT_TYPE, mqc.MQOT_Q),
+        b.cfsl(mqc.MQCACF_GROUP_ENTITY_NAMES, [b"apps"], 12)], "mqm")
+    assert deleted == (mqc.MQCC_OK, 0)
+    [gone] = read_events(sim, "QM1", CFG)
+    assert gone.reason == 2369 and event_data(gone)["entityName"] == "apps"
+
+
+@pytest.mark.parametrize("parameters, reason", [
+    ([], mqc.MQRCCF_OBJECT_TYPE_MISSING),
+    (["type"], mqc.MQRCCF_PROFILE_NAME_MISSING),
+    (["type", "profile"], mqc.MQRCCF_ENTITY_NAME_MISSING),
+    (["type", "profile", "entity", "bad"], mqc.MQRCCF_AUTH_VALUE_ERROR),
+])
+def test_a_pcf_set_authority_record_missing_a_part_fails_and_writes_nothing(parameters,
+                                                                            reason):
+    from tests.support import pcfbytes as b
+
+    parts = {"type": b.cfin(mqc.MQIACF_OBJECT_TYPE, mqc.MQOT_Q),
+             "profile": b.cfst(mqc.MQCACF_AUTH_PROFILE_NAME, b"X'Y"),
+             "entity": b.cfsl(mqc.MQCACF_PRINCIPAL_ENTITY_NAMES, [b"o'brien"], 12),
+             "bad": b.cfil(mqc.MQIACF_AUTH_ADD_AUTHS, [999])}
+    sim, events = _sim()
+    events.mqsc("DEFINE QLOCAL(R)", "QM1")
+    read_events(sim, "QM1", CFG)
+    assert _pcf(sim, mqc.MQCMD_SET_AUTH_REC, [parts[p] for p in parameters], "mqm") == (
+        mqc.MQCC_FAILED, reason)
+    assert read_events(sim, "QM1", CFG) == []
+
+
+def test_names_with_quotes_are_data_in_a_pcf_authority_record():
+    from tests.support import pcfbytes as b
+
+    sim, events = _sim()
+    events.mqsc("DEFINE QLOCAL(R)", "QM1")
+    read_events(sim, "QM1", CFG)
+    assert _pcf(sim, mqc.MQCMD_SET_AUTH_REC, [
+        b.cfst(mqc.MQCACF_AUTH_PROFILE_NAME, b"X'Y"), b.cfin(mqc.MQIACF_OBJECT_TYPE, mqc.MQOT_Q),
+        b.cfsl(mqc.MQCACF_PRINCIPAL_ENTITY_NAMES, [b"o'brien"], 12),
+        b.cfil(mqc.MQIACF_AUTH_ADD_AUTHS, [mqc.MQAUTH_ALL_MQI])], "mqm") == (0, 0)
+    after = read_events(sim, "QM1", CFG)[1]
+    assert event_data(after)["authProfileName"] == "X'Y"
+    assert event_data(after)["entityName"] == "o'brien"
+    assert len(event_data(after)["authorizationList"]) == 14  # ALLMQI: every MQI authority

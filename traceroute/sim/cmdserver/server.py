@@ -60,9 +60,12 @@ from pcf.model import (
     StringList,
 )
 from pcf.mqmd import MQMD
+from traceroute.events.config import AUTHORITIES, RECORD_TYPES
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
 from traceroute.sim.crtmqm import QMGR_DEFAULTS
 from traceroute.sim.events import events_of, message_context
+from traceroute.sim.mqsc.apply import Session
+from traceroute.sim.mqsc.syntax import Command, _items
 from traceroute.sim.network import MQObject, QueueManager, all_objects
 from traceroute.sim.pubsub import Subscription, view
 from traceroute.sim.pubsub import matches as topic_matches
@@ -290,7 +293,12 @@ class CommandServer(Watcher):
             mqc.MQCMD_RESET_Q_MGR: self._reset_qmgr,
             mqc.MQCMD_START_CHANNEL: self._start_channel,
             mqc.MQCMD_STOP_CHANNEL: self._stop_channel,
+            mqc.MQCMD_SET_AUTH_REC: self._auth_rec,
+            mqc.MQCMD_DELETE_AUTH_REC: self._auth_rec,
         }
+        #: the command being answered: (user, its message's context, the CorrelId its
+        #: events share); None for a command not from the command queue
+        self._command: tuple[str, list[Parameter], bytes | None] | None = None
 
     # --- the queue -------------------------------------------------------------------------
 
@@ -356,10 +364,16 @@ class CommandServer(Watcher):
         user = md.user_identifier.strip() or "mqm"
         if events is not None and events.pcf_refused(qmgr, request, user):
             return [self._failure(request.header.command, _Fail(mqc.MQRC_NOT_AUTHORIZED))]
-        responses = self.execute(qmgr, request)
+        correl = events.new_correl(qmgr) if events is not None else None
+        self._command = (user, message_context(md), correl)
+        try:
+            responses = self.execute(qmgr, request)
+        finally:
+            self._command = None
         if events is not None and responses and \
                 responses[-1].header.comp_code != mqc.MQCC_FAILED:
-            events.pcf_command(qmgr, request, user=user, context=message_context(md))
+            events.pcf_command(qmgr, request, user=user, context=message_context(md),
+                               correl_id=correl)
         return responses
 
     def execute(self, qmgr: str, request: Message) -> list[Message]:
@@ -381,6 +395,30 @@ class CommandServer(Watcher):
         return [Message(Header(mqc.MQCFT_RESPONSE, command, n,
                                mqc.MQCFC_LAST if n == last else mqc.MQCFC_NOT_LAST), params)
                 for n, params in enumerate(objects, start=1)]
+
+    def _auth_rec(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        """Set / Delete Authority Record: as SET AUTHREC / DELETE AUTHREC, one record per
+        principal and group named; from the command queue the configuration events say
+        EventOrigin MQEVO_MSG with the command message's context."""
+        try:
+            commands = authrec_mqsc(message)
+        except ValueError as e:
+            raise _Fail(int(str(e))) from None
+        session = Session(self.sim.network, qm.name, reading=False)
+        events = events_of(self.sim)
+        user, context, correl = self._command or ("mqm", [], None)
+        for text in commands:
+            command = next(c for c in _items(text, "<pcf>") if isinstance(c, Command))
+            if events is not None:
+                outcome, _ = events.execute(
+                    session, command, user=user, command_event=False, correl_id=correl,
+                    origin=mqc.MQEVO_MSG if self._command else mqc.MQEVO_OTHER,
+                    context=context)
+            else:
+                outcome = session.execute(command)
+            if not outcome.ok:
+                raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
+        return []
 
     @staticmethod
     def _failure(command: int, e: _Fail) -> Message:
@@ -742,3 +780,52 @@ class CommandServer(Watcher):
 
 
 __all__ = ["CommandServer", "passes"]
+
+
+#: Set Authority Record's MQAUTH_* values -> SET AUTHREC's AUTHADD/AUTHRMV words.
+_AUTH_WORDS = {**{v: k for k, v in AUTHORITIES.items()}, mqc.MQAUTH_ALL: "ALL",
+               mqc.MQAUTH_ALL_ADMIN: "ALLADM", mqc.MQAUTH_ALL_MQI: "ALLMQI",
+               mqc.MQAUTH_NONE: "NONE"}
+#: An authority record's ObjectType -> SET AUTHREC's OBJTYPE.
+_OBJTYPES = {v: k for k, v in RECORD_TYPES.items()}
+
+
+def _quoted(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def authrec_mqsc(message: Message) -> list[str]:
+    """The SET AUTHREC / DELETE AUTHREC commands a PCF Set / Delete Authority Record stands
+    for, one per principal and group (names quoted: they are data). ValueError holding the
+    MQRCCF_* reason for what is missing or wrong."""
+    def get(pid: int) -> object:
+        return next((p.value for p in message.parameters if p.parameter == pid), None)
+
+    objtype = _OBJTYPES.get(get(mqc.MQIACF_OBJECT_TYPE))  # type: ignore[arg-type]
+    if objtype is None:
+        raise ValueError(mqc.MQRCCF_OBJECT_TYPE_MISSING if get(mqc.MQIACF_OBJECT_TYPE) is None
+                         else mqc.MQRCCF_PARM_VALUE_ERROR)
+    profile = get(mqc.MQCACF_AUTH_PROFILE_NAME)
+    profile = profile.strip() if isinstance(profile, str) else ""
+    if not profile and objtype != "QMGR":
+        raise ValueError(mqc.MQRCCF_PROFILE_NAME_MISSING)
+    entities = [(kind, name.strip()) for kind, pid in (
+        ("PRINCIPAL", mqc.MQCACF_PRINCIPAL_ENTITY_NAMES),
+        ("GROUP", mqc.MQCACF_GROUP_ENTITY_NAMES))
+        for name in (get(pid) or []) if isinstance(name, str) and name.strip()]
+    if not entities:
+        raise ValueError(mqc.MQRCCF_ENTITY_NAME_MISSING)
+    changes = ""
+    if message.header.command == mqc.MQCMD_SET_AUTH_REC:
+        for keyword, pid in (("AUTHADD", mqc.MQIACF_AUTH_ADD_AUTHS),
+                             ("AUTHRMV", mqc.MQIACF_AUTH_REMOVE_AUTHS)):
+            values = get(pid) or []
+            if not isinstance(values, list) or any(v not in _AUTH_WORDS for v in values):
+                raise ValueError(mqc.MQRCCF_AUTH_VALUE_ERROR)
+            if values:
+                changes += f" {keyword}({','.join(_AUTH_WORDS[v] for v in values)})"
+    verb = "SET" if message.header.command == mqc.MQCMD_SET_AUTH_REC else "DELETE"
+    where = f" PROFILE({_quoted(profile)})" if profile else ""
+    return [f"{verb} AUTHREC{where} OBJTYPE({objtype}) {kind}({_quoted(name)}){changes}"
+            for kind, name in entities]
+
