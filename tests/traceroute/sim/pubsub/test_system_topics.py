@@ -206,3 +206,27 @@ ALTER QMGR PARENT(QM1)
     assert sim.browse("QM2", "TRACE.COPY") == []  # QM2's subscription stays on QM2
     assert not any(s.proxy and s.topic.startswith("$SYS")
                    for q in ("QM1", "QM2") for s in sim.pubsub.of(sim.network, q))
+
+
+def test_an_estate_folder_keeps_the_subscription_and_publishes_each_commands_trace(tmp_path):
+    """What `follow --subscribe` builds on: a durable subscription made in one command
+    gets the trace of the applications of the next (the estate's own tracer, its default
+    mqat.ini leaving mqroute itself untraced)."""
+    from traceroute.sim.estate import Estate
+
+    folder = tmp_path / "estate"
+    Estate.create(folder, parse_mqsc(TWO))
+    with Estate.open(folder) as e:
+        done = e.sim.subscribe("QM1", AT.format("QM1") + "/ApplName/#", durable=True,
+                               name="FOLLOW", destination="TRACE.COPY", correl_id=bytes(24),
+                               appl_name="mqroute")
+        assert done.ok
+    with Estate.open(folder) as e:
+        e.sim.put("QM1", "LOCAL.Q", MQMD(), b"x", appl_name="payroll")
+    with Estate.open(folder) as e:
+        assert _appls(e.sim, "QM1") == ["payroll"]
+        assert e.sim.unsubscribe("QM1", done.subscription.sub_id)
+    with Estate.open(folder) as e:
+        e.sim.put("QM1", "LOCAL.Q", MQMD(), b"y", appl_name="payroll")
+    with Estate.open(folder) as e:
+        assert len(e.sim.browse("QM1", "TRACE.COPY")) == 1
