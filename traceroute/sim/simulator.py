@@ -1916,8 +1916,11 @@ class Simulator:
             if not any(authorized(qm, "TOPIC", t, conn.user, groups, ("SUB",))
                        for t in _topic_objects(qm, full)):
                 reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_NOT_AUTHORIZED
-            elif destination and self._authority(qm, conn.user, destination,
-                                                 destination_qmgr, None, ("PUT",)):
+            elif destination and self._authority(
+                    qm, conn.user, destination, destination_qmgr,
+                    resolve(self.network, qmgr, destination, destination_qmgr,
+                            choose=self._choose) if destination_qmgr else None, ("PUT",)):
+                # (on another queue manager: +put on its transmission queue or alias)
                 reason, qualifier = mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_SUB_DEST_NOT_AUTHORIZED
             elif v.sub == "DISABLED":
                 reason = mqc.MQRC_SUB_INHIBITED

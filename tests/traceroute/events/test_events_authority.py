@@ -226,3 +226,25 @@ def test_maxinst_and_maxinstc_refuse_clients_with_channel_not_available() -> Non
          "reasonQualifier": "Client Inst Limit", "maxInstsPerClient": 1},
         {"queueMgrName": "QM1", "channelName": "APP.SVRCONN", "connectionName": "h3",
          "reasonQualifier": "Svrconn Inst Limit", "maxInstances": 2}]
+
+
+def test_type_6_a_destination_on_another_queue_manager_needs_put_on_the_way_there() -> None:
+    """A subscription whose destination is on another queue manager: +put is checked on
+    the transmission queue that leads there (as a put naming that queue manager), and the
+    event names it in DestQMgrName (MQCACF_OBJECT_QMGR_NAME) [IBM: Not Authorized type 6].
+    Before, no authority was checked for such a destination at all."""
+    sim, _ = _sim()
+    denied = sim.subscribe("QM1", "prices/fruit", appl_name="payroll", destination="DEST",
+                           destination_qmgr="QM2")
+    assert (denied.reason, denied.subscription) == (mqc.MQRC_NOT_AUTHORIZED, None)
+    (six,) = read_events(sim, "QM1", appl_name="admin")
+    assert [p.parameter for p in six.data] == [
+        mqc.MQCA_Q_MGR_NAME, mqc.MQIACF_REASON_QUALIFIER, mqc.MQIACF_SUB_OPTIONS,
+        mqc.MQCACF_USER_IDENTIFIER, mqc.MQIA_APPL_TYPE, mqc.MQCACF_APPL_NAME,
+        mqc.MQCA_TOPIC_STRING, mqc.MQCACF_OBJECT_Q_MGR_NAME, mqc.MQCA_Q_NAME,
+        mqc.MQIACF_OPEN_OPTIONS]
+    assert event_data(six)["objectQueueMgrName"] == "QM2"
+    parse_mqsc("SET AUTHREC PROFILE('QM2') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT)",
+               qmgr="QM1", network=sim.network)
+    assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll", destination="DEST",
+                         destination_qmgr="QM2").reason == 0
