@@ -44,6 +44,7 @@ class FailedCall:
     topic: str = ""            # a topic string (types 5 and 6)
     dest_qmgr: str = ""        # type 6: the destination queue's queue manager
     dest_options: int = 0      # type 6: the open options asked for the destination queue
+    csp_user: str = ""         # type 1, MQRQ_CSP_NOT_AUTHORIZED: the MQCSP user id supplied
 
 
 def event_kind(reason: int, qualifier: int = 0) -> EventKind | None:
@@ -74,6 +75,8 @@ def mqi_event(call: FailedCall, when: datetime | None) -> Event | None:
                       "UserIdentifier": call.user}
         if "TopicString" in names:
             values["TopicString"] = call.topic
+        if call.qualifier == mqc.MQRQ_CSP_NOT_AUTHORIZED:
+            values["CSPUserIdentifier"] = call.csp_user
         if "DestQName" in names:
             values.update(DestQName=call.queue, DestOpenOptions=call.dest_options)
             if call.dest_qmgr and call.dest_qmgr != call.qmgr:

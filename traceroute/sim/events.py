@@ -321,7 +321,8 @@ class SimEvents(Watcher):
             options=call.options or (mqc.MQOO_OUTPUT if call.verb == MQPUT1 else 0),
             topic=(call.topic or call.object_name) if sub else call.topic,
             dest_qmgr=call.object_qmgr if sub else "",
-            dest_options=mqc.MQOO_OUTPUT if sub else 0), self._when(call.qmgr, call.time))
+            dest_options=mqc.MQOO_OUTPUT if sub else 0, csp_user=call.csp_user),
+            self._when(call.qmgr, call.time))
         if event is not None:
             self._emit(event, kind.queue)
 

@@ -87,6 +87,8 @@ class SimCall:
     topic: str = ""
     #: MQSUB: the subscription made (None when the call failed).
     subscription: Subscription | None = None
+    #: A failed MQCONN's connection authentication: the MQCSP user id it supplied.
+    csp_user: str = ""
 
     @property
     def qmgr(self) -> str:

@@ -110,6 +110,7 @@ from traceroute.sim.channels import (
     channel_error,
     listeners,
 )
+from traceroute.sim.crtmqm import QMGR_DEFAULTS
 from traceroute.sim.mqi import (
     MQCLOSE,
     MQCONN,
@@ -461,6 +462,12 @@ class Simulator:
         self.users: dict[str, str] = {}
         #: user -> the groups it is in (for authority records of GROUP)
         self.groups: dict[str, set[str]] = {}
+        #: application name -> (user id, password) it supplies in the MQCSP of its MQCONNX
+        #: (connection authentication: the queue manager's CONNAUTH); none: no MQCSP
+        self.credentials: dict[str, tuple[str, str]] = {}
+        #: user -> its password on the queue managers' systems (CONNAUTH AUTHTYPE(IDPWOS),
+        #: and IDPWLDAP, whose directory is not simulated: the same table)
+        self.passwords: dict[str, str] = {}
         #: (qmgr, 'app', appl) -> (reason, MQRQ_*) of a connection refused
         self._refused: dict[tuple[str, str, str], tuple[int, int]] = {}
         #: (qmgr, dynamic queue) -> (the handle that made it, its user)
@@ -565,10 +572,53 @@ class Simulator:
             maxinstc = _number(svrconn.get("MAXINSTC"), 999999999)
             if sum(1 for c in clients if c.partner == conn.partner) >= maxinstc:
                 return mqc.MQRC_CHANNEL_NOT_AVAILABLE, mqc.MQRQ_CLIENT_INST_LIMIT, maxinstc
-        if not authorized(qm, "QMGR", qm.name, conn.user, self.groups.get(conn.user, ()),
+        if self._authentication(qm, conn) is False:
+            return mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_CSP_NOT_AUTHORIZED, 0
+        user = self._adopted(qm, conn)
+        if not authorized(qm, "QMGR", qm.name, user, self.groups.get(user, ()),
                           ("CONNECT",)):
             return mqc.MQRC_NOT_AUTHORIZED, mqc.MQRQ_CONN_NOT_AUTHORIZED, 0
         return 0, 0, 0
+
+    def _connauth(self, qm: QueueManager) -> MQObject | None:
+        """The AUTHINFO the queue manager's CONNAUTH names (None: no connection
+        authentication, or a type that checks no user id and password)."""
+        name = qm.attrs.get("CONNAUTH", QMGR_DEFAULTS["CONNAUTH"])
+        info = qm.others.get(("AUTHINFO", name)) if name else None
+        if info is None or info.get("AUTHTYPE").upper() not in ("IDPWOS", "IDPWLDAP"):
+            return None
+        return info
+
+    def _authentication(self, qm: QueueManager, conn: SimConnection) -> bool | None:
+        """Connection authentication of an MQCONN (CONNAUTH's CHCKCLNT for a client,
+        CHCKLOCL for a local application): True when the MQCSP user id and password it
+        supplied (`credentials`) are right, False when the check fails (wrong password, an
+        unknown user, none supplied where REQUIRED, or for a privileged user where
+        REQDADM), None when nothing is checked."""
+        info = self._connauth(qm)
+        if info is None:
+            return None
+        check = info.get("CHCKCLNT" if conn.client else "CHCKLOCL").upper() or "NONE"
+        if check == "NONE":
+            return None
+        supplied = self.credentials.get(conn.appl_name)
+        if supplied is not None:
+            user, password = supplied
+            return user in self.passwords and self.passwords[user] == password
+        privileged = conn.user == "mqm" or "mqm" in self.groups.get(conn.user, ())
+        if check == "REQUIRED" or (check == "REQDADM" and privileged):
+            return False
+        return None
+
+    def _adopted(self, qm: QueueManager, conn: SimConnection) -> str:
+        """The user a connection runs as: the MQCSP user id once authenticated where the
+        AUTHINFO says ADOPTCTX(YES), else its own."""
+        info = self._connauth(qm)
+        supplied = self.credentials.get(conn.appl_name)
+        if info is not None and supplied is not None and \
+                info.get("ADOPTCTX").upper() == "YES" and self._authentication(qm, conn):
+            return supplied[0]
+        return conn.user
 
     def _authority(self, qm: QueueManager, user: str, queue: str,
                    target_qmgr: str, r: Resolution | None, needed: tuple[str, ...]
@@ -611,13 +661,18 @@ class Simulator:
                 reason, qualifier, limit = self._refuse(conn, client_user)
                 if reason:
                     self._refused[key] = (reason, qualifier)
+                    csp = self.credentials.get(appl_name, ("",))[0] \
+                        if qualifier == mqc.MQRQ_CSP_NOT_AUTHORIZED else ""
                     self._notify(conn, MQCONN, object_qmgr=qmgr, comp_code=mqc.MQCC_FAILED,
-                                 reason=reason, qualifier=qualifier)
+                                 reason=reason, qualifier=qualifier, csp_user=csp)
                     if conn.client and qualifier not in (0, mqc.MQRQ_CONN_NOT_AUTHORIZED):
                         for w in self.watchers:
                             w.client_refused(qmgr, conn, reason, qualifier, limit)
                     return conn
                 self._refused.pop(key, None)
+                adopted = self._adopted(self.network.qmgrs[qmgr], conn)
+                if adopted != conn.user:  # ADOPTCTX(YES): it runs as its MQCSP user
+                    conn = replace(conn, user=adopted)
                 if conn.client:  # its SVRCONN channel instance is active
                     self._active[qmgr] = self._active.get(qmgr, 0) + 1
             self._conns[key] = conn

@@ -248,3 +248,79 @@ def test_type_6_a_destination_on_another_queue_manager_needs_put_on_the_way_ther
                qmgr="QM1", network=sim.network)
     assert sim.subscribe("QM1", "prices/fruit", appl_name="payroll", destination="DEST",
                          destination_qmgr="QM2").reason == 0
+
+
+CONNAUTH = """
+ALTER QMGR AUTHOREV(ENABLED)
+DEFINE CHANNEL(APPS) CHLTYPE(SVRCONN)
+ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT({clnt}) +
+  CHCKLOCL({locl}) ADOPTCTX({adopt})
+SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)
+"""
+
+
+def _connauth(clnt: str = "REQUIRED", locl: str = "OPTIONAL", adopt: str = "NO"):
+    sim = Simulator(parse_mqsc(CONNAUTH.format(clnt=clnt, locl=locl, adopt=adopt),
+                               qmgr="QM1"), seed=1)
+    sim.passwords.update(alice="s3cret", bob="pw")
+    sim.credentials.update(good=("alice", "s3cret"), wrong=("alice", "nope"),
+                           stranger=("zed", "s3cret"))
+    SimEvents(sim)
+    return sim
+
+
+def _connect(sim, app: str, *, client: bool = True, user: str = "bob") -> int:
+    if client:
+        sim.connection("QM1", app, client_channel="APPS", client_host="10.0.0.1", user=user)
+    else:
+        sim.connection("QM1", app, user=user)
+    return sim.refusal("QM1", app)
+
+
+@pytest.mark.parametrize("clnt, app, user, refused", [
+    ("REQUIRED", "good", "bob", 0), ("REQUIRED", "wrong", "bob", 2035),
+    ("REQUIRED", "stranger", "bob", 2035), ("REQUIRED", "plain", "bob", 2035),
+    ("OPTIONAL", "plain", "bob", 0), ("OPTIONAL", "wrong", "bob", 2035),
+    ("REQDADM", "plain", "bob", 0), ("REQDADM", "plain", "mqm", 2035),
+    ("REQDADM", "good", "mqm", 0), ("NONE", "wrong", "bob", 0),
+])
+def test_connauth_checks_a_clients_mqcsp_as_chckclnt_says(clnt, app, user, refused):
+    sim = _connauth(clnt)
+    assert _connect(sim, app, user=user) == refused
+
+
+def test_a_failed_authentication_is_not_authorized_type_1_with_the_csp_user() -> None:
+    sim = _connauth()
+    assert _connect(sim, "wrong") == _connect(sim, "plain") == mqc.MQRC_NOT_AUTHORIZED
+    wrong, plain = read_events(sim, "QM1", appl_name="admin")
+    assert [p.parameter for p in wrong.data] == [
+        mqc.MQCA_Q_MGR_NAME, mqc.MQIACF_REASON_QUALIFIER, mqc.MQCACF_USER_IDENTIFIER,
+        mqc.MQIA_APPL_TYPE, mqc.MQCACF_APPL_NAME, mqc.MQCACH_CONNECTION_NAME,
+        mqc.MQCACH_CHANNEL_NAME, mqc.MQCACF_CSP_USER_IDENTIFIER]
+    assert kind_of(wrong).name == "Not Authorized (type 1)"
+    assert event_data(wrong) == {
+        "queueMgrName": "QM1", "reasonQualifier": "CSP Not Authorized",
+        "userIdentifier": "bob", "applType": "Unix", "applName": "wrong",
+        "connectionName": "10.0.0.1", "channelName": "APPS", "cspUserIdentifier": "alice"}
+    assert event_data(plain)["cspUserIdentifier"] == ""  # none supplied
+
+
+def test_adoptctx_yes_runs_the_connection_as_its_mqcsp_user() -> None:
+    sim = _connauth(adopt="YES")
+    assert sim.connection("QM1", "good", client_channel="APPS", user="eve").user == "alice"
+    sim = _connauth(adopt="NO")
+    assert sim.connection("QM1", "good", client_channel="APPS", user="eve").user == "eve"
+    assert sim.refusal("QM1", "good") == mqc.MQRC_NOT_AUTHORIZED  # eve may not connect
+    (event,) = read_events(sim, "QM1", appl_name="admin")
+    assert event.get(mqc.MQIACF_REASON_QUALIFIER) == mqc.MQRQ_CONN_NOT_AUTHORIZED
+
+
+def test_chcklocl_for_local_applications_and_no_connauth_checks_nothing() -> None:
+    sim = _connauth(clnt="NONE", locl="REQUIRED")
+    assert _connect(sim, "plain", client=False) == mqc.MQRC_NOT_AUTHORIZED
+    assert _connect(sim, "good", client=False) == 0
+    assert _connect(sim, "plain2", client=True) == 0  # CHCKCLNT(NONE)
+    sim = _connauth(locl="REQUIRED")
+    parse_mqsc("ALTER QMGR CONNAUTH(' ')", qmgr="QM1", network=sim.network)
+    assert _connect(sim, "wrong") == _connect(sim, "plain", client=False) == 0
