@@ -93,3 +93,45 @@ sim.run()
 records = [parse_message(m, d) for m, d in sim.browse("QM1", "ACTIV.REPLY.Q")]
 (after,) = build_routes(records)
 print(f"VERDICT after START CHANNEL: {after.verdict.value}")
+
+# %% [markdown]
+# ## A publication: one route, a branch per subscriber
+#
+# `dspmqrte -ts` publishes the trace-route message on a topic instead. The estate of
+# `examples/pubsub.mqsc` is a cluster of three queue managers sharing the topic
+# `Sport/Scores` (direct routing) and QMD, a child of QMC in a hierarchy; there are
+# subscribers on all four. With QMC's channel to QMD stopped, the route has a branch per
+# subscription the publication went towards — nested where another queue manager's engine
+# published it again — and each branch its own verdict. Where each subscription sends its
+# copies is what `DISPLAY SUB` says (the command asks the queue managers; here the
+# simulator's own answer).
+
+# %%
+from traceroute import Location
+from traceroute.display import branch_results
+
+pubsub = resources.files("traceroute").joinpath("examples/pubsub.mqsc").read_text()
+estate = parse_mqsc(pubsub + "\n* Queue manager name: QMA\nDEFINE QLOCAL(ACTIV.REPLY.Q)\n"
+                    "* Queue manager name: QMC\nSTOP CHANNEL(QMC.QMD)\n", source="pubsub.mqsc")
+sim = Simulator(estate, seed=1)
+opts = TraceOptions.from_dspmqrte(ts="Sport/Scores/Soccer", rq="ACTIV.REPLY.Q", d="yes",
+                                  ro="activity")
+md, data = build_trace_message(opts, msg_id=sim.new_msg_id("QMA"))
+sim.publish("QMA", "Sport/Scores/Soccer", md, data, appl_name="dspmqrte")
+sim.run(until=sim.now + 30)
+
+
+def destination(qmgr, sub_id):
+    sub = sim.pubsub.find(sim.network, qmgr, sub_id)
+    return Location(sub.destination_qmgr, sub.dest) if sub else None
+
+
+records = [parse_message(m, d) for m, d in sim.browse("QMA", "ACTIV.REPLY.Q")]
+(fanout,) = build_routes(records, destination)
+print("\n".join(branch_results(fanout)))
+print(f"FAN-OUT: {len(fanout.leaves)} branches; worst: {fanout.verdict.value}")
+
+# %%
+save(route_graph(fanout), "route_fanout.png", title="Sport/Scores/Soccer: QMD out of reach")
+save(route_graph(fanout), "route_fanout.svg", title="Sport/Scores/Soccer: QMD out of reach")
+Image("route_fanout.png")

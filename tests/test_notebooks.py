@@ -36,6 +36,12 @@ def test_01_trace_a_route(tmp_path):
     assert "messages on TARGET.Q at QM2: 1" in out
     assert "depth of transmission queue QM2 on QM1: 1" in out
     assert (tmp_path / "nb" / "route_stuck.png").stat().st_size > 1000
+    # a publication: a branch per subscription, the worst decides (QMB's full archive)
+    branches = re.findall(r"^Branch ([\d.]+): .*?: (.+?); last known", out, re.M)
+    assert [n for n, _ in branches] == ["1", "2.1", "2.2", "3.1", "3.2"]
+    assert "FAN-OUT: 5 branches; worst: dead_lettered" in out
+    assert "bound for queue manager 'QMD'" in out
+    assert (tmp_path / "nb" / "route_fanout.png").stat().st_size > 10_000
 
 
 def test_02_diagnose_lost_messages(tmp_path):
