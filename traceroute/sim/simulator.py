@@ -1669,7 +1669,8 @@ class Simulator:
         """MQOPEN of a topic for output (MQOT_TOPIC): a topic object, a topic string (added
         below the object's TOPICSTR), or both. Fails as MQ does: MQRC_PUBSUB_INHIBITED
         (PSMODE(DISABLED)), MQRC_UNKNOWN_OBJECT_NAME (no such topic object),
-        MQRC_TOPIC_STRING_ERROR (a `#` or `+` level: publishers may not use wildcards)."""
+        MQRC_TOPIC_STRING_ERROR (a `#` or `+` level: publishers may not use wildcards),
+        MQRC_ADMIN_TOPIC_STRING_ERROR (a topic in the queue manager's own `$SYS/MQ` branch)."""
         handle = self._open_topic(qmgr, topic, topic_object, appl_name, appl_type)
         if self._observers:
             r = handle.resolution
@@ -1702,6 +1703,8 @@ class Simulator:
             reason = mqc.MQRC_UNKNOWN_OBJECT_NAME  # neither an object nor a string
         if not reason and not publishable(full):
             reason = mqc.MQRC_TOPIC_STRING_ERROR
+        if not reason and in_system_branch(full):  # the queue manager's own: not for apps
+            reason = mqc.MQRC_ADMIN_TOPIC_STRING_ERROR
         return Opened(self, qmgr, queue or topic_obj, "",
                       Resolution(qmgr, reason=refused or reason, quiet=bool(refused)),
                       False, appl_name, appl_type, 0 if put1 else self._next_hobj(), put1,

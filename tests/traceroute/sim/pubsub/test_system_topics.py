@@ -230,3 +230,15 @@ def test_an_estate_folder_keeps_the_subscription_and_publishes_each_commands_tra
         e.sim.put("QM1", "LOCAL.Q", MQMD(), b"y", appl_name="payroll")
     with Estate.open(folder) as e:
         assert len(e.sim.browse("QM1", "TRACE.COPY")) == 1
+
+
+@pytest.mark.parametrize("topic", ["$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/fake",
+                                   "$SYS/MQ"])
+def test_applications_cannot_publish_on_the_system_branch(topic):
+    """IBM, MQRC_ADMIN_TOPIC_STRING_ERROR: "Publishing to an IBM MQ administrative topic
+    string, starting $SYS/MQ/ is not permitted" (MQOPEN / MQPUT1)."""
+    sim, _ = _sim()
+    _sub(sim, "QM1", AT.format("QM1") + "/ApplName/#")
+    assert sim.publish("QM1", topic, MQMD(), b"x").reason == mqc.MQRC_ADMIN_TOPIC_STRING_ERROR
+    assert sim.open_topic("QM1", topic).reason == mqc.MQRC_ADMIN_TOPIC_STRING_ERROR
+    assert sim.publish("QM1", "$SYSTEM/other", MQMD(), b"x").ok  # only $SYS/MQ is kept
