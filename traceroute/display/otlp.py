@@ -298,14 +298,18 @@ def otlp_json(routes: Iterable[Route], *, indent: int | None = None) -> str:
 OK_JOURNEYS = ("consumed", "on_queue")
 
 
-def journey_spans(journey: Any) -> list[tuple[str, dict]]:
+def journey_spans(journey: Any, *, _root: bytes | None = None, _parent: str | None = None,
+                  _path: str = "") -> list[tuple[str, dict]]:
     """(queue manager, span) per step of a `traceroute.journeys` Journey: one trace per
     original MsgId, one span per MQI call on the message's path (the application's put, the
     sending MCA's get, the receiving MCA's put, the consumer's get ...), chained in path
-    order, from the call's time to the next call's; the last step has the verdict."""
-    tid = trace_id(journey.msg_id)
+    order, from the call's time to the next call's; the last step has the verdict. A
+    publication's copies (its branches) are in the same trace, each chained from the last
+    span of the journey it branched from."""
+    root = journey.msg_id if _root is None else _root
+    tid = trace_id(root)
     out: list[tuple[str, dict]] = []
-    parent: str | None = None
+    parent: str | None = _parent
     verdict = str(journey.verdict)
     times = [_nanos(s.call.time) for s in journey.steps]
     clock = 0
@@ -314,7 +318,7 @@ def journey_spans(journey: Any) -> list[tuple[str, dict]]:
         start = times[n] if times[n] is not None else clock
         later = next((t for t in times[n + 1:n + 2] if t is not None), None)
         end = later if later is not None and later >= start else start
-        sid = span_id(journey.msg_id, f"/j/{n}")
+        sid = span_id(root, f"/j{_path}/{n}")
         conn = call.conn
         attrs = {"messaging.system": "ibm_mq", "messaging.operation.name": call.op_name,
                  "messaging.destination.name": step.queue,
@@ -326,7 +330,7 @@ def journey_spans(journey: Any) -> list[tuple[str, dict]]:
                  "mq.reason": call.reason or None, "mq.hop": n + 1,
                  "mq.journey.verdict": verdict}
         status = {"code": STATUS_UNSET}
-        if n == len(journey.steps) - 1:
+        if n == len(journey.steps) - 1 and not journey.branches:
             status = {"code": STATUS_OK} if verdict in OK_JOURNEYS else {
                 "code": STATUS_ERROR, "message": f"{verdict}: last seen at "
                 f"{journey.last_location.queue_manager or '?'} "
@@ -340,6 +344,8 @@ def journey_spans(journey: Any) -> list[tuple[str, dict]]:
             span["parentSpanId"] = parent
         out.append((call.qmgr or UNKNOWN_QMGR, span))
         parent, clock = sid, end
+    for b, branch in enumerate(getattr(journey, "branches", ()), start=1):
+        out += journey_spans(branch, _root=root, _parent=parent, _path=f"{_path}.{b}")
     return out
 
 

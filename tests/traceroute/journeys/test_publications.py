@@ -147,3 +147,24 @@ def test_follow_of_trace_and_reports_exits_with_the_worst_branch(day, capsys):
     documents = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 5 and len(documents) == 2  # dead-lettered (B.ARCHIVE MAXDEPTH 0)
     assert [len(d["branches"]) for d in documents] == [3, 3]
+
+
+def test_follow_otlp_puts_a_publication_and_its_copies_in_one_trace(day, tmp_path, capsys):
+    kinds, _ = day
+    out = tmp_path / "traces.json"
+    main(["follow", str(kinds["trace"]), "--otlp", str(out)])
+    capsys.readouterr()
+    document = json.loads(out.read_text().splitlines()[0])
+    spans = [s for r in document["resourceSpans"] for ss in r["scopeSpans"]
+             for s in ss["spans"]]
+    traces = {s["traceId"] for s in spans}
+    assert len(traces) == 2  # two publications, their copies inside them
+    ids = {s["spanId"] for s in spans}
+    assert len(ids) == len(spans)  # no span id twice
+    for tid in traces:
+        mine = [s for s in spans if s["traceId"] == tid]
+        roots = [s for s in mine if "parentSpanId" not in s]
+        assert len(roots) == 1 and roots[0]["name"].startswith("MQPUT1")
+        assert all(s["parentSpanId"] in ids for s in mine if s is not roots[0])
+        consumed = [s for s in mine if s["status"].get("code") == 1]  # STATUS_OK
+        assert len(consumed) == 3  # A.SCORES, the managed queue on QMB, C.SCORES
