@@ -322,8 +322,27 @@ def _timeline(out: Path, est: tables.Estate, event_rows: list[dict],
             + _svg(svg, "timeline"))
 
 
+def _destinations(network):
+    """(queue manager, SubId) -> where that subscription sends its copies, from the MQSC
+    (DEFINE SUB with its SUBID, as dmpmqcfg writes it); None without MQSC."""
+    if network is None:
+        return None
+    from traceroute.routes import Location
+    from traceroute.sim.pubsub import PubSub
+
+    subs = PubSub()
+
+    def where(qmgr: str, sub_id: bytes):
+        if qmgr not in network.qmgrs:
+            return None
+        found = subs.find(network, qmgr, sub_id)
+        return Location(found.destination_qmgr, found.dest) if found is not None else None
+
+    return where
+
+
 def _routes(out: Path, est: tables.Estate, count: int,
-            problem: Callable[[str], None] | None = None) -> str:
+            problem: Callable[[str], None] | None = None, network=None) -> str:
     from graph.draw.route import route_svg
     from graph.routegraph import route_graph
     from traceroute.display import render_route
@@ -335,7 +354,8 @@ def _routes(out: Path, est: tables.Estate, count: int,
     parts = [f"<p>{len(picked)} route(s): one example of each group of lost messages, "
              "and one delivered message.</p>"]
     failed: list[tuple[str, str]] = []
-    for i, route in enumerate(tables.route_details(out, picked, failed)):
+    for i, route in enumerate(tables.route_details(out, picked, failed,
+                                                   destinations=_destinations(network))):
         key = route.correl_id.hex()
         text = "\n".join(escape(line) for line in render_route(route, "outline"))
         picture = _picture(lambda route=route: route_svg(route_graph(route)), f"route{i}",
@@ -487,7 +507,7 @@ def build_report(out: str | Path, *, network=None, title: str | None = None,
         else '<p class="note">No channel sends observed.</p>',
         "timeline": _timeline(out, est, event_rows, xmitqs),
         "channels": _channels(est, findings, out), "audit": _audit(findings),
-        "events": _events(out), "routes": _routes(out, est, routes, problem),
+        "events": _events(out), "routes": _routes(out, est, routes, problem, network),
         "rejects": _rejects(est, out)}
     shown = SECTIONS
     if zos is not None:

@@ -390,11 +390,13 @@ def _read_sends(out: Path, est: Estate, limit: int) -> None:
                             weight + sum(r["kind_count"] for r in drawn[limit:]))
 
 
-def route_details(out: str | Path, correl_ids: list[str], failed: list | None = None):
+def route_details(out: str | Path, correl_ids: list[str], failed: list | None = None, *,
+                  destinations=None):
     """The routes of these messages, rebuilt from the operations table (as `show` would),
-    in the order asked. A message whose rows cannot make a route (a tampered table) is left
-    out and appended to `failed` as (correl_id, reason); at most MAX_ROUTE_OPERATIONS rows
-    are read per message."""
+    in the order asked; a publication's (or its copy's) is its whole tree, its copies' ends
+    where `destinations` (`traceroute.routes.Destinations`) says. A message whose rows
+    cannot make a route (a tampered table) is left out and appended to `failed` as
+    (correl_id, reason); at most MAX_ROUTE_OPERATIONS rows are read per message."""
     import pyarrow.compute as pc
 
     from graph.pipeline.rows import routes_from_operation_rows
@@ -424,7 +426,7 @@ def route_details(out: str | Path, correl_ids: list[str], failed: list | None = 
         except (ValueError, TypeError, KeyError, OverflowError) as e:
             if failed is not None and key in correl_ids:
                 failed.append((key, f"{type(e).__name__}: {e}"))
-    whole = {r.correl_id.hex(): r for r in assemble(list(routes.values()))}
+    whole = {r.correl_id.hex(): r for r in assemble(list(routes.values()), destinations)}
     return [whole[key] for key in correl_ids if key in whole]
 
 

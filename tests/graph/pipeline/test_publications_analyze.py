@@ -117,3 +117,26 @@ def test_the_report_draws_the_fan_out(analyzed):
     assert svg.count("Sport/Scores/") >= 3  # the topic on QMA, QMB and QMC
     for name in ("SYSTEM.DEAD.", "SYSTEM.INTER.", "hexagon" if "hexagon" in svg else "polygon"):
         assert name in svg
+
+
+def test_with_the_mqsc_the_report_knows_where_each_subscription_sends(analyzed):
+    """report --mqsc: DEFINE SUB (with the SUBID dmpmqcfg writes, or as the simulator made
+    it) says where each copy went: the subscriber's queue, or the queue manager a proxy
+    subscription's copy waits to reach (API subscriptions are in no MQSC)."""
+    from graph.report.html import _destinations
+    from graph.report.tables import route_details
+    from tests.support.pubsub_day import EXAMPLE, SETTINGS
+    from traceroute.sim.mqsc import parse_mqsc
+
+    out, _ = analyzed
+    ops = pq.read_table(out / "operations").to_pylist()
+    copies = {r["msg_id"] for r in ops if r["operation"] in ("Publish", "DiscardedPublish")}
+    key = next(r["correl_id"] for r in ops if r["operation"] == "Put" and r["topic"]
+               and r["queue_manager"] == "QMA" and r["correl_id"] not in copies)
+    network = parse_mqsc(EXAMPLE + SETTINGS, source="pubsub.mqsc")
+    [route] = route_details(out, [key], destinations=_destinations(network))
+    ends = {(x.location.queue_manager, x.location.queue or x.location.remote_queue_manager,
+             x.verdict.value) for x in route.leaves}
+    assert {("QMA", "A.SCORES", "delivered"), ("QMB", "B.SOCCER", "delivered"),
+            ("QMC", "C.SCORES", "delivered"), ("QMC", "QMD", "waiting_on_xmitq"),
+            ("QMB", "SYSTEM.DEAD.LETTER.QUEUE", "dead_lettered")} <= ends
