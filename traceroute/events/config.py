@@ -31,18 +31,30 @@ CONFIG_KINDS = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "CHANNEL", "PROCESS", "
                 "STGCLASS", "QMGR")
 
 
+#: The command message's context a configuration event carries when EventOrigin is
+#: MQEVO_MSG [mq: EventAccountingToken ... EventApplOrigin, "Returned: only if EventOrigin
+#: is MQEVO_MSG"], in IBM's order.
+CONTEXT_IDS = (mqc.MQBACF_EVENT_ACCOUNTING_TOKEN, mqc.MQCACF_EVENT_APPL_IDENTITY,
+               mqc.MQIACF_EVENT_APPL_TYPE, mqc.MQCACF_EVENT_APPL_NAME,
+               mqc.MQCACF_EVENT_APPL_ORIGIN)
+
+
 def config_event(reason: int, qmgr: str, kind: str, name: str, attrs: Mapping[str, str],
                  when: datetime, *, correl_id: bytes | None = None, user: str = "mqm",
                  origin: int = mqc.MQEVO_CONSOLE, seq: int = 1,
-                 control: int = mqc.MQCFC_LAST) -> Event:
-    """One configuration event (Create/Change/Delete/Refresh Object) for an object: origin,
-    the object's type and name, then every attribute `attrs` holds that PCF has (give the
-    object's effective attributes, with CRDATE/CRTIME/ALTDATE/ALTTIME, for all of them)."""
+                 control: int = mqc.MQCFC_LAST,
+                 context: Iterable[pcf.Parameter] = ()) -> Event:
+    """One configuration event (Create/Change/Delete/Refresh Object) for an object: origin
+    (from a command message, its `context` too), the object's type and name, then every
+    attribute `attrs` holds that PCF has (give the object's effective attributes, with
+    CRDATE/CRTIME/ALTDATE/ALTTIME, for all of them)."""
     object_type, name_id, width = OBJECT[kind]
+    given = {p.parameter: p for p in context} if origin == mqc.MQEVO_MSG else {}
     data: list[pcf.Parameter] = [
         pcf.String(mqc.MQCACF_EVENT_USER_ID, user, width=12),
         pcf.Integer(mqc.MQIACF_EVENT_ORIGIN, origin),
         pcf.String(mqc.MQCACF_EVENT_Q_MGR, qmgr, width=48),
+        *(given[pid] for pid in CONTEXT_IDS if pid in given),
         pcf.Integer(mqc.MQIACF_OBJECT_TYPE, object_type),
         pcf.String(name_id, name, width=width if len(name) <= width else None),
         *parameters(kind, attrs)]

@@ -66,7 +66,7 @@ _PCF_COMMANDS = {(verb, kind): n for verb, kind in (
     ("DISPLAY", "CHSTATUS"), ("DISPLAY", "CLUSQMGR"), ("RESET", "QSTATS"),
     ("START", "CHANNEL"), ("STOP", "CHANNEL"), ("DEFINE", "QLOCAL"), ("ALTER", "QLOCAL"),
     ("DELETE", "QLOCAL"), ("DEFINE", "CHANNEL"), ("ALTER", "CHANNEL"), ("DELETE", "CHANNEL"),
-    ("ALTER", "QMGR"), ("SET", "AUTHREC"), ("DELETE", "AUTHREC"))
+    ("ALTER", "QMGR"), ("SET", "AUTHREC"), ("DELETE", "AUTHREC"), ("REFRESH", "QMGR"))
     if (n := mqsc_command(verb, kind)) is not None}
 #: PCF Inquire commands (CMDEV(NODISPLAY) leaves them out).
 _INQUIRE_COMMANDS = frozenset(v for k, v in vars(mqc).items()
@@ -834,29 +834,32 @@ class SimEvents(Watcher):
             self._emit(e, "SYSTEM.ADMIN.CONFIG.EVENT")
         return events
 
-    def refresh(self, qmgr: str, *, kind: str | None = None,
-                name: str | None = None) -> list[Event]:
-        """REFRESH QMGR TYPE(CONFIGEV) [OBJECT(kind)] [NAME(generic*)]: one Refresh Object
-        event per matching object, and one Refresh Authority Record per matching authority
-        record (OBJECT(AUTHREC) or all; NAME matches its profile), when CONFIGEV(ENABLED)."""
+    def refresh(self, qmgr: str, *, kind: str | None = None, name: str | None = None,
+                user: str = "mqm", origin: int = mqc.MQEVO_CONSOLE,
+                context: Iterable[pcf.Parameter] = ()) -> list[Event]:
+        """REFRESH QMGR TYPE(CONFIGEV) [OBJECT(kind)] [NAME(generic*)] (or the PCF Refresh
+        Queue Manager: origin MQEVO_MSG, its message's context): one Refresh Object event
+        per matching object (OBJECT(QUEUE): every queue type), and one Refresh Authority
+        Record per matching authority record (OBJECT(AUTHREC) or all; NAME matches its
+        profile), when CONFIGEV(ENABLED)."""
         qm = self.sim.network.qmgrs[qmgr]
         if not _enabled(qm, "CONFIGEV"):
             return []
         when = self._when(qmgr)
         objects = [*qm.queues.values(), *qm.channels.values(), *qm.others.values()]
+        kinds = QUEUE_KINDS if kind == "QUEUE" else (kind,) if kind else CONFIG_KINDS
         out: list[Event] = []
 
         def named(n: str) -> bool:
             return not name or n == name or (name.endswith("*") and n.startswith(name[:-1]))
 
         for obj in sorted(objects, key=lambda o: (o.kind, o.name)):
-            if obj.kind not in CONFIG_KINDS or (kind and obj.kind != kind):
-                continue
-            if not named(obj.name):
+            if obj.kind not in CONFIG_KINDS or obj.kind not in kinds or not named(obj.name):
                 continue
             attrs = self._object(qm, obj.kind, obj.name) or obj.attrs
             event = config_event(mqc.MQRC_CONFIG_REFRESH_OBJECT, qmgr, obj.kind, obj.name,
-                                 attrs, when, correl_id=self._new_correl(qmgr))
+                                 attrs, when, correl_id=self._new_correl(qmgr), user=user,
+                                 origin=origin, context=context)
             self._emit(event, "SYSTEM.ADMIN.CONFIG.EVENT")
             out.append(event)
         if kind in (None, "AUTHREC"):
@@ -866,8 +869,8 @@ class SimEvents(Watcher):
                                                           r.entity)):
                 if named(record.profile):
                     event = authority_record_event(
-                        "Refresh Authority Record", qmgr, record, when,
-                        correl_id=self._new_correl(qmgr))
+                        "Refresh Authority Record", qmgr, record, when, user=user,
+                        origin=origin, context=context, correl_id=self._new_correl(qmgr))
                     self._emit(event, "SYSTEM.ADMIN.CONFIG.EVENT")
                     out.append(event)
         return out

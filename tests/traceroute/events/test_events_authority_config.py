@@ -13,7 +13,7 @@ from pcf import mqc
 from tests.traceroute.events.sim_events import event_data, read_events
 from traceroute.display.amqsevt import from_json, text, to_json
 from traceroute.events.catalog import BY_NAME, kind_of
-from traceroute.events.config import AuthorityRecord, authority_record_event
+from traceroute.events.config import CONTEXT_IDS, AuthorityRecord, authority_record_event
 from traceroute.sim import Simulator, parse_mqsc
 from traceroute.sim.events import SimEvents
 
@@ -275,3 +275,42 @@ def test_names_with_quotes_are_data_in_a_pcf_authority_record():
     assert event_data(after)["authProfileName"] == "X'Y"
     assert event_data(after)["entityName"] == "o'brien"
     assert len(event_data(after)["authorizationList"]) == 14  # ALLMQI: every MQI authority
+
+
+@pytest.mark.parametrize("objtype, kinds", [
+    (mqc.MQOT_AUTH_REC, {mqc.MQOT_AUTH_REC}),
+    (mqc.MQOT_Q, {mqc.MQOT_Q}),
+    (None, {mqc.MQOT_Q, mqc.MQOT_AUTH_REC}),
+])
+def test_pcf_refresh_queue_manager_refreshes_with_the_command_messages_context(objtype,
+                                                                              kinds):
+    """Refresh Queue Manager (MQRT_CONFIGURATION) from the command queue: Refresh Object
+    and Refresh Authority Record events with EventOrigin MQEVO_MSG and the message's
+    context, after EventQMgr (objects: after EventUserId, EventOrigin, EventQMgr)."""
+    from tests.support import pcfbytes as b
+
+    sim, events = _sim()
+    events.mqsc(f"DEFINE QLOCAL(R)\n{SET}", "QM1")
+    read_events(sim, "QM1", CFG)
+    parameters = [b.cfin(mqc.MQIACF_REFRESH_TYPE, mqc.MQRT_CONFIGURATION)]
+    if objtype is not None:
+        parameters.append(b.cfin(mqc.MQIACF_OBJECT_TYPE, objtype))
+    assert _pcf(sim, mqc.MQCMD_REFRESH_Q_MGR, parameters, "mqm") == (0, 0)
+    refreshed = read_events(sim, "QM1", CFG)
+    assert {e.get(mqc.MQIACF_OBJECT_TYPE) for e in refreshed} == kinds
+    for e in refreshed:
+        assert e.reason == mqc.MQRC_CONFIG_REFRESH_OBJECT
+        # the three origin parameters (objects: user, origin, qmgr; records: qmgr first),
+        # then the context in IBM's order
+        assert [p.parameter for p in e.data][3:8] == list(CONTEXT_IDS)
+        assert event_data(e)["eventOrigin"] == "Msg"
+        assert event_data(e)["eventApplName"] == "admin.tool"
+
+
+def test_refresh_object_queue_means_every_queue_type():
+    sim, events = _sim()
+    events.mqsc("DEFINE QALIAS(AL) TARGET(APP.IN)", "QM1")
+    read_events(sim, "QM1", CFG)
+    events.mqsc("REFRESH QMGR TYPE(CONFIGEV) OBJECT(QUEUE) NAME('A*')", "QM1")
+    assert sorted(e.get(mqc.MQCA_Q_NAME) for e in read_events(sim, "QM1", CFG)) == [
+        "AL", "APP.IN"]

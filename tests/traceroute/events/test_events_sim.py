@@ -52,9 +52,21 @@ def test_performance_events_from_the_traffic_of_a_network() -> None:
     assert sim.get("QM2", "APP.IN", appl_name="consumer") is not None
     (high,) = _on_queue(sim, "QM2", "SYSTEM.ADMIN.PERFM.EVENT")
     assert high.reason == mqc.MQRC_Q_SERVICE_INTERVAL_HIGH and high.get(38) == 1
+    # the next gets come within the interval: Service Interval OK (the switch flipped to
+    # OK with the High event), data as IBM lists it for every performance event
+    sim.run(until=sim.now + 0.5)
+    assert sim.get("QM2", "APP.IN", appl_name="consumer") is not None
+    (ok,) = _on_queue(sim, "QM2", "SYSTEM.ADMIN.PERFM.EVENT")
+    assert ok.reason == mqc.MQRC_Q_SERVICE_INTERVAL_OK
+    assert [p.parameter for p in ok.data] == [
+        mqc.MQCA_Q_MGR_NAME, mqc.MQCA_BASE_OBJECT_NAME, mqc.MQIA_TIME_SINCE_RESET,
+        mqc.MQIA_HIGH_Q_DEPTH, mqc.MQIA_MSG_ENQ_COUNT, mqc.MQIA_MSG_DEQ_COUNT]
+    assert to_json(ok)["eventData"] == {
+        "queueMgrName": "QM2", "baseObjectName": "APP.IN", "timeSinceReset": 0,
+        "highQueueDepth": 4, "msgEnqCount": 0, "msgDeqCount": 1}
     # QM1 has PERFMEV disabled (MQ's default): its transmission queue raised nothing
     assert _on_queue(sim, "QM1", "SYSTEM.ADMIN.PERFM.EVENT") == []
-    assert len(watcher.events) == 2 + 1  # + Channel Started on QM1
+    assert len(watcher.events) == 3 + 1  # + Channel Started on QM1
 
 
 def test_channel_started_and_stopped_by_user() -> None:

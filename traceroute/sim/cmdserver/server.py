@@ -295,6 +295,7 @@ class CommandServer(Watcher):
             mqc.MQCMD_STOP_CHANNEL: self._stop_channel,
             mqc.MQCMD_SET_AUTH_REC: self._auth_rec,
             mqc.MQCMD_DELETE_AUTH_REC: self._auth_rec,
+            mqc.MQCMD_REFRESH_Q_MGR: self._refresh_qmgr,
         }
         #: the command being answered: (user, its message's context, the CorrelId its
         #: events share); None for a command not from the command queue
@@ -418,6 +419,32 @@ class CommandServer(Watcher):
                 outcome = session.execute(command)
             if not outcome.ok:
                 raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
+        return []
+
+    def _refresh_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        """Refresh Queue Manager with RefreshType MQRT_CONFIGURATION (as REFRESH QMGR
+        TYPE(CONFIGEV)): a Refresh Object / Refresh Authority Record event per object and
+        record its ObjectType and ObjectName select. Other refresh types change nothing the
+        simulator keeps: answered OK."""
+        def get(pid: int) -> object:
+            return next((p.value for p in message.parameters if p.parameter == pid), None)
+
+        refresh_type = get(mqc.MQIACF_REFRESH_TYPE)
+        if refresh_type is None:
+            raise _Fail(mqc.MQRCCF_PARM_MISSING)
+        if refresh_type != mqc.MQRT_CONFIGURATION:
+            return []
+        objtype = get(mqc.MQIACF_OBJECT_TYPE)
+        kind = _REFRESH_KINDS.get(objtype if isinstance(objtype, int) else mqc.MQOT_ALL, "?")
+        if kind == "?":
+            raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
+        name = get(mqc.MQCACF_OBJECT_NAME)
+        events = events_of(self.sim)
+        if events is not None:
+            user, context, _correl = self._command or ("mqm", [], None)
+            events.refresh(qm.name, kind=kind, name=name.strip() if isinstance(name, str)
+                           and name.strip() else None, user=user, context=context,
+                           origin=mqc.MQEVO_MSG if self._command else mqc.MQEVO_OTHER)
         return []
 
     @staticmethod
@@ -786,6 +813,14 @@ __all__ = ["CommandServer", "passes"]
 _AUTH_WORDS = {**{v: k for k, v in AUTHORITIES.items()}, mqc.MQAUTH_ALL: "ALL",
                mqc.MQAUTH_ALL_ADMIN: "ALLADM", mqc.MQAUTH_ALL_MQI: "ALLMQI",
                mqc.MQAUTH_NONE: "NONE"}
+#: Refresh Queue Manager's ObjectType -> REFRESH QMGR's OBJECT (None: every kind).
+_REFRESH_KINDS: dict[int, str | None] = {
+    mqc.MQOT_ALL: None, mqc.MQOT_Q: "QUEUE", mqc.MQOT_LOCAL_Q: "QLOCAL",
+    mqc.MQOT_MODEL_Q: "QMODEL", mqc.MQOT_ALIAS_Q: "QALIAS", mqc.MQOT_REMOTE_Q: "QREMOTE",
+    mqc.MQOT_CHANNEL: "CHANNEL", mqc.MQOT_PROCESS: "PROCESS", mqc.MQOT_NAMELIST: "NAMELIST",
+    mqc.MQOT_TOPIC: "TOPIC", mqc.MQOT_AUTH_INFO: "AUTHINFO", mqc.MQOT_LISTENER: "LISTENER",
+    mqc.MQOT_SERVICE: "SERVICE", mqc.MQOT_COMM_INFO: "COMMINFO",
+    mqc.MQOT_AUTH_REC: "AUTHREC"}
 #: An authority record's ObjectType -> SET AUTHREC's OBJTYPE.
 _OBJTYPES = {v: k for k, v in RECORD_TYPES.items()}
 
