@@ -429,12 +429,39 @@ def _vm_hwm_kb() -> int:
     return _status_kb(os.getpid(), "VmHWM")
 
 
-def child_local(path: str) -> None:
-    """Time run_local over the input; report counts and this process's peak RSS."""
+def child_local(path: str, how: str = "run_local") -> None:
+    """Time the single process over the input (`how`: "analyze" = the one-process analyze,
+    `run_single`, writing every table, where the tree has it, else `run_local`, as analyze's
+    single process was before issue 33; "run_local" = the in-memory reference); report
+    counts and this process's peak RSS."""
     start = time.perf_counter()
     from graph.pipeline.local import run_local
 
+    run_single = None
+    if how == "analyze":
+        with contextlib.suppress(ImportError):  # a tree before it: run_local is its one
+            from graph.pipeline.single import run_single
     imported = time.perf_counter()
+    if run_single is not None:
+        import tempfile
+
+        import pyarrow.parquet as pq
+
+        from graph.pipeline.inputs import list_inputs
+
+        with tempfile.TemporaryDirectory(prefix="bench-single-") as temp:
+            out = str(Path(temp) / "out")
+            summary = run_single([path], out, listing=list_inputs([path]))
+            seconds = time.perf_counter() - imported
+            hops = sum(pq.ParquetFile(f).metadata.num_rows
+                       for f in (Path(out) / "hops").rglob("*.parquet"))
+        _emit("RESULT", {"seconds": seconds, "startup": imported - start,
+                         "code": str(Path(sys.modules[run_single.__module__].__file__).parent),
+                         "path": "run_single", "messages": summary.messages,
+                         "routes": summary.routes, "hops": hops,
+                         "rejected": summary.rejected, "verdicts": summary.verdicts,
+                         "vm_hwm_kb": _vm_hwm_kb()})
+        return
     result = run_local([path])
     seconds = time.perf_counter() - imported
     if hasattr(result, "route_table"):  # column-wise result (since issue 14)
@@ -446,7 +473,7 @@ def child_local(path: str) -> None:
         routes, hops = len(result.routes), len(result.hops)
     _emit("RESULT", {"seconds": seconds, "startup": imported - start,
                      "code": str(Path(sys.modules[run_local.__module__].__file__).parent),
-                     "messages": result.messages, "routes": routes,
+                     "path": "run_local", "messages": result.messages, "routes": routes,
                      "hops": hops, "rejected": len(result.rejects),
                      "verdicts": verdicts,
                      "vm_hwm_kb": _vm_hwm_kb()})
@@ -596,7 +623,7 @@ def child_main(argv: list[str]) -> int:
     """`bench_pipeline.py _child local PATH | spark PATH OUT MASTER CONF | stages PATH ...`."""
     mode, rest = argv[0], argv[1:]
     if mode == "local":
-        child_local(rest[0])
+        child_local(rest[0], *rest[1:2])
     elif mode == "spark":
         child_spark(rest[0], rest[1], rest[2], json.loads(rest[3]))
     elif mode == "stages":
@@ -798,7 +825,8 @@ def describe_run(step: Step) -> list[str]:
         r = step.local
         if r.ok:
             res = r.result
-            out.append(f"  single-process: {res['seconds']:.1f} s in run_local "
+            how = res.get("path", "run_local")
+            out.append(f"  single-process: {res['seconds']:.1f} s in {how} "
                        f"({n / res['seconds']:,.0f} reports/s; +{res['startup']:.1f} s imports), "
                        f"peak RSS {_gib(res['vm_hwm_kb'])} GiB (VmHWM); {res['routes']:,} "
                        f"routes, {res['hops']:,} hops, {res['rejected']} rejected")
@@ -904,6 +932,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="before each run, wait up to this long for other processes on the "
                         "machine to go idle (default 60; 0: don't wait)")
     p.add_argument("--only", choices=("single", "spark"), help="run only one of the paths")
+    p.add_argument("--single", choices=("analyze", "run_local"), default="analyze",
+                   help="the single process timed: analyze's one-process path (run_single, "
+                        "every table written; run_local in a tree before it, default) or "
+                        "the in-memory reference run_local")
     p.add_argument("--against", metavar="REV",
                    help="also run both paths with the project as it was at git revision REV "
                         "(exported into the workdir), each right before this tree's run")
@@ -1010,13 +1042,14 @@ def run_steps(args: argparse.Namespace, by_n: dict[int, Input], workdir: Path, l
         path = str(step.input.path)
         base = tree is not None and n <= args.against_max
         if base and args.only != "spark" and args.against_paths != "spark":
-            say(f"[{n:,}] single-process run_local at {args.against} ...")
-            step.base_local = run_child(f"single {n:,} {args.against}", ["local", path], log,
-                                        say, args.quiet_wait, tree)
+            say(f"[{n:,}] single-process ({args.single}) at {args.against} ...")
+            step.base_local = run_child(f"single {n:,} {args.against}",
+                                        ["local", path, args.single], log, say,
+                                        args.quiet_wait, tree)
             say(f"[{n:,}] single-process at {args.against}: {_said(step.base_local, n)}")
         if args.only != "spark":
-            say(f"[{n:,}] single-process run_local ...")
-            step.local = run_child(f"single {n:,}", ["local", path], log, say,
+            say(f"[{n:,}] single-process ({args.single}) ...")
+            step.local = run_child(f"single {n:,}", ["local", path, args.single], log, say,
                                    args.quiet_wait)
             say(f"[{n:,}] single-process: " + (
                 f"{step.local.seconds:.1f} s, {n / step.local.seconds:,.0f} reports/s, "
