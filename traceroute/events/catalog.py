@@ -283,6 +283,25 @@ EVENTS: tuple[EventKind, ...] = (
                _s(mqc.MQCACF_LOG_PATH, "LogPath", 1024))),
 )
 
+#: Optional parameters of events the simulator produces that it never fills, and why (the
+#: docs list them; every other optional parameter is produced when its condition holds).
+NOT_SIMULATED_PARAMETERS: dict[tuple[str, str], str] = {
+    ("Unknown Object Name", "ProcessName"):
+        "the simulated applications open queues and topics, never a process definition "
+        "(an MQOPEN of a process for MQINQ)",
+    ("Channel SSL Error", "XmitQName"):
+        "the simulator finds a TLS failure (a CipherSpec mismatch) at the receiving end, "
+        "whose channel has no transmission queue",
+    ("Channel SSL Error", "SSLHandshakeStage"):
+        "TLS handshakes are not simulated (their stages, GSKit return codes): only a "
+        "CipherSpec mismatch, MQRQ_SSL_CIPHER_SPEC_ERROR",
+    ("Channel SSL Error", "SSLReturnCode"):
+        "TLS handshakes are not simulated (their stages, GSKit return codes): only a "
+        "CipherSpec mismatch, MQRQ_SSL_CIPHER_SPEC_ERROR",
+    ("Channel SSL Error", "SSLPeerName"):
+        "certificates (their distinguished names, SSLPEER matching) are not simulated",
+}
+
 #: Events by name.
 BY_NAME: dict[str, EventKind] = {e.name: e for e in EVENTS}
 #: Events by MQCFH reason (Not Authorized: type 2, the MQOPEN one; see BY_NAME for others).

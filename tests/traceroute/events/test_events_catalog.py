@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from pcf import mqc
-from traceroute.events.catalog import BY_NAME, EVENTS, MissingParameter, build
+from traceroute.events.catalog import (
+    BY_NAME,
+    EVENTS,
+    NOT_SIMULATED_PARAMETERS,
+    MissingParameter,
+    build,
+)
 from traceroute.events.model import EVENT_QUEUES
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -70,3 +76,13 @@ def test_the_docs_say_which_events_the_simulator_makes_and_why_not() -> None:
             assert rows[kind.name] == f"**not simulated**: {kind.simulated}"
         else:
             assert "not simulated" not in rows[kind.name]
+
+
+def test_the_docs_list_the_parameters_the_simulator_never_fills_and_why() -> None:
+    text = (ROOT / "docs" / "simulator.md").read_text()
+    listed = dict(re.findall(r"^\* ([^,\n]+, \w+): (.+)$", text, re.M))
+    for (event, param), why in NOT_SIMULATED_PARAMETERS.items():
+        kind = BY_NAME[event]
+        assert not kind.simulated  # an event it produces ...
+        assert any(p.name == param and p.optional for p in kind.params)  # ... optionally
+        assert listed[f"{event}, {param}"] == why
