@@ -79,6 +79,11 @@ def test_a_channel_waits_in_starting_for_the_slot_another_releases() -> None:
     sim.run(until=2)
     assert sim.channel_status("QM1", "QM1.TO.QM3") == "STARTING"
     assert server.monitor.channel_state("QM1", "QM1.TO.QM3")[0] == "STARTING"
+    import pcf  # the command server answers Inquire Channel Status with MQCHS_STARTING
+    (status,) = server.execute("QM1", pcf.Message(
+        pcf.Header(type=mqc.MQCFT_COMMAND, command=mqc.MQCMD_INQUIRE_CHANNEL_STATUS),
+        [pcf.String(mqc.MQCACH_CHANNEL_NAME, "QM1.TO.QM3")]))
+    assert status.get(mqc.MQIACH_CHANNEL_STATUS) == mqc.MQCHS_STARTING
     assert sim.starting("QM1") == ["QM1.TO.QM3"] and sim.active_channels("QM1") == 1
     assert sim.depth("QM1", "QM3") == 1  # its message waits on its transmission queue
     sim.run(until=200)
@@ -274,3 +279,27 @@ def test_an_estate_refuses_a_qm_ini_it_cannot_read_naming_file_and_line(tmp_path
     with pytest.raises(EstateError, match=r"QM2/qm\.ini:2: MaxChannels='lots'"), \
             Estate.open(folder):
         pass
+
+
+def test_a_retrying_channel_must_become_active_again_for_its_next_attempt() -> None:
+    """IBM: a channel needs an active slot 'because it is starting, or because it is about
+    to make another attempt to establish connection with its partner'. A retrying channel
+    is current but not active; when it tries again while the only slot is taken it writes
+    Channel Not Activated, and starts once the slot is released."""
+    sim = _sim(qm1=qm_ini_text(max_active=1))
+    sim.stop_channel("QM3", "QM1.TO.QM3")  # its receiving end is stopped: it retries
+    assert sim.put("QM1", "T3", MQMD(), b"y").ok
+    sim.run(until=5)
+    assert sim.channel_status("QM1", "QM1.TO.QM3") == "RETRYING"
+    assert sim.active_channels("QM1") == 0  # retrying: not active
+    assert sim.put("QM1", "T2", MQMD(), b"x").ok  # QM1.TO.QM2 takes the slot
+    sim.run(until=8)
+    sim.start_channel("QM3", "QM1.TO.QM3")  # QM1.TO.QM3 tries again: no slot
+    sim.run(until=12)
+    assert sim.channel_status("QM1", "QM1.TO.QM3") == "STARTING"
+    sim.run(until=200)
+    assert sim.depth("QM3", "APP.IN") == 1
+    assert [(e.reason, event_data(e)["channelName"]) for e in read_events(sim, "QM1", CHL)] \
+        == [(2283, "QM1.TO.QM3"), (2282, "QM1.TO.QM2"), (2296, "QM1.TO.QM3"),
+            (2283, "QM1.TO.QM2"), (2295, "QM1.TO.QM3"), (2282, "QM1.TO.QM3"),
+            (2283, "QM1.TO.QM3")]
