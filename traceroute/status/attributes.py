@@ -20,8 +20,9 @@ digits, names and descriptions as written, trailing blanks dropped).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pcf import mqc
 from pcf.model import ByteString, Integer, IntegerList, Parameter, String, StringList
@@ -44,6 +45,11 @@ class Attribute:
     width: int = 48
     readonly: bool = False
     secret: bool = False
+    #: The numbers MQ takes for an INT attribute, (lowest, highest), besides its `words`
+    #: (None: not checked). See `numbers`.
+    limits: tuple[int, int] | None = None
+    #: The PCF reason a command server gives for a value outside `limits`.
+    reason: int = mqc.MQRCCF_PARM_VALUE_ERROR
 
 
 def _c(name: str) -> int:
@@ -72,6 +78,17 @@ def _table(*rows: Attribute) -> dict[str, Attribute]:
 def _a(keyword: str, param: str, kind: str = STR, words: Mapping[str, int] | None = None,
        width: int = 48, readonly: bool = False, secret: bool = False) -> Attribute:
     return Attribute(keyword, _c(param), kind, dict(words or {}), width, readonly, secret)
+
+
+def _limited(table: dict[str, Attribute], limits: Mapping[str, tuple]) -> dict[str, Attribute]:
+    """`table` with each INT attribute named in `limits` given its range (and PCF reason)."""
+    out = dict(table)
+    for keyword, (low, high, *reason) in limits.items():
+        a = out[keyword]
+        assert a.kind == INT and not a.readonly, keyword
+        out[keyword] = replace(a, limits=(low, high),
+                               reason=_c(reason[0]) if reason else a.reason)
+    return out
 
 
 _QSGDISP = _w(QMGR="MQQSGD_Q_MGR", COPY="MQQSGD_COPY", SHARED="MQQSGD_SHARED",
@@ -612,6 +629,94 @@ TPSTATUS_SUB = _table(
     _a("ACTCONN", "MQBACF_CONNECTION_ID", BYTES, width=24),
 )
 
+# --- the numbers MQ takes --------------------------------------------------------------
+#
+# The ranges of the numeric attributes, as IBM MQ 9.4's DEFINE/ALTER QLOCAL, QMODEL,
+# CHANNEL, QMGR, TOPIC, SUB, LISTENER and COMMINFO pages give them for Multiplatforms (z/OS
+# only attributes: the z/OS values), and the PCF reason IBM's PCF reference names for a
+# bad value of that parameter (MQRCCF_PARM_VALUE_ERROR, "outside the acceptable numeric
+# range for the parameter", where it names none). A word an attribute also takes (KAINT
+# AUTO, CAPEXPRY NOLIMIT, EXPRYINT OFF ...) is in the attribute's `words`.
+#
+# Checked against IBM's pages through this project's search: MAXDEPTH (0-999 999 999),
+# MAXINST (0-999 999 999, also for AMQP channels) and the channel reasons
+# (MQRCCF_BATCH_SIZE_ERROR, MQRCCF_BATCH_INT_ERROR ...). From the MQSC reference as
+# remembered, NOT checked against a page here (all but `CHECKED_LIMITS`): the least
+# certain are MAXFSIZE (20-267 386 880 MB), AMQPKA, the AMQP/MQTT channels' PORT and
+# BACKLOG, CLNTWGHT, TREELIFE, SSLRKEYC, IMGINTVL/IMGLOGLN, MARKINT, the z/OS channel
+# initiator numbers, and COMMINFO's MCHBINT/MSGHIST/MONINT. LISTENER's NetBIOS/LU 6.2
+# numbers (ADAPTER, COMMANDS, NTBNAMES, SESSIONS) are not checked at all.
+_N = 999_999_999
+_MB100 = 104_857_600
+QUEUE = _limited(QUEUE, {
+    "DEFPRTY": (0, 9), "MAXDEPTH": (0, _N), "MAXMSGL": (0, _MB100), "BOTHRESH": (0, _N),
+    "TRIGDPTH": (1, _N), "TRIGMPRI": (0, 9), "RETINTVL": (0, _N), "QDEPTHHI": (0, 100),
+    "QDEPTHLO": (0, 100), "QSVCINT": (0, _N), "CLWLPRTY": (0, 9), "CLWLRANK": (0, 9),
+    "CAPEXPRY": (1, _N), "MAXFSIZE": (20, 267_386_880),
+})
+CHANNEL = _limited(CHANNEL, {
+    "BATCHSZ": (1, 9999, "MQRCCF_BATCH_SIZE_ERROR"),
+    "BATCHINT": (0, _N, "MQRCCF_BATCH_INT_ERROR"),
+    "BATCHHB": (0, _N), "BATCHLIM": (0, 999_999),
+    "DISCINT": (0, 999_999, "MQRCCF_DISC_INT_ERROR"),
+    "SHORTRTY": (0, _N, "MQRCCF_SHORT_RETRY_ERROR"),
+    "SHORTTMR": (0, _N, "MQRCCF_SHORT_TIMER_ERROR"),
+    "LONGRTY": (0, _N, "MQRCCF_LONG_RETRY_ERROR"),
+    "LONGTMR": (0, _N, "MQRCCF_LONG_TIMER_ERROR"),
+    "HBINT": (0, 999_999, "MQRCCF_HB_INTERVAL_ERROR"),
+    "KAINT": (0, 99_999, "MQRCCF_KEEP_ALIVE_INT_ERROR"),
+    "SEQWRAP": (100, _N, "MQRCCF_SEQ_NUMBER_WRAP_ERROR"),
+    "MAXMSGL": (0, _MB100, "MQRCCF_MAX_MSG_LENGTH_ERROR"),
+    "MRRTY": (0, _N, "MQRCCF_MR_COUNT_ERROR"),
+    "MRTMR": (0, _N, "MQRCCF_MR_INTERVAL_ERROR"),
+    "NETPRTY": (0, 9, "MQRCCF_NET_PRIORITY_ERROR"),
+    "CLWLPRTY": (0, 9), "CLWLRANK": (0, 9), "CLWLWGHT": (1, 99),
+    "MAXINST": (0, _N, "MQRCCF_MAX_INSTANCES_ERROR"),
+    "MAXINSTC": (0, _N, "MQRCCF_MAX_INSTS_PER_CLNT_ERR"),
+    "SHARECNV": (0, _N, "MQRCCF_SHARING_CONVS_ERROR"),
+    "CLNTWGHT": (0, 99), "AMQPKA": (0, 99_999_999),
+    "PORT": (0, 65_535, "MQRCCF_PORT_NUMBER_ERROR"), "BACKLOG": (0, _N),
+})
+QMGR = _limited(QMGR, {
+    "CCSID": (1, 65_535), "MAXMSGL": (32_768, _MB100, "MQRCCF_MAX_MSG_LENGTH_ERROR"),
+    "MAXHANDS": (0, _N), "MAXUMSGS": (1, _N), "TRIGINT": (0, _N),
+    "STATINT": (1, 604_800), "ACCTINT": (1, 604_800), "CLWLLEN": (0, _N),
+    "CLWLMRUC": (1, _N), "MAXPROPL": (0, _MB100), "PSRTYCNT": (0, _N),
+    "TREELIFE": (0, 604_000), "SSLRKEYC": (0, _N), "IMGINTVL": (1, _N),
+    "IMGLOGLN": (1, _N), "MARKINT": (0, _N),
+    # z/OS
+    "ACTCHL": (1, 9999), "CHIADAPS": (0, 9999), "CHIDISPS": (1, 9999),
+    "EXPRYINT": (1, 99_999_999), "LSTRTMR": (5, 9999), "LU62CHL": (0, 9999),
+    "MAXCHL": (1, 9999), "OPORTMAX": (0, 65_535), "OPORTMIN": (0, 65_535),
+    "RCVTIME": (0, 999_999), "RCVTMIN": (0, 3600), "SSLTASKS": (0, 9999),
+    "TCPCHL": (0, 9999), "TRAXTBL": (2, 2048),
+})
+TOPIC = _limited(TOPIC, {"DEFPRTY": (0, 9)})
+SUB = _limited(SUB, {"EXPIRY": (0, _N), "PUBPRTY": (0, 9), "SUBLEVEL": (0, 9)})
+
+#: Numeric attributes of objects whose other attributes live elsewhere (LISTENER, COMMINFO:
+#: traceroute.events.objects; a topic's CAPEXPRY, which Inquire Topic does not return here).
+MORE_NUMBERS: dict[str, dict[str, Attribute]] = {
+    "TOPIC": _limited(_table(_a("CAPEXPRY", "MQIA_CAP_EXPIRY", INT,
+                                _w(NOLIMIT="MQCEX_NOLIMIT", ASPARENT="MQCEX_AS_PARENT"))),
+                      {"CAPEXPRY": (1, _N)}),
+    "LISTENER": _limited(_table(_a("PORT", "MQIACH_PORT", INT),
+                                _a("BACKLOG", "MQIACH_BACKLOG", INT)),
+                         {"PORT": (0, 65_535, "MQRCCF_PORT_NUMBER_ERROR"),
+                          "BACKLOG": (0, _N)}),
+    "COMMINFO": _limited(_table(_a("PORT", "MQIACH_PORT", INT),
+                                _a("MCHBINT", "MQIACH_MC_HB_INTERVAL", INT),
+                                _a("MSGHIST", "MQIACH_MSG_HISTORY", INT),
+                                _a("MONINT", "MQIA_MONITOR_INTERVAL", INT),
+                                _a("CCSID", "MQIA_CODED_CHAR_SET_ID", INT)),
+                         {"PORT": (1, 65_535, "MQRCCF_PORT_NUMBER_ERROR"),
+                          "MCHBINT": (0, 999_999), "MSGHIST": (0, _N),
+                          "MONINT": (0, 999_999), "CCSID": (0, 65_535)}),
+}
+#: (table, keyword) of the ranges above that an IBM page found here confirmed; the others
+#: are the MQSC reference as remembered (see the comment above).
+CHECKED_LIMITS = frozenset({("QUEUE", "MAXDEPTH"), ("CHANNEL", "MAXINST")})
+
 #: The attribute table of each object kind (queue kinds share one).
 TABLES: dict[str, dict[str, Attribute]] = {
     "QLOCAL": QUEUE, "QMODEL": QUEUE, "QALIAS": QUEUE, "QREMOTE": QUEUE, "CHANNEL": CHANNEL,
@@ -639,6 +744,42 @@ def hidden_secrets(kind: str, attrs: Mapping[str, str]) -> list[str]:
     shown as asterisks (their value cannot be had)."""
     table = table_for(kind)
     return [k for k, v in attrs.items() if k in table and table[k].secret and v == SECRET_SHOWN]
+
+
+def numbers(kind: str) -> dict[str, Attribute]:
+    """The attributes of an object kind that take a number in a range, by MQSC keyword."""
+    out = {k: a for k, a in table_for(kind).items() if a.limits is not None}
+    out.update(MORE_NUMBERS.get(kind, {}))
+    return out
+
+
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def number_problem(a: Attribute, value: str) -> str | None:
+    """Why MQ refuses `value` for the numeric attribute `a` ('not a number', 'out of
+    range'), None when it takes it. Any length of digits is read without converting more
+    than a few of them."""
+    text = value.strip().upper()
+    low, high = a.limits or (-(2**31), 2**31 - 1)
+    also = f" (or {', '.join(sorted(a.words))})" if a.words else ""
+    if text in a.words:
+        return None
+    if not _NUMBER.fullmatch(text):
+        return (f"{a.keyword}({shown_value(value)}) is not a number: {a.keyword} takes "
+                f"{low} to {high}{also}")
+    digits = text.lstrip("-").lstrip("0") or "0"
+    if len(digits) > 12 or not low <= int(digits) * (-1 if text[0] == "-" else 1) <= high:
+        return (f"{a.keyword}({shown_value(value)}) is out of range: {a.keyword} takes "
+                f"{low} to {high}{also}")
+    return None
+
+
+def shown_value(value: str, limit: int = 24) -> str:
+    """A value as an error message shows it: a long one cut, with its length."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... ({len(value)} characters)"
 
 
 def table_for(kind: str) -> dict[str, Attribute]:

@@ -18,6 +18,7 @@ from traceroute.sim.mqsc import (
 )
 from traceroute.sim.mqsc.syntax import LIST_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS, MQObject, Network, all_objects
+from traceroute.status.attributes import numbers
 
 # A dump in dmpmqcfg's layout (header comments, one attribute per line, ALTDATE/ALTTIME
 # commented out inside the command, names quoted, REPLACE on every DEFINE).
@@ -557,10 +558,20 @@ def names(limit: int) -> st.SearchStrategy[str]:
 def attrs_of(kind: str) -> st.SearchStrategy[dict[str, str]]:
     """Attributes MQSC has for `kind`, each with a value it can hold (flags YES/NO)."""
     keywords = sorted(KNOWN_KEYWORDS[kind] - {"CHLTYPE", "AUTHTYPE"})
-    return st.dictionaries(st.sampled_from(keywords), values, max_size=4).map(
+    numeric = numbers(kind)
+
+    def value_of(keyword: str) -> st.SearchStrategy[str]:
+        a = numeric.get(keyword)
+        if a is None or a.limits is None:
+            return values
+        return st.one_of(st.integers(*a.limits).map(str), st.sampled_from(sorted(a.words))
+                         if a.words else st.nothing())  # a number MQ takes
+
+    pairs = st.sampled_from(keywords).flatmap(lambda k: st.tuples(st.just(k), value_of(k)))
+    return st.lists(pairs, max_size=4, unique_by=lambda p: p[0]).map(
         lambda d: {k: ("YES" if v else "NO") if k in FLAGS
                    else v.replace(",", "").strip() if k in LIST_KEYWORDS else v
-                   for k, v in d.items()})  # a list's items: no commas, no edge blanks
+                   for k, v in d})  # a list's items: no commas, no edge blanks
 
 
 @st.composite

@@ -62,6 +62,7 @@ from pcf.model import (
 from pcf.mqmd import MQMD
 from traceroute.events.config import AUTHORITIES, RECORD_TYPES
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
+from traceroute.sim.cmdserver.request import Fail, Request
 from traceroute.sim.crtmqm import QMGR_DEFAULTS
 from traceroute.sim.events import events_of, message_context
 from traceroute.sim.mqsc.apply import Session
@@ -94,84 +95,6 @@ from traceroute.status.words import CHANNEL_TYPE, QUEUE_TYPE, reverse
 
 _QTYPES = reverse(QUEUE_TYPE)
 _ADMIN_FORMATS = ("MQADMIN", "MQPCF")
-_NAME_LIMIT = {mqc.MQCACH_CHANNEL_NAME: 20}
-
-
-class _Fail(Exception):
-    """A command that fails: its reason and the error response's parameters."""
-
-    def __init__(self, reason: int, *parameters: Parameter) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.parameters = list(parameters)
-
-
-def _param_error(p: Parameter, kind: str) -> _Fail:
-    code = {Integer: f"MQRCCF_CFIN_{kind}", IntegerList: f"MQRCCF_CFIL_{kind}",
-            String: f"MQRCCF_CFST_{kind}", StringList: f"MQRCCF_CFSL_{kind}",
-            IntegerFilter: f"MQRCCF_CFIF_{kind}",
-            StringFilter: f"MQRCCF_CFSF_{kind}"}.get(type(p), f"MQRCCF_CFST_{kind}")
-    if kind == "DUPLICATE_PARM" and code.startswith(("MQRCCF_CFIF", "MQRCCF_CFSF")):
-        code = "MQRCCF_TOO_MANY_FILTERS"
-    reason = getattr(mqc, code, mqc.MQRCCF_PARM_SYNTAX_ERROR)
-    return _Fail(reason, Integer(mqc.MQIACF_PARAMETER_ID, p.parameter))
-
-
-class _Request:
-    """A command's parameters, checked: the ones it takes, each once, the required ones."""
-
-    def __init__(self, message: Message, required: tuple[int, ...], optional: tuple[int, ...],
-                 filters: frozenset[int] = frozenset()) -> None:
-        self.by_id: dict[int, Parameter] = {}
-        self.where: Parameter | None = None
-        allowed = set(required) | set(optional)
-        for p in message.parameters:
-            if isinstance(p, (IntegerFilter, StringFilter)) and filters:
-                if self.where is not None:
-                    raise _Fail(mqc.MQRCCF_TOO_MANY_FILTERS)
-                if p.parameter not in filters:
-                    raise _param_error(p, "PARM_ID_ERROR")
-                self.where = p
-                continue
-            if p.parameter not in allowed:
-                raise _param_error(p, "PARM_ID_ERROR")
-            if p.parameter in self.by_id:
-                raise _param_error(p, "DUPLICATE_PARM")
-            self.by_id[p.parameter] = p
-        for pid in required:
-            if pid not in self.by_id:
-                raise _Fail(mqc.MQRCCF_PARM_COUNT_TOO_SMALL,
-                            Integer(mqc.MQIACF_PARAMETER_ID, pid))
-
-    def text(self, pid: int, default: str = "") -> str:
-        p = self.by_id.get(pid)
-        if p is None:
-            return default
-        if not isinstance(p, String):
-            raise _param_error(p, "PARM_ID_ERROR")
-        value = p.value.decode("latin-1") if isinstance(p.value, bytes) else p.value
-        value = value.rstrip(" \x00")
-        if len(value) > _NAME_LIMIT.get(pid, 48):
-            raise _Fail(mqc.MQRCCF_CFST_STRING_LENGTH_ERR,
-                        Integer(mqc.MQIACF_PARAMETER_ID, pid))
-        return value
-
-    def number(self, pid: int, default: int) -> int:
-        p = self.by_id.get(pid)
-        if p is None:
-            return default
-        if not isinstance(p, Integer):
-            raise _param_error(p, "PARM_ID_ERROR")
-        return p.value
-
-    def selected(self, pid: int) -> set[int] | None:
-        """The attributes asked for (None: all)."""
-        p = self.by_id.get(pid)
-        if p is None:
-            return None
-        if not isinstance(p, IntegerList):
-            raise _param_error(p, "PARM_ID_ERROR")
-        return None if mqc.MQIACF_ALL in p.value else set(p.value)
 
 
 #: What an Inquire Channel Status response always holds, whatever ChannelInstanceAttrs
@@ -208,7 +131,7 @@ def passes(where: Parameter | None, parameters: list[Parameter]) -> bool:
                 return where.value in found.value
             if op == mqc.MQCFOP_EXCLUDES:
                 return where.value not in found.value
-            raise _Fail(mqc.MQRCCF_CFIF_OPERATOR_ERROR)
+            raise Fail(mqc.MQRCCF_CFIF_OPERATOR_ERROR)
         if not isinstance(found, Integer):
             return False
         return _compare(op, found.value, where.value, mqc.MQRCCF_CFIF_OPERATOR_ERROR)
@@ -220,7 +143,7 @@ def passes(where: Parameter | None, parameters: list[Parameter]) -> bool:
             return (wanted in items) == (op == mqc.MQCFOP_CONTAINS)
         if op in (mqc.MQCFOP_CONTAINS_GEN, mqc.MQCFOP_EXCLUDES_GEN):
             return any(matches(wanted, i) for i in items) == (op == mqc.MQCFOP_CONTAINS_GEN)
-        raise _Fail(mqc.MQRCCF_CFSF_OPERATOR_ERROR)
+        raise Fail(mqc.MQRCCF_CFSF_OPERATOR_ERROR)
     if not isinstance(found, String):
         return False
     have = _text_of(found.value)
@@ -238,7 +161,7 @@ def _compare(op: int, have, wanted, error: int) -> bool:
         mqc.MQCFOP_NOT_GREATER: lambda: have <= wanted,
     }
     if op not in checks:
-        raise _Fail(error)
+        raise Fail(error)
     return checks[op]()
 
 
@@ -330,13 +253,13 @@ class CommandServer(Watcher):
         if not md.reply_to_q.strip():
             return  # nowhere to answer: IBM's command server discards it too
         if md.format.strip() not in _ADMIN_FORMATS:
-            responses = [self._failure(0, _Fail(mqc.MQRCCF_MD_FORMAT_ERROR))]
+            responses = [self._failure(0, Fail(mqc.MQRCCF_MD_FORMAT_ERROR))]
         else:
             try:
                 request = decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
                                  fmt=md.format)
             except PCFError:
-                responses = [self._failure(0, _Fail(mqc.MQRCCF_STRUCTURE_TYPE_ERROR))]
+                responses = [self._failure(0, Fail(mqc.MQRCCF_STRUCTURE_TYPE_ERROR))]
             else:
                 responses = self._run(qmgr, md, request)
         enc, ccsid = self.sim.encoding(qmgr)
@@ -364,7 +287,7 @@ class CommandServer(Watcher):
         events = events_of(self.sim)
         user = md.user_identifier.strip() or "mqm"
         if events is not None and events.pcf_refused(qmgr, request, user):
-            return [self._failure(request.header.command, _Fail(mqc.MQRC_NOT_AUTHORIZED))]
+            return [self._failure(request.header.command, Fail(mqc.MQRC_NOT_AUTHORIZED))]
         correl = events.new_correl(qmgr) if events is not None else None
         self._command = (user, message_context(md), correl)
         try:
@@ -383,12 +306,12 @@ class CommandServer(Watcher):
         qm = self.sim.network.qmgrs[qmgr]
         try:
             if request.header.type != mqc.MQCFT_COMMAND:
-                raise _Fail(mqc.MQRCCF_CFH_TYPE_ERROR)
+                raise Fail(mqc.MQRCCF_CFH_TYPE_ERROR)
             handler = self._handlers.get(command)
             if handler is None:
-                raise _Fail(mqc.MQRCCF_CFH_COMMAND_ERROR)
+                raise Fail(mqc.MQRCCF_CFH_COMMAND_ERROR)
             objects = handler(qm, request)
-        except _Fail as e:
+        except Fail as e:
             return [self._failure(command, e)]
         if not objects:
             objects = [[]]
@@ -404,7 +327,7 @@ class CommandServer(Watcher):
         try:
             commands = authrec_mqsc(message)
         except ValueError as e:
-            raise _Fail(int(str(e))) from None
+            raise Fail(int(str(e))) from None
         session = Session(self.sim.network, qm.name, reading=False)
         events = events_of(self.sim)
         user, context, correl = self._command or ("mqm", [], None)
@@ -418,7 +341,7 @@ class CommandServer(Watcher):
             else:
                 outcome = session.execute(command)
             if not outcome.ok:
-                raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
+                raise Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
         return []
 
     def _refresh_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
@@ -431,13 +354,13 @@ class CommandServer(Watcher):
 
         refresh_type = get(mqc.MQIACF_REFRESH_TYPE)
         if refresh_type is None:
-            raise _Fail(mqc.MQRCCF_PARM_MISSING)
+            raise Fail(mqc.MQRCCF_PARM_MISSING)
         if refresh_type != mqc.MQRT_CONFIGURATION:
             return []
         objtype = get(mqc.MQIACF_OBJECT_TYPE)
         kind = _REFRESH_KINDS.get(objtype if isinstance(objtype, int) else mqc.MQOT_ALL, "?")
         if kind == "?":
-            raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
+            raise Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
         name = get(mqc.MQCACF_OBJECT_NAME)
         events = events_of(self.sim)
         if events is not None:
@@ -448,21 +371,21 @@ class CommandServer(Watcher):
         return []
 
     @staticmethod
-    def _failure(command: int, e: _Fail) -> Message:
+    def _failure(command: int, e: Fail) -> Message:
         return Message(Header(mqc.MQCFT_RESPONSE, command, 1, mqc.MQCFC_LAST,
                               mqc.MQCC_FAILED, e.reason), e.parameters)
 
     def _found(self, out: list[list[Parameter]], where: Parameter | None,
-               none: _Fail) -> list[list[Parameter]]:
+               none: Fail) -> list[list[Parameter]]:
         if not out:
             raise none
         kept = [params for params in out if passes(where, params)]
         if not kept:
-            raise _Fail(mqc.MQRCCF_NONE_FOUND)
+            raise Fail(mqc.MQRCCF_NONE_FOUND)
         return kept
 
     def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
+        r = Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
         # PLATFORM: a simulated queue manager is MQ for Multiplatforms on Linux (crtmqm's
         # defaults are 9.4's there), whose Inquire Queue Manager always says MQPL_UNIX
         attrs = {**QMGR_DEFAULTS, **qm.attrs, "CMDLEVEL": str(qm.command_level),
@@ -480,14 +403,14 @@ class CommandServer(Watcher):
         of another type, MQRC_UNKNOWN_OBJECT_NAME when there is none)."""
         named = qm.queues.get(pattern)
         if not pattern.endswith("*") and named is not None and named.kind != "QLOCAL":
-            raise _Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
+            raise Fail(mqc.MQRCCF_Q_WRONG_TYPE, String(mqc.MQCA_Q_NAME, pattern, width=48))
         queues = self._queues(qm, pattern, mqc.MQQT_LOCAL)
         if not queues:
-            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
+            raise Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME, String(mqc.MQCA_Q_NAME, pattern, width=48))
         return queues
 
     def _inquire_queue(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_Q_NAME,),
+        r = Request(message, (mqc.MQCA_Q_NAME,),
                      (mqc.MQIACF_Q_ATTRS, mqc.MQIA_Q_TYPE, mqc.MQIACF_CLUSTER_INFO,
                       mqc.MQIA_QSG_DISP), _QUEUE_PARAMS)
         pattern, wanted = r.text(mqc.MQCA_Q_NAME), r.selected(mqc.MQIACF_Q_ATTRS)
@@ -501,12 +424,12 @@ class CommandServer(Watcher):
                            Integer(mqc.MQIA_OPEN_INPUT_COUNT, status.ipprocs),
                            Integer(mqc.MQIA_OPEN_OUTPUT_COUNT, status.opprocs)]
             out.append(_select(params, wanted, (mqc.MQCA_Q_NAME, mqc.MQIA_Q_TYPE)))
-        return self._found(out, r.where, _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
+        return self._found(out, r.where, Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
                                                String(mqc.MQCA_Q_NAME, pattern, width=48)))
 
     def _inquire_queue_names(self, qm: QueueManager,
                              message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_Q_TYPE, mqc.MQIA_QSG_DISP))
+        r = Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_Q_TYPE, mqc.MQIA_QSG_DISP))
         queues = self._queues(qm, r.text(mqc.MQCA_Q_NAME),
                               r.number(mqc.MQIA_Q_TYPE, mqc.MQQT_ALL))
         return [[StringList(mqc.MQCACF_Q_NAMES, [q.name for q in queues], width=48),
@@ -514,13 +437,13 @@ class CommandServer(Watcher):
 
     def _inquire_queue_status(self, qm: QueueManager,
                               message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_Q_NAME,),
+        r = Request(message, (mqc.MQCA_Q_NAME,),
                      (mqc.MQIACF_Q_STATUS_TYPE, mqc.MQIACF_Q_STATUS_ATTRS, mqc.MQIACF_OPEN_TYPE,
                       mqc.MQIA_QSG_DISP), _QSTATUS_PARAMS)
         pattern = r.text(mqc.MQCA_Q_NAME)
         kind = r.number(mqc.MQIACF_Q_STATUS_TYPE, mqc.MQIACF_Q_STATUS)
         if kind not in (mqc.MQIACF_Q_STATUS, mqc.MQIACF_Q_HANDLE):
-            raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
+            raise Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
                         Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_Q_STATUS_TYPE))
         queues = self._local_queues(qm, pattern)
         wanted = r.selected(mqc.MQIACF_Q_STATUS_ATTRS)
@@ -534,8 +457,8 @@ class CommandServer(Watcher):
                 out += [_select(handle_status_parameters(h), wanted, always)
                         for h in self.monitor.handles(qm.name, q.name)]
         if not out:
-            raise _Fail(mqc.MQRCCF_NONE_FOUND)
-        return self._found(out, r.where, _Fail(mqc.MQRCCF_NONE_FOUND))
+            raise Fail(mqc.MQRCCF_NONE_FOUND)
+        return self._found(out, r.where, Fail(mqc.MQRCCF_NONE_FOUND))
 
     def _channels(self, qm: QueueManager, pattern: str, chltype: int | None) -> list[MQObject]:
         return [ch for ch in all_objects(qm) if ch.kind == "CHANNEL" and matches(pattern, ch.name)
@@ -543,7 +466,7 @@ class CommandServer(Watcher):
                      or CHANNEL_TYPE.get(chltype) == ch.get("CHLTYPE"))]
 
     def _inquire_channel(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,),
+        r = Request(message, (mqc.MQCACH_CHANNEL_NAME,),
                      (mqc.MQIACF_CHANNEL_ATTRS, mqc.MQIACH_CHANNEL_TYPE, mqc.MQIA_QSG_DISP),
                      _CHANNEL_PARAMS)
         pattern = r.text(mqc.MQCACH_CHANNEL_NAME)
@@ -555,12 +478,12 @@ class CommandServer(Watcher):
                                                          masked("CHANNEL", ch.effective())))
             out.append(_select(params, wanted,
                                (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE)))
-        return self._found(out, r.where, _Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND, String(
+        return self._found(out, r.where, Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND, String(
             mqc.MQCACH_CHANNEL_NAME, pattern, width=20)))
 
     def _inquire_channel_names(self, qm: QueueManager,
                                message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,),
+        r = Request(message, (mqc.MQCACH_CHANNEL_NAME,),
                      (mqc.MQIACH_CHANNEL_TYPE, mqc.MQIA_QSG_DISP))
         channels = self._channels(qm, r.text(mqc.MQCACH_CHANNEL_NAME),
                                   r.number(mqc.MQIACH_CHANNEL_TYPE, mqc.MQCHT_ALL))
@@ -568,14 +491,14 @@ class CommandServer(Watcher):
 
     def _inquire_channel_status(self, qm: QueueManager,
                                 message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,),
+        r = Request(message, (mqc.MQCACH_CHANNEL_NAME,),
                      (mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQIACH_CHANNEL_INSTANCE_ATTRS,
                       mqc.MQCACH_XMIT_Q_NAME, mqc.MQCACH_CONNECTION_NAME, mqc.MQIA_QSG_DISP,
                       mqc.MQIACH_CHANNEL_DISP), _CHANNEL_STATUS_PARAMS)
         pattern = r.text(mqc.MQCACH_CHANNEL_NAME)
         instance = r.number(mqc.MQIACH_CHANNEL_INSTANCE_TYPE, mqc.MQOT_CURRENT_CHANNEL)
         if instance not in (mqc.MQOT_CURRENT_CHANNEL, mqc.MQOT_SAVED_CHANNEL):
-            raise _Fail(mqc.MQRCCF_CHL_INST_TYPE_ERROR)
+            raise Fail(mqc.MQRCCF_CHL_INST_TYPE_ERROR)
         saved = instance == mqc.MQOT_SAVED_CHANNEL
         xmitq, conname = r.text(mqc.MQCACH_XMIT_Q_NAME), r.text(mqc.MQCACH_CONNECTION_NAME)
         names = (self.monitor.channels_saved(qm.name) if saved
@@ -589,12 +512,12 @@ class CommandServer(Watcher):
                     (xmitq and status.xmitq != xmitq) or (conname and status.conname != conname):
                 continue
             out.append(_select(channel_status_parameters(status, self.tz), wanted, always))
-        return self._found(out, r.where, _Fail(mqc.MQRCCF_CHL_STATUS_NOT_FOUND, String(
+        return self._found(out, r.where, Fail(mqc.MQRCCF_CHL_STATUS_NOT_FOUND, String(
             mqc.MQCACH_CHANNEL_NAME, pattern, width=20)))
 
     def _inquire_cluster_qmgr(self, qm: QueueManager,
                               message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_CLUSTER_Q_MGR_NAME,),
+        r = Request(message, (mqc.MQCA_CLUSTER_Q_MGR_NAME,),
                      (mqc.MQIACF_CLUSTER_Q_MGR_ATTRS, mqc.MQCA_CLUSTER_NAME,
                       mqc.MQCACH_CHANNEL_NAME))
         pattern = r.text(mqc.MQCA_CLUSTER_Q_MGR_NAME)
@@ -611,7 +534,7 @@ class CommandServer(Watcher):
                     out.append(cluster_qmgr_parameters(self._cluster_entry(qm, other, ch,
                                                                            cluster)))
         if not out:
-            raise _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
+            raise Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
                         String(mqc.MQCA_CLUSTER_Q_MGR_NAME, pattern, width=48))
         return out
 
@@ -631,7 +554,7 @@ class CommandServer(Watcher):
     # --- publish/subscribe ----------------------------------------------------------------
 
     def _inquire_topic(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_TOPIC_NAME,),
+        r = Request(message, (mqc.MQCA_TOPIC_NAME,),
                      (mqc.MQIACF_TOPIC_ATTRS, mqc.MQIA_TOPIC_TYPE, mqc.MQIA_QSG_DISP),
                      _TOPIC_PARAMS)
         pattern, wanted = r.text(mqc.MQCA_TOPIC_NAME), r.selected(mqc.MQIACF_TOPIC_ATTRS)
@@ -650,18 +573,18 @@ class CommandServer(Watcher):
             params, _ = definition_parameters(Definition(
                 qm.name, "TOPIC", t.name, {**t.effective(), "TYPE": topic_type}))
             out.append(_select(params, wanted, (mqc.MQCA_TOPIC_NAME, mqc.MQIA_TOPIC_TYPE)))
-        return self._found(out, r.where, _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
+        return self._found(out, r.where, Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
                                                String(mqc.MQCA_TOPIC_NAME, pattern, width=48)))
 
     def _inquire_subscription(self, qm: QueueManager,
                               message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (), (mqc.MQCACF_SUB_NAME, mqc.MQBACF_SUB_ID,
+        r = Request(message, (), (mqc.MQCACF_SUB_NAME, mqc.MQBACF_SUB_ID,
                                    mqc.MQIACF_SUB_ATTRS, mqc.MQIACF_SUB_TYPE,
                                    mqc.MQIACF_DURABLE_SUBSCRIPTION, mqc.MQIA_QSG_DISP),
                      _SUB_PARAMS)
         by_id = r.by_id.get(mqc.MQBACF_SUB_ID)
         if (by_id is None) == (mqc.MQCACF_SUB_NAME not in r.by_id):
-            raise _Fail(mqc.MQRCCF_SUB_IDENTITY_ERROR)  # a name or an identifier, not both
+            raise Fail(mqc.MQRCCF_SUB_IDENTITY_ERROR)  # a name or an identifier, not both
         sub_id = bytes(by_id.value) if by_id is not None else b""  # type: ignore[attr-defined]
         pattern = "" if by_id is not None else r.text(mqc.MQCACF_SUB_NAME)
         subtype = r.number(mqc.MQIACF_SUB_TYPE, mqc.MQSUBTYPE_USER)
@@ -680,17 +603,17 @@ class CommandServer(Watcher):
             params, _ = definition_parameters(Definition(qm.name, "SUB", sub.name,
                                                          sub_attributes(sub)))
             out.append(_select(params, wanted, (mqc.MQCACF_SUB_NAME, mqc.MQBACF_SUB_ID)))
-        return self._found(out, r.where, _Fail(mqc.MQRC_NO_SUBSCRIPTION))
+        return self._found(out, r.where, Fail(mqc.MQRC_NO_SUBSCRIPTION))
 
     def _inquire_topic_status(self, qm: QueueManager,
                               message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_TOPIC_STRING,),
+        r = Request(message, (mqc.MQCA_TOPIC_STRING,),
                      (mqc.MQIACF_TOPIC_STATUS_TYPE, mqc.MQIACF_TOPIC_STATUS_ATTRS))
         p = r.by_id[mqc.MQCA_TOPIC_STRING]
         pattern = _text_of(p.value)  # type: ignore[attr-defined]
         kind = r.number(mqc.MQIACF_TOPIC_STATUS_TYPE, mqc.MQIACF_TOPIC_STATUS)
         if kind not in (mqc.MQIACF_TOPIC_STATUS, mqc.MQIACF_TOPIC_SUB, mqc.MQIACF_TOPIC_PUB):
-            raise _Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
+            raise Fail(mqc.MQRCCF_PARM_VALUE_ERROR,
                         Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_TOPIC_STATUS_TYPE))
         network = self.sim.network
         subs = self.sim.pubsub.of(network, qm.name)
@@ -705,8 +628,8 @@ class CommandServer(Watcher):
                 out += [definition_parameters(self._sub_status(qm, topic, s))[0]
                         for s in subs if s.topic == topic]
         if not out:
-            raise _Fail(mqc.MQRCCF_NONE_FOUND) if kind != mqc.MQIACF_TOPIC_STATUS else \
-                _Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME)
+            raise Fail(mqc.MQRCCF_NONE_FOUND) if kind != mqc.MQIACF_TOPIC_STATUS else \
+                Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME)
         return out
 
     def _topic_status(self, qm: QueueManager, topic: str,
@@ -747,30 +670,30 @@ class CommandServer(Watcher):
         return Definition(qm.name, "TPSTATUS_SUB", topic, attrs)
 
     def _reset_queue_stats(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
-        r = _Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_QSG_DISP,))
+        r = Request(message, (mqc.MQCA_Q_NAME,), (mqc.MQIA_QSG_DISP,))
         pattern = r.text(mqc.MQCA_Q_NAME)
         if (qm.attrs.get("PERFMEV") or "DISABLED").upper() != "ENABLED":
-            raise _Fail(mqc.MQRCCF_EVENTS_DISABLED)
+            raise Fail(mqc.MQRCCF_EVENTS_DISABLED)
         queues = self._local_queues(qm, pattern)
         return [reset_stats_parameters(self.monitor.reset(qm.name, q.name)) for q in queues]
 
     def _reset_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         """Reset Queue Manager: Action MQACT_COLLECT_STATISTICS ends the statistics interval
         now (the others, of logs and publish/subscribe hierarchies, are not simulated)."""
-        r = _Request(message, (mqc.MQIACF_ACTION,), (mqc.MQCA_CHILD, mqc.MQCA_PARENT))
+        r = Request(message, (mqc.MQIACF_ACTION,), (mqc.MQCA_CHILD, mqc.MQCA_PARENT))
         if r.number(mqc.MQIACF_ACTION, 0) != mqc.MQACT_COLLECT_STATISTICS:
-            raise _Fail(mqc.MQRCCF_ACTION_VALUE_ERROR,
+            raise Fail(mqc.MQRCCF_ACTION_VALUE_ERROR,
                         Integer(mqc.MQIACF_PARAMETER_ID, mqc.MQIACF_ACTION))
         if self.reset_statistics is not None:
             self.reset_statistics(qm.name)
         return []
 
     def _channel_named(self, qm: QueueManager, message: Message,
-                       optional: tuple[int, ...] = ()) -> tuple[str, _Request]:
-        r = _Request(message, (mqc.MQCACH_CHANNEL_NAME,), optional)
+                       optional: tuple[int, ...] = ()) -> tuple[str, Request]:
+        r = Request(message, (mqc.MQCACH_CHANNEL_NAME,), optional)
         name = r.text(mqc.MQCACH_CHANNEL_NAME)
         if name not in qm.channels and (qm.name, name) not in self.monitor.channels:
-            raise _Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND,
+            raise Fail(mqc.MQRCCF_CHANNEL_NOT_FOUND,
                         String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
         return name, r
 
@@ -778,9 +701,9 @@ class CommandServer(Watcher):
         name, _ = self._channel_named(qm, message, (mqc.MQIACH_CHANNEL_DISP,))
         channel = qm.channels.get(name)
         if channel is not None and channel.get("CHLTYPE") == "CLNTCONN":
-            raise _Fail(mqc.MQRCCF_CHANNEL_TYPE_ERROR)
+            raise Fail(mqc.MQRCCF_CHANNEL_TYPE_ERROR)
         if self.monitor.channel_state(qm.name, name)[0] == "RUNNING":
-            raise _Fail(mqc.MQRCCF_CHANNEL_IN_USE,
+            raise Fail(mqc.MQRCCF_CHANNEL_IN_USE,
                         String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
         self.sim.start_channel(qm.name, name)
         return []
@@ -791,14 +714,14 @@ class CommandServer(Watcher):
             mqc.MQCACH_CONNECTION_NAME, mqc.MQIACH_CHANNEL_DISP))
         state = self.monitor.channel_state(qm.name, name)[0]
         if state == "STOPPED":
-            raise _Fail(mqc.MQRCCF_CHANNEL_NOT_ACTIVE,
+            raise Fail(mqc.MQRCCF_CHANNEL_NOT_ACTIVE,
                         String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
         channel = qm.channels.get(name)
         if channel is not None and channel.get("CHLTYPE") == "CLNTCONN":
-            raise _Fail(mqc.MQRCCF_CHANNEL_TYPE_ERROR)
+            raise Fail(mqc.MQRCCF_CHANNEL_TYPE_ERROR)
         if r.number(mqc.MQIACH_CHANNEL_STATUS, mqc.MQCHS_STOPPED) == mqc.MQCHS_INACTIVE:
             if state == "INACTIVE":
-                raise _Fail(mqc.MQRCCF_CHANNEL_NOT_ACTIVE,
+                raise Fail(mqc.MQRCCF_CHANNEL_NOT_ACTIVE,
                             String(mqc.MQCACH_CHANNEL_NAME, name, width=20))
             self.monitor.stopped(qm.name, name)  # ends, free to start again
         else:

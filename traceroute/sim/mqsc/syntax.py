@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS
+from traceroute.status.attributes import number_problem, numbers
 
 _NEGATIVE_FLAGS = {negative: flag for flag, negative in FLAGS.items()}
 
@@ -375,6 +376,7 @@ def _command(statement: _Statement) -> Command | None:
             also = f" (as {keyword})" if keyword != word else ""
             raise statement.error(f"{word}{also} is given twice", token.at)
         _check_keyword(statement, command, keyword, word, token.at)
+        _check_number(statement, command, keyword, value, token)
         command.attrs[keyword] = value
         command.positions[keyword] = statement.where[token.at]
     if "REPLACE" in command.attrs and "NOREPLACE" in command.attrs:
@@ -419,6 +421,21 @@ def _check_keyword(statement: _Statement, command: Command, keyword: str, word: 
             or keyword in _MORE_KEYWORDS.get(command.kind, ()):
         return
     raise statement.error(f"{word} is not a keyword of {command.verb} {command.kind}", at)
+
+
+def _check_number(statement: _Statement, command: Command, keyword: str, value: str,
+                  token: _Token) -> None:
+    """A value MQ does not take for a numeric attribute (not a number, or outside the range
+    IBM documents: `traceroute.status.attributes.numbers`) is this command's error."""
+    if command.verb not in ("DEFINE", "ALTER"):
+        return
+    a = numbers(command.kind).get(keyword)
+    if a is None:
+        return
+    problem = number_problem(a, value)
+    if problem is not None:
+        raise statement.error(problem, token.values_at if token.values is not None
+                              else token.at)
 
 
 def _items(text: str, source: str) -> Iterator[Command | _Header | MQSCError]:
