@@ -22,7 +22,9 @@ the attributes that hold for a topic string, ASPARENT resolved, with its subscri
 sub: the subscriptions registered on it, with the publications each received; `#`/`+` in the
 topic string select many), Reset Queue Statistics, Reset Queue Manager (Action
 MQACT_COLLECT_STATISTICS: the statistics interval ends now, through `reset_statistics`,
-which an estate's engines set), Start Channel, Stop Channel. Names may be generic (a
+which an estate's engines set), Start Channel, Stop Channel, and the commands that define
+(Change, Create and Copy Queue and Channel, Change Queue Manager: `change`, numbers checked
+against the ranges MQ documents). Names may be generic (a
 trailing `*`); one MQCFIF or MQCFSF filter is honoured on any parameter the command returns
 (an object without it is left out). No object found:
 MQRC_UNKNOWN_OBJECT_NAME (queues, topics), MQRC_NO_SUBSCRIPTION (subscriptions),
@@ -61,11 +63,12 @@ from pcf.model import (
 )
 from pcf.mqmd import MQMD
 from traceroute.events.config import AUTHORITIES, RECORD_TYPES
+from traceroute.sim.cmdserver import change
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
 from traceroute.sim.cmdserver.request import Fail, Request
 from traceroute.sim.crtmqm import QMGR_DEFAULTS
 from traceroute.sim.events import events_of, message_context
-from traceroute.sim.mqsc.apply import Session
+from traceroute.sim.mqsc.apply import Outcome, Session
 from traceroute.sim.mqsc.syntax import Command, _items
 from traceroute.sim.network import MQObject, QueueManager, all_objects
 from traceroute.sim.pubsub import Subscription, view
@@ -219,6 +222,7 @@ class CommandServer(Watcher):
             mqc.MQCMD_SET_AUTH_REC: self._auth_rec,
             mqc.MQCMD_DELETE_AUTH_REC: self._auth_rec,
             mqc.MQCMD_REFRESH_Q_MGR: self._refresh_qmgr,
+            **dict.fromkeys(change.COMMANDS, self._change),
         }
         #: the command being answered: (user, its message's context, the CorrelId its
         #: events share); None for a command not from the command queue
@@ -329,19 +333,31 @@ class CommandServer(Watcher):
         except ValueError as e:
             raise Fail(int(str(e))) from None
         session = Session(self.sim.network, qm.name, reading=False)
-        events = events_of(self.sim)
-        user, context, correl = self._command or ("mqm", [], None)
         for text in commands:
             command = next(c for c in _items(text, "<pcf>") if isinstance(c, Command))
-            if events is not None:
-                outcome, _ = events.execute(
-                    session, command, user=user, command_event=False, correl_id=correl,
-                    origin=mqc.MQEVO_MSG if self._command else mqc.MQEVO_OTHER,
-                    context=context)
-            else:
-                outcome = session.execute(command)
-            if not outcome.ok:
+            if not self._apply_mqsc(session, command).ok:
                 raise Fail(mqc.MQRCCF_PARM_VALUE_ERROR)
+        return []
+
+    def _apply_mqsc(self, session: Session, command: Command) -> Outcome:
+        """Apply the MQSC command a PCF command stands for; from the command queue its
+        configuration events say EventOrigin MQEVO_MSG with the message's context and share
+        the PCF command event's CorrelId (traceroute.sim.events, when attached)."""
+        events = events_of(self.sim)
+        if events is None:
+            return session.execute(command)
+        user, context, correl = self._command or ("mqm", [], None)
+        outcome, _ = events.execute(
+            session, command, user=user, command_event=False, correl_id=correl,
+            origin=mqc.MQEVO_MSG if self._command else mqc.MQEVO_OTHER, context=context)
+        return outcome
+
+    def _change(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
+        """Change/Create/Copy Queue or Channel, Change Queue Manager (`change`)."""
+        family, command = change.command_of(qm, message)
+        outcome = self._apply_mqsc(Session(self.sim.network, qm.name, reading=False), command)
+        if not outcome.ok:
+            raise change.refused(family, outcome.amq)
         return []
 
     def _refresh_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
