@@ -161,3 +161,27 @@ def test_change_queue_over_the_command_queue_byte_for_byte(sim):
                           [*params, b.cfin(mqc.MQIA_MAX_Q_DEPTH, 999_999_999)])
     assert b.read_cfh(data)["CompCode"] == mqc.MQCC_OK
     assert sim.network.qmgrs["QM1"].queues["APP.A"].get("MAXDEPTH") == "999999999"
+
+
+def test_change_queue_from_the_command_queue_writes_its_configuration_events():
+    """With CONFIGEV(ENABLED), a Change Queue from the command queue is a Change Object pair
+    (EventOrigin MQEVO_MSG) under the PCF command event's CorrelId; a refused one is none."""
+    from tests.traceroute.events.sim_events import read_events
+    from traceroute.sim.events import SimEvents
+
+    net = parse_mqsc("ALTER QMGR CONFIGEV(ENABLED) CMDEV(ENABLED)\nDEFINE QLOCAL(APP.A)\n"
+                     "DEFINE QLOCAL(R)\n", qmgr="QM1")
+    sim = Simulator(net, seed=1)
+    SimEvents(sim)
+    attach(sim)
+    read_events(sim, "QM1", "SYSTEM.ADMIN.CONFIG.EVENT")
+    params = [b.cfst(mqc.MQCA_Q_NAME, b"APP.A"), b.cfin(mqc.MQIA_Q_TYPE, mqc.MQQT_LOCAL)]
+    ask(sim, mqc.MQCMD_CHANGE_Q, [*params, b.cfin(mqc.MQIA_MAX_Q_DEPTH, 42)])
+    before, after = read_events(sim, "QM1", "SYSTEM.ADMIN.CONFIG.EVENT")
+    [command] = read_events(sim, "QM1", "SYSTEM.ADMIN.COMMAND.EVENT")
+    assert before.reason == after.reason == mqc.MQRC_CONFIG_CHANGE_OBJECT
+    assert after.get(mqc.MQIA_MAX_Q_DEPTH) == 42 and before.get(mqc.MQIA_MAX_Q_DEPTH) == 5000
+    assert after.get(mqc.MQIACF_EVENT_ORIGIN) == mqc.MQEVO_MSG
+    assert after.correl_id == command.correl_id
+    ask(sim, mqc.MQCMD_CHANGE_Q, [*params, b.cfin(mqc.MQIA_MAX_Q_DEPTH, -1)])
+    assert read_events(sim, "QM1", "SYSTEM.ADMIN.CONFIG.EVENT") == []
