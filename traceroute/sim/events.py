@@ -22,7 +22,7 @@ TYPE(CONFIGEV).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -131,6 +131,24 @@ class RecoveryLog:
         """Start writing the next extent (RESET QMGR TYPE(ADVANCELOG), or a full one)."""
         self.current += 1
         self.written = 0
+
+    def export_state(self) -> dict[str, object]:
+        """What an estate keeps of the log between commands (`import_state` reads it)."""
+        return {"current": self.current, "media": self.media, "written": self.written,
+                "archived": sorted(self.archived)}
+
+    def import_state(self, data: Mapping[str, object], where: str) -> None:
+        """Go on from `export_state`'s dict; ValueError naming `where` for a bad value."""
+        for key in ("current", "media", "written"):
+            value = data.get(key, getattr(self, key))
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{where}.{key}: {value!r} is not a count")
+            setattr(self, key, value)
+        archived = data.get("archived", [])
+        if not isinstance(archived, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in archived):
+            raise ValueError(f"{where}.archived: not a list of extent numbers")
+        self.archived = set(archived)
 
     @property
     def archlog(self) -> str:

@@ -96,3 +96,43 @@ def test_qm_ini_circular_logging_writes_no_logger_events_and_manual_no_archlog()
     sim, watcher = _ini_sim("Log:\n   LogType=LINEAR\n   LogManagement=Manual\n")
     watcher.mqsc("RESET QMGR TYPE(ADVANCELOG)", "CSIM")
     assert "archiveLogExtentName" not in event_data(read_events(sim, "CSIM", LOG)[0])
+
+
+def test_an_estate_keeps_its_recovery_log_between_commands(tmp_path) -> None:
+    """The log's extents go on across commands (DIR/QMGR/monitoring.json 'log'): three
+    RESET QMGR TYPE(ADVANCELOG) in three commands are extents 1, 2, 3 (each command used to
+    start again at S0000000.LOG), SET LOG ARCHIVED is remembered, a damaged entry is
+    refused naming the file and the field."""
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    import pytest
+
+    from traceroute.sim.estate import Estate, EstateError
+    from traceroute.sim.qmini import parse_qm_ini
+
+    t0 = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+    net = parse_mqsc("ALTER QMGR LOGGEREV(ENABLED)\n", qmgr="CSIM")
+    net.qmgrs["CSIM"].ini = parse_qm_ini("Log:\n   LogManagement=Archive\n")
+    folder = tmp_path / "estate"
+    Estate.create(folder, net, now=t0)
+    for n in range(1, 4):
+        with Estate.open(folder, now=t0 + timedelta(seconds=n)) as e:
+            e.engines.events.mqsc("RESET QMGR TYPE(ADVANCELOG)", "CSIM")
+    with Estate.open(folder, now=t0 + timedelta(seconds=5)) as e:
+        e.engines.events.mqsc("SET LOG ARCHIVED(S0000000.LOG)", "CSIM")
+    with Estate.open(folder, now=t0 + timedelta(seconds=6)) as e:
+        events = read_events(e.sim, "CSIM", LOG)
+    assert [(event_data(x)["currentLogExtentName"], event_data(x)["archiveLogExtentName"])
+            for x in events] == [("S0000001.LOG", "S0000000.LOG"),
+                                 ("S0000002.LOG", "S0000000.LOG"),
+                                 ("S0000003.LOG", "S0000000.LOG"),
+                                 ("S0000003.LOG", "S0000001.LOG")]
+    kept = folder / "CSIM" / "monitoring.json"
+    data = json.loads(kept.read_text())
+    assert data["log"] == {"archived": [0], "current": 3, "media": 0, "written": 0}
+    data["log"]["current"] = "three"
+    kept.write_text(json.dumps(data))
+    with pytest.raises(EstateError, match=r"monitoring\.json: log\.current: 'three'"), \
+            Estate.open(folder):
+        pass

@@ -133,6 +133,14 @@ class Engines(Watcher):
             raise StateError(f"{where}: activity is not a list")
         self.activity.import_state(qmgr, activity, where=f"{where}: activity")
         self._load_events(qmgr, data.get("events") or {}, f"{where}: events")
+        log, kept = self.events.logs.get(qmgr), data.get("log")
+        if log is not None and kept is not None:
+            if not isinstance(kept, dict):
+                raise StateError(f"{where}: log is not a JSON object")
+            try:
+                log.import_state(kept, f"{where}: log")
+            except ValueError as e:
+                raise StateError(str(e)) from None
 
     _EVENT_FIELDS = (("depth", int), ("timer_ms", int | None), ("high_enabled", bool),
                      ("low_enabled", bool), ("full_enabled", bool), ("service_event", int))
@@ -209,6 +217,9 @@ class Engines(Watcher):
         events = self._events_state(qmgr)
         if events:
             data["events"] = events
+        log = self.events.logs.get(qmgr)  # the recovery log: its extents go on
+        if log is not None and log.export_state() != type(log)(qmgr).export_state():
+            data["log"] = log.export_state()
         if not data:
             return None
         return json.dumps({"format": FORMAT, **data}, indent=1, sort_keys=True) + "\n"
