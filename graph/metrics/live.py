@@ -71,7 +71,8 @@ def queue_facts(status: QueueStatus, definition: Definition | None) -> QueueFact
         usage={"XMITQ": mqc.MQUS_TRANSMISSION, "NORMAL": mqc.MQUS_NORMAL}.get(usage),
         oldest_message_age=status.msgage, qtime=status.qtime, last_put=status.last_put,
         last_get=status.last_get, uncommitted=status.uncom, input_handles=status.ipprocs,
-        output_handles=status.opprocs, description=attrs.get("DESCR", ""),
+        output_handles=status.opprocs, file_size=status.curfsize,
+        max_file_size=status.curmaxfs, description=attrs.get("DESCR", ""),
         cluster=attrs.get("CLUSTER", ""))
 
 
@@ -83,6 +84,8 @@ def channel_facts(status: ChannelStatus, definition: Definition | None) -> Chann
         status=_STATUS.get(status.status), substate=_SUBSTATE.get(status.substate or ""),
         instance_type=_INSTANCE.get(status.instance), rqmname=status.rqmname,
         connname=status.conname, description=attrs.get("DESCR", ""), messages=status.msgs,
+        bytes_sent=status.bytssent, bytes_rcvd=status.bytsrcvd,
+        buffers_sent=status.bufssent, buffers_rcvd=status.bufsrcvd,
         batches=status.batches, last_message=status.last_msg, start=status.started,
         nettime=status.nettime, batchsz=status.xbatchsz, xqtime=status.xqtime,
         max_inst=_int(attrs, "MAXINST"), max_instc=_int(attrs, "MAXINSTC"))

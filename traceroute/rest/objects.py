@@ -153,7 +153,13 @@ def queue_status_json(s: QueueStatus, tz: tzinfo = UTC) -> dict:
     return {"queue": s.name, "type": "QUEUE", "curdepth": s.curdepth, "ipprocs": s.ipprocs,
             "opprocs": s.opprocs, "uncom": s.uncom if s.uncom else "NO", "monq": s.monq,
             "qtime": _pair(s.qtime), "msgage": _optional(s.msgage), "lputdate": put_date,
-            "lputtime": put_time, "lgetdate": get_date, "lgettime": get_time, "medialog": ""}
+            "lputtime": put_time, "lgetdate": get_date, "lgettime": get_time, "medialog": "",
+            **_known(curfsize=s.curfsize, curmaxfs=s.curmaxfs)}
+
+
+def _known(**values: int | None) -> dict:
+    """The values a queue manager reported (an older one, or z/OS, leaves them out)."""
+    return {k: v for k, v in values.items() if v is not None}
 
 
 def queue_status_of(data: object, qmgr: str, tz: tzinfo = UTC,
@@ -166,7 +172,8 @@ def queue_status_of(data: object, qmgr: str, tz: tzinfo = UTC,
         o.number("ipprocs") or 0, o.number("opprocs") or 0,
         0 if uncom in ("", "NO") else 1 if uncom == "YES" else o.number("uncom") or 0,
         o.text("monq") or "OFF", o.number("msgage", None), o.pair("qtime"),
-        o.moment("lputdate", "lputtime", tz), o.moment("lgetdate", "lgettime", tz))
+        o.moment("lputdate", "lputtime", tz), o.moment("lgetdate", "lgettime", tz),
+        o.number("curfsize", None), o.number("curmaxfs", None))
 
 
 _APPLTYPE = {7: "SYSTEM"}
@@ -212,7 +219,9 @@ def channel_status_json(c: ChannelStatus, tz: tzinfo = UTC) -> dict:
            "msgs": _optional(c.msgs), "stopreq": _yes(c.stopreq), "monchl": c.monchl,
            "xqtime": _pair(c.xqtime), "nettime": _pair(c.nettime),
            "exittime": _pair(c.exittime), "xbatchsz": _pair(c.xbatchsz),
-           "comptime": _pair(c.comptime)}
+           "comptime": _pair(c.comptime),
+           **_known(bufsrcvd=c.bufsrcvd, bufssent=c.bufssent, bytsrcvd=c.bytsrcvd,
+                    bytssent=c.bytssent)}
     if c.instance == "SAVED":
         out = {k: v for k, v in out.items() if k in _SAVED_KEYS or k == "saved"}
     return out
@@ -234,7 +243,9 @@ def channel_status_of(data: object, qmgr: str, tz: tzinfo = UTC,
         o.number("lstseqno", None), o.yes("indoubt"), o.yes("stopreq"),
         o.text("monchl").upper() or "OFF", o.pair("xqtime"), o.pair("nettime"),
         o.moment("lstmsgda", "lstmsgti", tz), o.moment("chstada", "chstati", tz),
-        o.pair("exittime"), o.pair("xbatchsz"), o.pair("comptime"))
+        o.pair("exittime"), o.pair("xbatchsz"), o.pair("comptime"),
+        o.number("bytssent", None), o.number("bytsrcvd", None), o.number("bufssent", None),
+        o.number("bufsrcvd", None))
 
 
 # --- RESET QSTATS, DISPLAY CLUSQMGR -----------------------------------------------------------

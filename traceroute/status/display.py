@@ -26,12 +26,14 @@ from traceroute.status.values import (
 
 #: DISPLAY QSTATUS TYPE(QUEUE): what MONITOR adds, and everything (ALL).
 QSTATUS_MONITOR = ("MONQ", "QTIME", "MSGAGE", "LPUTDATE", "LPUTTIME", "LGETDATE", "LGETTIME")
-QSTATUS_ALL = ("CURDEPTH", "IPPROCS", "OPPROCS", "UNCOM", *QSTATUS_MONITOR, "MEDIALOG")
+QSTATUS_ALL = ("CURDEPTH", "IPPROCS", "OPPROCS", "UNCOM", *QSTATUS_MONITOR, "MEDIALOG",
+               "CURFSIZE", "CURMAXFS")
 #: DISPLAY CHSTATUS: shown always, with MONITOR, and with ALL.
 CHSTATUS_ALWAYS = ("CHLTYPE", "CONNAME", "INSTANCE", "RQMNAME", "STATUS", "SUBSTATE", "XMITQ")
 CHSTATUS_MONITOR = ("MONCHL", "XQTIME", "NETTIME", "EXITTIME", "XBATCHSZ", "COMPTIME",
                     "STOPREQ")
-CHSTATUS_ALL = (*CHSTATUS_ALWAYS, "BATCHES", "CHSTADA", "CHSTATI", "CURMSGS", "CURSEQNO",
+CHSTATUS_ALL = (*CHSTATUS_ALWAYS, "BATCHES", "BUFSRCVD", "BUFSSENT", "BYTSRCVD", "BYTSSENT",
+                "CHSTADA", "CHSTATI", "CURMSGS", "CURSEQNO",
                 "INDOUBT", "LSTMSGDA", "LSTMSGTI", "LSTSEQNO", "MSGS", *CHSTATUS_MONITOR)
 
 
@@ -90,6 +92,9 @@ def queue_status_items(s: QueueStatus, wanted: Iterable[str] | None = None,
         "QTIME": _pair(s.qtime), "MSGAGE": _number(s.msgage), "LPUTDATE": put_date,
         "LPUTTIME": put_time, "LGETDATE": get_date, "LGETTIME": get_time, "MEDIALOG": "",
     }
+    for key, size in (("CURFSIZE", s.curfsize), ("CURMAXFS", s.curmaxfs)):
+        if size is not None:  # a queue manager that reports the queue file
+            values[key] = str(size)
     return [item("QUEUE", s.name), item("TYPE", "QUEUE"),
             *_chosen(values, wanted, QSTATUS_ALL)]
 
@@ -122,6 +127,10 @@ def channel_status_items(c: ChannelStatus, wanted: Iterable[str] | None = (),
         "EXITTIME": _pair(c.exittime), "XBATCHSZ": _pair(c.xbatchsz),
         "COMPTIME": _pair(c.comptime),
     }
+    for key, count in (("BUFSRCVD", c.bufsrcvd), ("BUFSSENT", c.bufssent),
+                       ("BYTSRCVD", c.bytsrcvd), ("BYTSSENT", c.bytssent)):
+        if count is not None:  # a queue manager that reports them
+            values[key] = str(count)
     if c.instance == "SAVED":
         keep = ("CHLTYPE", "CONNAME", "STATUS", "XMITQ", "CURSEQNO", "LSTSEQNO", "INDOUBT")
         values = {k: v for k, v in values.items() if k in keep}

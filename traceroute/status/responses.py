@@ -7,6 +7,10 @@ functions; the administration client reads any queue manager's responses with th
 Channel / Queue Manager, Inquire Cluster Queue Manager). Dates and times travel as MQ
 writes them, 'YYYY-MM-DD' and 'HH.MM.SS' in the queue manager's time zone (`tz`);
 monitoring values that are not available are MQMON_NOT_AVAILABLE (-1), dates blank.
+A value the typed status does not have (None: a queue manager that did not report it) is
+left out of a response, and a response without it reads back as None. Channel byte and
+buffer counts travel wrapped at 999,999,999, as IBM's Inquire Channel Status response says
+MQ sends them; queue file sizes (CurrentQFileSize, CurrentMaxQFileSize) are megabytes.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, tzinfo
 
 from pcf import mqc
-from pcf.model import Integer, IntegerList, Message, Parameter, String
+from pcf.model import Integer, Integer64, IntegerList, Message, Parameter, String
 from traceroute.status.attributes import from_parameters, to_parameters
 from traceroute.status.values import (
     ChannelStatus,
@@ -40,6 +44,9 @@ from traceroute.status.words import (
 NOT_AVAILABLE = mqc.MQMON_NOT_AVAILABLE
 #: The largest value MQ shows for MSGAGE, QTIME and the channel indicators.
 DISPLAY_LIMIT = 999_999_999
+#: Channel byte and buffer counts wrap past 999,999,999 (IBM's Inquire Channel Status
+#: response: "if the value ... exceeds 999999999, it is wrapped").
+WRAP = 1_000_000_000
 
 
 class ResponseError(ValueError):
@@ -113,6 +120,16 @@ class _Reader:
         value = self.number(pid)
         return None if value == NOT_AVAILABLE else value
 
+    def count(self, pid: int) -> int | None:
+        """A counter (MQCFIN, or MQCFIN64 from a queue manager that sends one); None when
+        absent or not available."""
+        p = self.by_id.get(pid)
+        if p is None:
+            return None
+        if not isinstance(p, (Integer, Integer64)):
+            raise ResponseError(_missing(pid, "an integer (MQCFIN)", p))
+        return None if p.value == NOT_AVAILABLE else p.value
+
     def indicator(self, pid: int) -> Indicator | None:
         p = self.by_id.get(pid)
         if p is None:
@@ -154,7 +171,16 @@ def queue_status_parameters(s: QueueStatus, tz: tzinfo = UTC) -> list[Parameter]
         IntegerList(mqc.MQIACF_Q_TIME_INDICATOR, _indicator(s.qtime)),
         _s(mqc.MQCACF_LAST_PUT_DATE, put_date, 12), _s(mqc.MQCACF_LAST_PUT_TIME, put_time, 8),
         _s(mqc.MQCACF_LAST_GET_DATE, get_date, 12), _s(mqc.MQCACF_LAST_GET_TIME, get_time, 8),
+        *_counts(((mqc.MQIACF_CUR_Q_FILE_SIZE, s.curfsize),
+                  (mqc.MQIACF_CUR_MAX_FILE_SIZE, s.curmaxfs))),
     ]
+
+
+def _counts(values: Iterable[tuple[int, int | None]], wrap: int | None = None
+            ) -> list[Parameter]:
+    """MQCFIN of each value that is known (wrapped at `wrap` when given)."""
+    return [Integer(pid, value % wrap if wrap else value)
+            for pid, value in values if value is not None]
 
 
 def queue_status_from(message: Message, qmgr: str, tz: tzinfo = UTC) -> QueueStatus:
@@ -167,7 +193,8 @@ def queue_status_from(message: Message, qmgr: str, tz: tzinfo = UTC) -> QueueSta
         word(MONITORING, r.number(mqc.MQIA_MONITORING_Q, mqc.MQMON_OFF)),
         r.optional(mqc.MQIACF_OLDEST_MSG_AGE), r.indicator(mqc.MQIACF_Q_TIME_INDICATOR),
         r.moment(mqc.MQCACF_LAST_PUT_DATE, mqc.MQCACF_LAST_PUT_TIME, tz),
-        r.moment(mqc.MQCACF_LAST_GET_DATE, mqc.MQCACF_LAST_GET_TIME, tz))
+        r.moment(mqc.MQCACF_LAST_GET_DATE, mqc.MQCACF_LAST_GET_TIME, tz),
+        r.count(mqc.MQIACF_CUR_Q_FILE_SIZE), r.count(mqc.MQIACF_CUR_MAX_FILE_SIZE))
 
 
 _INPUT = {"NO": mqc.MQQSO_NO, "SHARED": mqc.MQQSO_SHARED, "EXCL": mqc.MQQSO_EXCLUSIVE}
@@ -250,6 +277,9 @@ def channel_status_parameters(c: ChannelStatus, tz: tzinfo = UTC) -> list[Parame
         _s(mqc.MQCACH_LAST_MSG_DATE, msg_date, 12), _s(mqc.MQCACH_LAST_MSG_TIME, msg_time, 8),
         _s(mqc.MQCACH_CHANNEL_START_DATE, start_date, 12),
         _s(mqc.MQCACH_CHANNEL_START_TIME, start_time, 8),
+        *_counts(((mqc.MQIACH_BYTES_SENT, c.bytssent), (mqc.MQIACH_BYTES_RECEIVED, c.bytsrcvd),
+                  (mqc.MQIACH_BUFFERS_SENT, c.bufssent),
+                  (mqc.MQIACH_BUFFERS_RECEIVED, c.bufsrcvd)), WRAP),
     ]
     return out
 
@@ -280,7 +310,9 @@ def channel_status_from(message: Message, qmgr: str, tz: tzinfo = UTC) -> Channe
         r.moment(mqc.MQCACH_LAST_MSG_DATE, mqc.MQCACH_LAST_MSG_TIME, tz),
         r.moment(mqc.MQCACH_CHANNEL_START_DATE, mqc.MQCACH_CHANNEL_START_TIME, tz),
         r.indicator(mqc.MQIACH_EXIT_TIME_INDICATOR), r.indicator(mqc.MQIACH_BATCH_SIZE_INDICATOR),
-        r.indicator(mqc.MQIACH_COMPRESSION_TIME))
+        r.indicator(mqc.MQIACH_COMPRESSION_TIME),
+        r.count(mqc.MQIACH_BYTES_SENT), r.count(mqc.MQIACH_BYTES_RECEIVED),
+        r.count(mqc.MQIACH_BUFFERS_SENT), r.count(mqc.MQIACH_BUFFERS_RECEIVED))
 
 
 # --- reset statistics, cluster queue managers -------------------------------------------

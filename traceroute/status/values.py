@@ -3,7 +3,8 @@
 `QueueStatus` is one line of DISPLAY QSTATUS TYPE(QUEUE), `HandleStatus` one of TYPE(HANDLE),
 `ChannelStatus` one of DISPLAY CHSTATUS (CURRENT or SAVED), `ResetStats` what RESET QSTATS
 returns, `Definition` one object's configuration (MQSC keywords and values, as DISPLAY
-QUEUE/CHANNEL/QMGR shows them) and `ClusterQmgr` one DISPLAY CLUSQMGR entry. Times are
+QUEUE/CHANNEL/QMGR shows them) and `ClusterQmgr` one DISPLAY CLUSQMGR entry. Counters
+MQ wraps at 999,999,999 (BYTSSENT ...) are kept as the queue manager gave them. Times are
 aware datetimes in UTC; monitoring values the queue manager does not provide (MONQ/MONCHL
 OFF, nothing measured yet) are None. `to_json` gives the `mqroute status --json` objects.
 """
@@ -44,9 +45,12 @@ class QueueStatus:
     qtime: Indicator | None = None       # microseconds between put and destructive get
     last_put: datetime | None = None
     last_get: datetime | None = None
+    curfsize: int | None = None          # MB, the queue file now (CURFSIZE)
+    curmaxfs: int | None = None          # MB, what the file can grow to now (CURMAXFS)
 
     def to_json(self) -> dict:
-        """The `mqroute status --json` object of a queue."""
+        """The `mqroute status --json` object of a queue (issue 28's exact keys: the queue
+        file sizes are not among them)."""
         return {"queue_manager": self.queue_manager, "object_type": "queue",
                 "name": self.name, "curdepth": self.curdepth, "ipprocs": self.ipprocs,
                 "opprocs": self.opprocs, "uncom": self.uncom, "msgage": self.msgage,
@@ -111,6 +115,10 @@ class ChannelStatus:
     exittime: Indicator | None = None        # microseconds in exits per message
     xbatchsz: Indicator | None = None        # messages per batch
     comptime: Indicator | None = None        # microseconds compressing per message
+    bytssent: int | None = None              # bytes sent since the instance started
+    bytsrcvd: int | None = None              # bytes received since it started
+    bufssent: int | None = None              # transmission buffers sent
+    bufsrcvd: int | None = None              # transmission buffers received
 
     @property
     def has_status(self) -> bool:
@@ -118,7 +126,8 @@ class ChannelStatus:
         return self.status != "INACTIVE"
 
     def to_json(self) -> dict:
-        """The `mqroute status --json` object of a channel."""
+        """The `mqroute status --json` object of a channel (issue 28's exact keys: bytes
+        and buffers are not among them)."""
         return {"queue_manager": self.queue_manager, "object_type": "channel",
                 "name": self.name, "chltype": self.chltype, "status": self.status,
                 "substate": self.substate or None, "conname": self.conname or None,

@@ -124,15 +124,8 @@ def test_the_documentation_lists_every_metric():
 
 
 #: Dashboard metrics a simulated estate's status cannot give, and why (each is exported when
-#: the source has it; a queue manager's PCF answers carry the first four).
+#: the source has it).
 CANNOT_KNOW = {
-    "ibmmq_channel_bytes_sent": "BYTSSENT: traceroute.status.ChannelStatus does not carry it "
-                                "and the simulator counts no bytes on channels",
-    "ibmmq_channel_bytes_rcvd": "BYTSRCVD: as bytes_sent",
-    "ibmmq_channel_buffers_sent": "BUFSSENT: as bytes_sent (the simulator has no buffers)",
-    "ibmmq_channel_buffers_rcvd": "BUFSRCVD: as bytes_sent",
-    "ibmmq_queue_qfile_current_size": "CURFSIZE: the simulator keeps no queue files",
-    "ibmmq_queue_qfile_max_size": "CURMAXFS: as qfile_current_size",
     "ibmmq_channel_attribute_max_inst": "MAXINST of SVRCONN channel instances (the panels "
                                         "select type=SVRCONN): the simulator's client "
                                         "connections have no SVRCONN channel status",

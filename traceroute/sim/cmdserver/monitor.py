@@ -41,7 +41,9 @@ for the batch (SUBSTATE RECEIVE, INDOUBT YES). MSGS, BATCHES (a batch is up to
 BATCHSZ messages moved in one go), the sequence numbers and LSTMSGDA/LSTMSGTI count since
 the channel started; the saved status keeps the last sequence number. RESET QSTATS's
 counters (messages in and out, the highest depth, the time since the last reset) are kept
-whatever the monitoring.
+whatever the monitoring. BYTSSENT, BYTSRCVD, BUFSSENT and BUFSRCVD count each instance's
+transmission buffers (`traceroute.sim.cmdserver.flows`), CURFSIZE and CURMAXFS estimate a
+local queue's file (`traceroute.sim.cmdserver.qfile`); neither depends on monitoring.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
+from traceroute.sim.cmdserver import flows, qfile
 from traceroute.sim.network import MQObject, QueueManager
 from traceroute.sim.resolve import receiving_end
 from traceroute.sim.simulator import Simulator, Stored, Watcher
@@ -141,6 +144,7 @@ class QueueRecord:
     dequeued: int = 0
     high_depth: int = 0
     reset_at: float | None = None
+    block: int = qfile.BLOCK        # the queue file's block size in use (bytes)
 
     def forget_monitoring(self) -> None:
         """Monitoring switched off: its values go (they start again when it is on)."""
@@ -169,6 +173,7 @@ class ChannelRecord:
     xbatchsz: Indicator = field(default_factory=Indicator)
     chances: int = 0                # messages that could be measured (for sampling)
     batch_chances: int = 0          # batches that could be measured
+    traffic: flows.Traffic = field(default_factory=flows.Traffic)  # BYTSSENT ... BUFSRCVD
 
     def forget_monitoring(self) -> None:
         """Monitoring switched off: XQTIME and NETTIME start again when it is on."""
@@ -179,6 +184,7 @@ class ChannelRecord:
         """The instance ends (stopped, or its partner stopped): no current status."""
         self.state = ""
         self.msgs = self.batches = 0
+        self.traffic.clear()
         self.started = None
 
 
@@ -219,6 +225,8 @@ class Monitor(Watcher):
     def stored(self, qmgr: str, queue: str, message: Stored) -> None:
         """A put: statistics, and the last put time while monitoring is on."""
         rec = self.queue(qmgr, queue)
+        if self.sim.depth(qmgr, queue) <= 1:
+            self._empty_file(qmgr, queue, rec)  # the file was empty when it came
         rec.enqueued += 1
         rec.high_depth = max(rec.high_depth, self.sim.depth(qmgr, queue))
         if self._queue_on(qmgr, queue, rec):
@@ -230,6 +238,8 @@ class Monitor(Watcher):
             return
         rec = self.queue(qmgr, queue)
         rec.dequeued += 1
+        if not self.sim.depth(qmgr, queue):
+            self._empty_file(qmgr, queue, rec)
         if self._queue_on(qmgr, queue, rec):
             rec.last_get = self.sim.now
             rec.qtime.add((self.sim.now - message.put_at) * 1e6)
@@ -251,6 +261,7 @@ class Monitor(Watcher):
             rec.state = "RUNNING"
             rec.started = self.sim.now
             rec.msgs = rec.batches = 0
+            rec.traffic.start()  # a new instance: its start exchange only
         rec.last_active = self.sim.now
 
     def batch(self, qmgr: str, channel: MQObject, partner: str,
@@ -264,6 +275,9 @@ class Monitor(Watcher):
         batches = math.ceil(n / size)
         rec.msgs += n
         rec.batches += batches
+        out_bytes, out_bufs, back_bytes, back_bufs = flows.batch_flows(
+            (len(m.data) for m in messages), batches)
+        _flowed(rec.traffic, out_bytes, out_bufs, back_bytes, back_bufs)
         rec.seq += n
         rec.saved_seq = rec.seq
         rec.last_msg = now
@@ -288,6 +302,7 @@ class Monitor(Watcher):
             self._running(end)
             end.msgs += n
             end.batches += batches
+            _flowed(end.traffic, back_bytes, back_bufs, out_bytes, out_bufs)
             end.seq += n
             end.saved_seq = end.seq
             end.last_msg = now + self.sim.latency
@@ -355,13 +370,36 @@ class Monitor(Watcher):
         rec = self.queues.get((qmgr, name)) or QueueRecord()
         handles = self.handles(qmgr, name)
         inputs = sum(1 for h in handles if h.input != "NO")
+        curfsize, curmaxfs = self.queue_file(qmgr, name)
         if level == mqc.MQMON_OFF:
-            return QueueStatus(qmgr, name, len(messages), inputs, 0, 0, "OFF")
+            return QueueStatus(qmgr, name, len(messages), inputs, 0, 0, "OFF",
+                               curfsize=curfsize, curmaxfs=curmaxfs)
         oldest = min((s.put_at for s in messages), default=None)
         age = 0 if oldest is None else max(0, int(self.sim.now - oldest))
         return QueueStatus(qmgr, name, len(messages), inputs, 0, 0, LEVEL_WORDS[level], age,
                            rec.qtime.value(), self.moment(qmgr, rec.last_put),
-                           self.moment(qmgr, rec.last_get))
+                           self.moment(qmgr, rec.last_get), curfsize, curmaxfs)
+
+    def _maxfsize(self, qmgr: str, name: str) -> int | None:
+        queue = self._qm(qmgr).queues.get(name)
+        return qfile.max_size(queue.get("MAXFSIZE") if queue is not None else None)
+
+    def _empty_file(self, qmgr: str, name: str, rec: QueueRecord) -> None:
+        """The queue is empty: its file takes the block size MAXFSIZE needs."""
+        rec.block = qfile.block_for(self._maxfsize(qmgr, name), rec.block)
+
+    def queue_file(self, qmgr: str, name: str) -> tuple[int, int]:
+        """(CURFSIZE, CURMAXFS) of a local queue now, megabytes (traceroute.sim.cmdserver.qfile
+        says how they are estimated)."""
+        messages = self.sim.queues.get((qmgr, name), ())
+        rec = self.queues.get((qmgr, name))
+        block = rec.block if rec is not None else qfile.BLOCK
+        if not messages:
+            block = qfile.block_for(self._maxfsize(qmgr, name), block)
+            if rec is not None:
+                rec.block = block
+        return (qfile.current_size((len(s.data) for s in messages), block),
+                qfile.current_max(self._maxfsize(qmgr, name), block))
 
     def handles(self, qmgr: str, queue: str) -> list[HandleStatus]:
         """The handles open on a queue: a running sending channel's MCA on its transmission
@@ -452,7 +490,9 @@ class Monitor(Watcher):
             started=self.moment(qmgr, rec.started),
             exittime=(0, 0) if measured else None,  # no channel exits are simulated
             xbatchsz=rec.xbatchsz.value() if on else None,
-            comptime=(0, 0) if measured else None)  # nor compression
+            comptime=(0, 0) if measured else None,  # nor compression
+            bytssent=rec.traffic.bytes_sent, bytsrcvd=rec.traffic.bytes_rcvd,
+            bufssent=rec.traffic.bufs_sent, bufsrcvd=rec.traffic.bufs_rcvd)
 
     def channels_with_status(self, qmgr: str) -> list[str]:
         """Names of the channels of `qmgr` that have a current status now, sorted."""
@@ -482,6 +522,14 @@ class Monitor(Watcher):
             self.channels.pop((qmgr, name), None)
         else:
             self.queues.pop((qmgr, name), None)
+
+
+def _flowed(traffic: flows.Traffic, sent_bytes: int, sent_bufs: int, rcvd_bytes: int,
+            rcvd_bufs: int) -> None:
+    traffic.bytes_sent += sent_bytes
+    traffic.bufs_sent += sent_bufs
+    traffic.bytes_rcvd += rcvd_bytes
+    traffic.bufs_rcvd += rcvd_bufs
 
 
 def _int(text: str | None, default: int) -> int:

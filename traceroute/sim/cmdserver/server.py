@@ -175,10 +175,11 @@ def _ids(parameters: list[Parameter]) -> frozenset[int]:
 #: The parameters each Inquire returns: what its filter may name.
 _QUEUE_PARAMS = frozenset({mqc.MQCA_Q_NAME, mqc.MQIA_Q_TYPE, *(a.param for a in QUEUE.values())})
 _CHANNEL_PARAMS = frozenset({mqc.MQCACH_CHANNEL_NAME, *(a.param for a in CHANNEL.values())})
-_QSTATUS_PARAMS = _ids(queue_status_parameters(QueueStatus("", "", 0))) | _ids(
+_QSTATUS_PARAMS = _ids(queue_status_parameters(QueueStatus("", "", 0, curfsize=0,
+                                                           curmaxfs=0))) | _ids(
     handle_status_parameters(HandleStatus("", "", "", 0)))
-_CHANNEL_STATUS_PARAMS = _ids(channel_status_parameters(ChannelStatus("", "", "SDR",
-                                                                      "RUNNING")))
+_CHANNEL_STATUS_PARAMS = _ids(channel_status_parameters(ChannelStatus(
+    "", "", "SDR", "RUNNING", bytssent=0, bytsrcvd=0, bufssent=0, bufsrcvd=0)))
 _TOPIC_PARAMS = frozenset({mqc.MQCA_TOPIC_NAME, *(a.param for a in TOPIC.values())})
 _SUB_PARAMS = frozenset({mqc.MQCACF_SUB_NAME, *(a.param for a in SUB.values())})
 _RESOLVED = ("CLUSTER", "CLROUTE", "DEFPSIST", "DEFPRTY", "DURSUB", "NPMSGDLV", "PMSGDLV",

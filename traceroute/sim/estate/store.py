@@ -38,6 +38,7 @@ from traceroute.sim.cmdserver.monitor import (
     Monitor,
     QueueRecord,
 )
+from traceroute.sim.cmdserver.qfile import block_size
 from traceroute.sim.estate.folder import file_name
 from traceroute.sim.mqsc import to_mqsc
 from traceroute.sim.network import Network, QueueManager
@@ -155,6 +156,9 @@ def definitions_text(qm: QueueManager) -> str:
 
 _COUNTS = ("msgs", "batches", "seq", "chances", "batch_chances")
 _TIMES = ("started", "last_msg", "last_active")
+#: DISPLAY CHSTATUS's byte and buffer counts: their keys in channels.json -> Traffic fields.
+_TRAFFIC = {"bytssent": "bytes_sent", "bytsrcvd": "bytes_rcvd", "bufssent": "bufs_sent",
+            "bufsrcvd": "bufs_rcvd"}
 
 
 def channels_data(monitor: Monitor, qm: QueueManager, epoch: datetime) -> dict:
@@ -175,6 +179,7 @@ def channels_data(monitor: Monitor, qm: QueueManager, epoch: datetime) -> dict:
                          "nettime": rec.nettime.to_json(),
                          "xbatchsz": rec.xbatchsz.to_json()})
             item.update({k: getattr(rec, k) for k in _COUNTS})
+            item.update({k: getattr(rec.traffic, f) for k, f in _TRAFFIC.items()})
             item.update({k: iso(epoch, getattr(rec, k)) for k in _TIMES})
         out[name] = item
     return out
@@ -203,6 +208,8 @@ def load_channels(data: object, monitor: Monitor, qm: QueueManager, epoch: datet
                                 str(item.get("xmitq") or ""))
             for k in _COUNTS:
                 setattr(rec, k, int(item.get(k) or 0))
+            for k, f in _TRAFFIC.items():  # absent from folders written before them: 0
+                setattr(rec.traffic, f, int(item.get(k) or 0))
             saved = item.get("saved_seq")
             rec.saved_seq = None if saved is None else int(saved)
         except (TypeError, ValueError) as e:
@@ -258,7 +265,8 @@ def queues_data(sim: Simulator, monitor: Monitor, qm: QueueManager, epoch: datet
         out[name] = {"last_put": iso(epoch, rec.last_put), "last_get": iso(epoch, rec.last_get),
                      "qtime": rec.qtime.to_json(), "enqueued": rec.enqueued,
                      "dequeued": rec.dequeued, "high_depth": rec.high_depth,
-                     "reset": iso(epoch, rec.reset_at), "messages": messages}
+                     "reset": iso(epoch, rec.reset_at), "block": rec.block,
+                     "messages": messages}
     return out
 
 
@@ -294,6 +302,7 @@ def load_queues(data: object, dumps: dict[str, str], sim: Simulator, monitor: Mo
                 Indicator.from_json(item.get("qtime")), int(item.get("enqueued") or 0),
                 int(item.get("dequeued") or 0), int(item.get("high_depth") or 0),
                 seconds_of(epoch, item.get("reset"), here))
+            rec.block = block_size(item.get("block"))
         except (TypeError, ValueError) as e:
             raise StateError(f"{here}: {e}") from None
         monitor.queues[(qm.name, name)] = rec
