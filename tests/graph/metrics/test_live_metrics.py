@@ -39,16 +39,42 @@ def estate(monitoring: bool = True):
 
 
 def admins(sim: Simulator, over: str = "sim"):
-    """Admin of each queue manager asked, through the simulated transport or ibmmq's API."""
+    """Admin of each queue manager asked, through the simulated transport, ibmmq's API or
+    MQ's REST API (runCommandJSON answered in-process from the command server)."""
     made: dict[str, Admin] = {}
 
     def admin(qmgr: str) -> Admin:
         if qmgr not in made:
+            if over == "rest":
+                made[qmgr] = rest_admin(sim, qmgr)
+                return made[qmgr]
             transport = SimTransport(sim, qmgr) if over == "sim" else \
                 MQTransport.connect(Connection(qmgr), pymqi=make_fake_ibmmq(sim))
             made[qmgr] = Admin(PCFOverQueues(transport))
         return made[qmgr]
     return admin
+
+
+def rest_admin(sim: Simulator, qmgr: str) -> Admin:
+    """An Admin over the REST client, its requests answered as `mqroute sim rest` does."""
+    import json
+
+    import httpx
+
+    from traceroute.mq.rest import RestCommands
+    from traceroute.rest import command_of, response_body
+
+    server = attach(sim)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        command, names_only = command_of(json.loads(request.content))
+        body = response_body(command, server.execute(qmgr, command), qmgr=qmgr, tz=server.tz,
+                             names_only=names_only)
+        return httpx.Response(200, json=body)
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    return Admin(RestCommands("https://mqweb.example:9443", qmgr, user="u", password="p",
+                              client=client))
 
 
 def test_stopped_channel_and_messages_waiting():
@@ -170,3 +196,43 @@ def test_monitoring_values_only_when_measured(monitoring):
     measured = snap.get("ibmmq_queue_oldest_message_age", qmgr="QM1", queue="QM2",
                         usage="XMITQ", platform="UNIX")
     assert (measured is not None) == monitoring  # MONQ(OFF): absent, never a made-up 0
+
+
+def test_bytes_buffers_and_queue_files_the_same_over_every_path():
+    """IBM's Channel Status and Queue Status dashboards' bytes, buffers and queue file
+    panels: a running channel's BYTSSENT ... BUFSRCVD changes between two collections and
+    the queue file of messages waiting, the same over the simulated transport, IBM's ibmmq
+    API and the REST API, and as the simulator's documented model says (per message: the
+    MQXQH 428 bytes + data + a 28-byte segment header, one buffer; one 28-byte confirmation
+    per batch)."""
+    def series(over: str) -> dict:
+        sim = estate()
+        deltas, ask = Deltas(), admins(sim, over)
+        for n in (1, 4):
+            for _ in range(n):
+                assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x" * 1000).ok
+            sim.run(until=sim.now + 30)
+            snap = status_snapshot(collect(ask, ["QM1", "QM2"]),
+                                   now=datetime(2026, 11, 28, tzinfo=UTC), deltas=deltas)
+        return {name: values for name, values in snap.series.items()
+                if name.startswith(("ibmmq_channel_b", "ibmmq_queue_qfile"))}
+
+    over_sim = series("sim")
+    assert series("ibmmq") == over_sim
+    assert series("rest") == over_sim
+
+    def one(name: str, qmgr: str, what: str):
+        (value,) = [v for k, v in over_sim[name].items() if k[:2] == (qmgr, what)]
+        return value
+
+    batches = one("ibmmq_channel_batches", "QM1", "QM1.TO.QM2")
+    assert 1 <= batches <= 4
+    assert one("ibmmq_channel_bytes_sent", "QM1", "QM1.TO.QM2") == 4 * (428 + 1000 + 28)
+    assert one("ibmmq_channel_buffers_sent", "QM1", "QM1.TO.QM2") == 4
+    assert one("ibmmq_channel_bytes_rcvd", "QM2", "QM1.TO.QM2") == 4 * (428 + 1000 + 28)
+    assert one("ibmmq_channel_buffers_rcvd", "QM1", "QM1.TO.QM2") == batches
+    assert one("ibmmq_channel_buffers_sent", "QM2", "QM1.TO.QM2") == batches
+    assert one("ibmmq_channel_bytes_sent", "QM2", "QM1.TO.QM2") == 28 * batches
+    assert one("ibmmq_queue_qfile_current_size", "QM2", "TARGET.Q") == 1  # 5 messages
+    assert one("ibmmq_queue_qfile_max_size", "QM2", "TARGET.Q") == 2_088_960
+    assert one("ibmmq_queue_qfile_current_size", "QM1", "QM2") == 0  # all sent

@@ -40,19 +40,23 @@ def through_bytes(parameters) -> Message:
 @settings(max_examples=60, deadline=None)
 @given(names, st.integers(0, 999_999_999), st.integers(0, 99), st.integers(0, 99),
        st.sampled_from(["OFF", "LOW", "MEDIUM", "HIGH"]), st.none() | st.integers(0, 999_999_999),
-       pairs, moments, moments)
-def test_queue_status_round_trip(name, depth, ipprocs, opprocs, monq, age, qtime, put, got):
-    s = QueueStatus("QM1", name, depth, ipprocs, opprocs, 0, monq, age, qtime, put, got)
+       pairs, moments, moments, st.none() | st.integers(0, 267_386_880))
+def test_queue_status_round_trip(name, depth, ipprocs, opprocs, monq, age, qtime, put, got,
+                                 fsize):
+    s = QueueStatus("QM1", name, depth, ipprocs, opprocs, 0, monq, age, qtime, put, got,
+                    fsize, None if fsize is None else 2_088_960)
     assert resp.queue_status_from(through_bytes(resp.queue_status_parameters(s)), "QM1") == s
 
 
 @settings(max_examples=60, deadline=None)
 @given(names.map(lambda n: n[:20]), st.sampled_from(["SDR", "RCVR", "SVR", "CLUSSDR"]),
-       st.sampled_from(WORDS), st.integers(0, 10**6), pairs, pairs, moments, moments)
-def test_channel_status_round_trip(name, chltype, status, msgs, xq, net, last, started):
+       st.sampled_from(WORDS), st.integers(0, 10**6), pairs, pairs, moments, moments,
+       st.none() | st.tuples(*[st.integers(0, 999_999_999)] * 4))
+def test_channel_status_round_trip(name, chltype, status, msgs, xq, net, last, started,
+                                   traffic):
     c = ChannelStatus("QM1", name, chltype, status, "CURRENT", "MQGET", "host(1414)", "XQ",
                       "QM2", msgs, msgs // 50, 0, msgs, msgs, False, False, "HIGH", xq, net,
-                      last, started, None, None, None)
+                      last, started, None, None, None, *(traffic or (None,) * 4))
     assert resp.channel_status_from(through_bytes(resp.channel_status_parameters(c)),
                                     "QM1") == c
 
@@ -166,3 +170,57 @@ def test_no_two_keywords_of_a_table_share_a_parameter():
         for keyword, a in table.items():
             assert a.param not in seen, f"{kind}: {keyword} and {seen.get(a.param)}"
             seen[a.param] = keyword
+
+
+def test_bytes_buffers_and_queue_file_travel_as_ibm_names_them():
+    """BYTSSENT ... BUFSRCVD and CURFSIZE/CURMAXFS are MQCFIN under IBM's identifiers (checked
+    against the numbers of IBM's cmqcfc.h, not only our constants); counts past 999,999,999
+    travel wrapped as IBM's Inquire Channel Status response says; a response without them
+    (an older queue manager, a SAVED instance) reads back as None."""
+    c = ChannelStatus("QM1", "TO.QM2", "SDR", "RUNNING", bytssent=1_000_000_123,
+                      bytsrcvd=472, bufssent=7, bufsrcvd=3)
+    got = {p.parameter: (p.STRUCTURE, p.value) for p in resp.channel_status_parameters(c)}
+    assert {k: got[k] for k in (1535, 1536, 1538, 1539)} == {
+        1535: ("MQCFIN", 123), 1536: ("MQCFIN", 472), 1538: ("MQCFIN", 7),
+        1539: ("MQCFIN", 3)}
+    back = resp.channel_status_from(through_bytes(resp.channel_status_parameters(c)), "QM1")
+    assert (back.bytssent, back.bytsrcvd, back.bufssent, back.bufsrcvd) == (123, 472, 7, 3)
+    saved = ChannelStatus("QM1", "TO.QM2", "SDR", "RUNNING", "SAVED", bytssent=5)
+    assert resp.channel_status_from(through_bytes(resp.channel_status_parameters(saved)),
+                                    "QM1").bytssent is None
+    q = QueueStatus("QM1", "APP.Q", 3, curfsize=1, curmaxfs=2_088_960)
+    got = {p.parameter: (p.STRUCTURE, p.value) for p in resp.queue_status_parameters(q)}
+    assert (got[1437], got[1438]) == (("MQCFIN", 1), ("MQCFIN", 2_088_960))
+    plain = QueueStatus("QM1", "APP.Q", 3)
+    assert not {1437, 1438} & {p.parameter for p in resp.queue_status_parameters(plain)}
+    assert resp.queue_status_from(through_bytes(resp.queue_status_parameters(plain)),
+                                  "QM1") == plain
+
+
+def test_a_64_bit_counter_is_read_too():
+    from pcf.model import Integer64
+
+    params = resp.channel_status_parameters(ChannelStatus("QM1", "C", "SDR", "RUNNING"))
+    params.append(Integer64(mqc.MQIACH_BYTES_SENT, 5_000_000_000))
+    assert resp.channel_status_from(through_bytes(params), "QM1").bytssent == 5_000_000_000
+
+
+def test_runmqsc_shows_and_filters_them():
+    from traceroute.status.display import channel_status_items
+
+    c = ChannelStatus("QM1", "TO.QM2", "SDR", "RUNNING", bytssent=900, bytsrcvd=500,
+                      bufssent=3, bufsrcvd=2)
+    shown = channel_status_items(c, None)
+    at = shown.index("BATCHES( )")
+    assert shown[at + 1:at + 5] == ["BUFSRCVD(2)", "BUFSSENT(3)", "BYTSRCVD(500)",
+                                    "BYTSSENT(900)"]
+    assert "BYTSSENT(900)" in channel_status_items(c, ["BYTSSENT"])
+    assert "BYTSSENT" not in " ".join(channel_status_items(
+        ChannelStatus("QM1", "TO.QM2", "SDR", "RUNNING", "SAVED", bytssent=9), None))
+    q = queue_status_items(QueueStatus("QM1", "Q", 1, curfsize=1, curmaxfs=100))
+    assert q[-2:] == ["CURFSIZE(1)", "CURMAXFS(100)"]
+    assert "CURFSIZE" not in " ".join(queue_status_items(QueueStatus("QM1", "Q", 1)))
+    assert where_filter("CHSTATUS", "BYTSSENT GT 1000") == IntegerFilter(
+        mqc.MQIACH_BYTES_SENT, mqc.MQCFOP_GREATER, 1000)
+    assert where_filter("QSTATUS", "CURFSIZE NL 1") == IntegerFilter(
+        mqc.MQIACF_CUR_Q_FILE_SIZE, mqc.MQCFOP_NOT_LESS, 1)

@@ -396,8 +396,8 @@ class Monitor(Watcher):
         block = rec.block if rec is not None else qfile.BLOCK
         if not messages:
             block = qfile.block_for(self._maxfsize(qmgr, name), block)
-            if rec is not None:
-                rec.block = block
+            if rec is not None or block != qfile.BLOCK:
+                self.queue(qmgr, name).block = block
         return (qfile.current_size((len(s.data) for s in messages), block),
                 qfile.current_max(self._maxfsize(qmgr, name), block))
 
