@@ -24,7 +24,7 @@ import argparse
 import contextlib
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from mqroute.errors import EXIT_FATAL, EXIT_OK, EXIT_UNREADABLE, UsageError
@@ -79,15 +79,19 @@ class LiveOutcome:
 
     reading: Reading = field(default_factory=Reading)
     sources: list[str] = field(default_factory=list)
+    subscribed: list[str] = field(default_factory=list)  # 'QMGR:TOPIC' of the subscriptions
     status: int = EXIT_OK   # EXIT_UNREADABLE when a queue could not be read
     signum: int = 0         # the signal that stopped the reading
 
     def summary(self, args: argparse.Namespace) -> str:
         """'; read live from QM1 (7 queues)[; browsed][; 3 saved to FILE][; interrupted]'."""
         r = self.reading
-        qmgrs = sorted({s.split(":", 1)[0] for s in self.sources})
-        n = len(self.sources)
-        text = f"; read live from {', '.join(qmgrs)} ({n} queue{'' if n == 1 else 's'})"
+        qmgrs = sorted({s.split(":", 1)[0] for s in [*self.sources, *self.subscribed]})
+        n, subs = len(self.sources), len(self.subscribed)
+        what = [f"{n} queue{'' if n == 1 else 's'}"] if n or not subs else []
+        if subs:
+            what.append(f"{subs} subscription{'' if subs == 1 else 's'}")
+        text = f"; read live from {', '.join(qmgrs)} ({', '.join(what)})"
         if getattr(args, "browse", False):
             text += "; browsed"
         if getattr(args, "save", None):
@@ -200,12 +204,16 @@ def _interruptible() -> Iterator[Stop]:
 
 def read_queues(args: argparse.Namespace, qmgrs: list[str], queues: list[str],
                 consumer: Consumer, *, optional: tuple[str, ...] = (),
+                topics: Callable[[str], list] | None = None,
                 command: str) -> LiveOutcome:
     """Read `queues` (and `optional` ones where they exist) of each queue manager live (none
     named: every queue manager of an estate folder, or the default queue manager) and
     give every message to `consumer`; FatalError-like problems end the command with status
     2 (raised as SystemExit after one line); a queue that cannot be read is one line and
-    status 1 in the outcome."""
+    status 1 in the outcome. `topics(qmgr)`: the topics (traceroute.mq.trace_topics
+    .TraceTopic) to subscribe to on that queue manager for the reading (MQSUB, non-durable,
+    managed: their publications are read as a queue's messages; the subscriptions end
+    with the reading); one that MQ refuses is one line with its reason, status 1."""
     from mqroute.output import OutputError, output_written
     from traceroute.mq.archive import Archive, ArchiveError
     from traceroute.mq.live import read_live
@@ -223,12 +231,22 @@ def read_queues(args: argparse.Namespace, qmgrs: list[str], queues: list[str],
             sources = [LiveSource(t, q) for t in transports for q in queues]
             sources += [LiveSource(t, q, optional=True) for t in transports for q in optional]
             outcome.sources = [s.label for s in sources]
+            refused = []
+            for t in transports:
+                for topic in topics(t.qmgr_name) if topics else ():
+                    try:
+                        sources.append(LiveSource(t, t.subscribe(topic)))
+                        outcome.subscribed.append(sources[-1].label)
+                    except TransportError as e:
+                        refused.append(f"{t.qmgr_name}:{topic.topic}: {e}")
+                        _say(f"{command}: {refused[-1]}")
             try:
                 outcome.reading = read_live(
                     sources, consumer, browse=args.browse, wait=args.wait, archive=archive,
                     written=output_written, stop=stop,
                     problem=lambda line: _say(f"{command}: {line}"))
                 outcome.signum = stop.signum
+                outcome.reading.problems[:0] = refused
             except OutputError as e:
                 raise _Fatal(f"the output cannot be written ({e}): what was read and not "
                              "made final is backed out and stays on its queue") from None

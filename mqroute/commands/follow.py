@@ -5,6 +5,9 @@
     mqroute follow -m QMGR [-m QMGR]... [--browse] [--wait SECONDS] [--save FILE]
                                         each queue manager's SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE,
                                         live (amqsact), journeys stitched across them
+    mqroute follow -m QMGR... --subscribe --appl NAME|--channel NAME|--conn-id HEX --wait S
+                                        subscribe to the $SYS/MQ/INFO/QMGR/<qmgr>/ActivityTrace
+                                        topics for the reading (amqsact -t: -a, -c, -i)
 """
 
 from __future__ import annotations
@@ -72,6 +75,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "now (demo, MQSC files or an estate folder); without FILE, the estate "
                         "folder whose activity-trace queues are read")
     add_connection(p, qmgr=False, channel_flag="--client-channel")
+    p.add_argument("--subscribe", action="store_true",
+                   help="with -m and --wait: instead of the activity-trace queue, subscribe "
+                        "(non-durable, managed queue) to $SYS/MQ/INFO/QMGR/<qmgr>/"
+                        "ActivityTrace/ApplName/<--appl>, .../ChannelName/<--channel> or "
+                        ".../ConnectionId/<--conn-id: 48 hex> for the reading, as amqsact -t "
+                        "-a/-c/-i (a name with * or ? is a character wildcard, '#' every one; "
+                        "a subscription switches activity trace on for what it matches)")
     p.add_argument("-m", dest="qmgrs", action="append", default=[], metavar="QMGR",
                    help="with FILE: the queue manager asked why messages wait (the first); "
                         "without: read this queue manager's activity trace live (repeatable)")
@@ -210,6 +220,43 @@ def _summary(journeys: list[Journey], result: Reconstruction, records: list[Reco
     return summary
 
 
+def _subscriptions(args: argparse.Namespace):
+    """`--subscribe`: checked, and the topics of each queue manager (a function of its
+    name); the filter the topic selects by is dropped (the subscription selects: a
+    wildcard such as '#' is MQ's, not a filter's)."""
+    from traceroute.mq.trace_topics import activity_trace_topic
+
+    if not args.qmgrs and not args.network:
+        raise UsageError("follow --subscribe: give -m QMGR (the queue manager whose "
+                         "$SYS/MQ/INFO/QMGR/<qmgr>/ActivityTrace topics to subscribe to)")
+    if args.browse:
+        raise UsageError("follow --subscribe: --browse has no meaning (the subscription's "
+                         "managed queue holds only this reading's copies, and goes with it)")
+    if not args.wait:
+        raise UsageError("follow --subscribe: give --wait SECONDS (how long to go on "
+                         "reading after the last publication, as amqsact -w)")
+    chosen = {kind: [n for text in getattr(args, kind) for n in text.split(",") if n.strip()]
+              for kind in ("appl", "channel", "conn_id")}
+    given = [kind for kind, names in chosen.items() if names]
+    if len(given) != 1:
+        raise UsageError("follow --subscribe: give one of --appl NAME, --channel NAME or "
+                         "--conn-id HEX (each repeatable; '#' for every one), as amqsact's "
+                         "-a, -c or -i")
+    kind = given[0]
+    names = list(dict.fromkeys(n.strip() for n in chosen[kind]))
+
+    def topics(qmgr: str) -> list:
+        try:
+            return [activity_trace_topic(qmgr, kind, name) for name in names]
+        except ValueError as e:
+            raise UsageError(f"follow --subscribe: {e}") from None
+
+    for qmgr in args.qmgrs:
+        topics(qmgr)  # a usage error before anything is read
+    setattr(args, kind, [])
+    return topics
+
+
 def run(args: argparse.Namespace) -> int:
     """`mqroute follow`: print the journeys; the exit status of the contract."""
     args.qmgr = args.qmgrs[0] if args.qmgrs else ""  # the queue manager asked (live status)
@@ -218,8 +265,8 @@ def run(args: argparse.Namespace) -> int:
             return run_live(args)
         raise UsageError("follow: give activity-trace files (dumps, raw messages), or -m QMGR "
                          "to read SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE live")
-    if live_requested(args):
-        raise UsageError("follow: --browse, --wait and --save read the activity-trace queues "
+    if live_requested(args) or args.subscribe:
+        raise UsageError("follow: --browse, --wait, --save and --subscribe read activity trace "
                          "live: give -m QMGR without files")
     msg_ids(args)  # a usage error before anything is read
     check_otlp(args)
@@ -243,6 +290,7 @@ def run_live(args: argparse.Namespace) -> int:
     if not args.qmgrs and not args.network:
         raise UsageError("follow: --browse, --wait and --save read the activity-trace queues "
                          "live: give -m QMGR")
+    topics = _subscriptions(args) if args.subscribe else None
     problems = Problems()
     reader = TraceReader(problems)
     done: dict = {}
@@ -252,7 +300,8 @@ def run_live(args: argparse.Namespace) -> int:
         done["journeys"] = _journeys(args, result, records, problems)
 
     reader.show = show
-    outcome = read_queues(args, list(dict.fromkeys(args.qmgrs)), [TRACE_QUEUE], reader,
+    outcome = read_queues(args, list(dict.fromkeys(args.qmgrs)),
+                          [] if topics else [TRACE_QUEUE], reader, topics=topics,
                           command="follow")
     result = done.get("result") or reconstruct(iter(()))
     journeys = done.get("journeys", [])

@@ -350,3 +350,145 @@ def test_stats_and_follow_from_real_queue_managers_through_ibmmq(monkeypatch):
     assert [j["live_status"][0]["curdepth"] for j in journeys if j["verdict"] == "on_queue"] \
         == [2, 2]  # and, asked now, where the other two wait
     assert sim.depth("QM1", "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE") == 0
+
+
+# --- follow --subscribe: the $SYS ActivityTrace topics (amqsact -t) ------------------------
+
+TOPIC = "$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/"
+
+
+def _trace_republisher(sim, qmgr: str = "QM1"):
+    """What a queue manager does with activity trace that a subscription matches, done by
+    hand until the simulator publishes on its $SYS topics itself: each trace message of
+    the trace queue published on .../ApplName/<its ApplName> (and taken off the queue)."""
+    from traceroute.journeys.parse import parse_activity_trace
+    from traceroute.sim.activity_trace import TRACE_QUEUE
+
+    def move() -> None:
+        while (got := sim.get(qmgr, TRACE_QUEUE)) is not None:
+            md, data = got
+            appl = parse_activity_trace(md, data, source="t").conn.appl_name.strip()
+            assert sim.publish(qmgr, TOPIC + appl, md, data, appl_name="amqzlaa0").ok
+    return move
+
+
+def _traced_sim():
+    from importlib import resources
+
+    from traceroute.sim.activity_trace import ActivityTracer
+    from traceroute.sim.cmdserver import attach
+    from traceroute.sim.mqsc import parse_mqsc
+    from traceroute.sim.simulator import Simulator
+
+    sim = Simulator(parse_mqsc(resources.files("traceroute").joinpath(
+        "examples/qm1_qm2.mqsc").read_text()))
+    for qm in sim.network.qmgrs.values():
+        qm.attrs["ACTVTRC"] = "ON"
+    tracer = ActivityTracer(sim)
+    attach(sim)
+    return sim, tracer
+
+
+def test_follow_subscribe_through_ibmmq_mqsub(monkeypatch):
+    """follow -m QM1 --subscribe --appl NAME over ibmmq's Subscription API (MQSUB with a
+    managed non-durable queue, its topic exactly amqsact -t -a's), publications read
+    under syncpoint, the subscription and its queue gone at the end."""
+    from tests.support.fake_ibmmq import make_fake_ibmmq
+
+    sim, tracer = _traced_sim()
+    for _ in range(2):
+        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"hello").ok
+    sim.disconnect_all()
+    tracer.close()
+    sim.later(2.0, _trace_republisher(sim))  # published while the reader waits
+    fake = make_fake_ibmmq(sim)
+    monkeypatch.setitem(sys.modules, "ibmmq", fake)
+    status, out, err = run("follow", "-m", "QM1", "--subscribe", "--appl", "/opt/bin/amqsput",
+                           "--wait", "5", "--json")
+    assert status == 4, err  # amqsput's calls only: the journeys end on the xmitq (4)
+    journeys = [json.loads(x) for x in out.splitlines()]
+    assert len(journeys) == 2 and all(j["path"][0]["appl_name"] == "amqsput" for j in journeys)
+    assert {j["verdict"] for j in journeys} == {"on_xmitq"}
+    # the publications kept the trace messages' CorrelId: the connection is amqsput's (AMQC)
+    assert {j["path"][0]["conn_id"][:8] for j in journeys} == {"414D5143"}
+    assert "read live from QM1 (1 subscription)" in err
+    subs = [c for c in fake.world.calls if c[0] == "MQSUB"]
+    assert [c[2] for c in subs] == [TOPIC + "amqsput"]
+    managed = subs[0][3]
+    assert managed.startswith("SYSTEM.MANAGED.NDURABLE.")
+    assert managed not in sim.network.qmgrs["QM1"].queues and not list(sim.pubsub)
+    assert ("MQCLOSE", "QM1", TOPIC + "amqsput", "subscription") in fake.world.calls
+    # a character wildcard subscribes in MQ's character scheme; MQ's refusal is one line
+    seen = []
+    real_subscribe = sim.subscribe
+    monkeypatch.setattr(sim, "subscribe", lambda *a, **k: seen.append(k["scheme"])
+                        or real_subscribe(*a, **k))
+    status, _, err = run("follow", "-m", "QM1", "--subscribe", "--appl", "amqs*", "--wait", "1")
+    assert status == 0 and seen == ["CHAR"], err
+    sim.network.qmgrs["QM1"].attrs["PSMODE"] = "DISABLED"
+    status, _, err = run("follow", "-m", "QM1", "--subscribe", "--channel", "#", "--wait", "1")
+    assert status == 1 and len(err.splitlines()) == 2, err
+    assert f"QM1:{TOPIC[:-9]}ChannelName/#: MQSUB" in err and "MQRC_PUBSUB_INHIBITED" in err
+
+
+@pytest.mark.parametrize("words, said", [
+    (("--subscribe", "--appl", "x", "--wait", "1"), "give -m QMGR"),
+    (("-m", "QM1", "--subscribe", "--appl", "x"), "give --wait SECONDS"),
+    (("-m", "QM1", "--subscribe", "--appl", "x", "--wait", "1", "--browse"), "--browse"),
+    (("-m", "QM1", "--subscribe", "--wait", "1"), "give one of --appl"),
+    (("-m", "QM1", "--subscribe", "--appl", "a", "--channel", "c", "--wait", "1"), "one of"),
+    (("-m", "QM1", "--subscribe", "--conn-id", "414D51", "--wait", "1"), "48 hex"),
+    (("-m", "QM1", "--subscribe", "--appl", "x" * 29, "--wait", "1"), "28 characters"),
+    (("x.dmp", "--subscribe"), "without files"),
+])
+def test_follow_subscribe_usage(words, said):
+    status, _, err = run("follow", *words)
+    assert status == 2 and said in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_follow_subscribe_on_an_estate_folder_lasts_between_visits(estate):
+    """A reader process subscribes in the estate folder; other commands publish to the topic
+    meanwhile (the estate keeps the reader's non-durable subscription with its connection);
+    at the end the subscription and its managed queue are gone. A reader that is killed
+    leaves them to the next command, which ends them with its connection."""
+    def publish(n: int, appl: str = "amqsput") -> None:
+        from traceroute.sim.activity_trace import TRACE_QUEUE
+
+        with Estate.open(estate) as e:
+            e.sim.network.qmgrs["QM1"].attrs["ACTVTRC"] = "ON"
+        assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q",
+                       "--count", str(n)).returncode == 0
+        with Estate.open(estate) as e:
+            _trace_republisher(e.sim)()
+            assert not e.sim.queues.get(("QM1", TRACE_QUEUE))
+
+    def subscriptions() -> list:
+        with Estate.open(estate) as e:
+            return [(s.topic, s.dest in e.sim.network.qmgrs["QM1"].queues)
+                    for s in e.sim.pubsub if s.kind == mqc.MQSUBTYPE_API]
+
+    reader = start("follow", "-m", "QM1", "--network", estate, "--subscribe", "--appl",
+                   "amqsput", "--wait", "4", "--json")
+    for _ in range(100):
+        if subscriptions():
+            break
+        time.sleep(0.1)
+    assert subscriptions() == [(TOPIC + "amqsput", True)]
+    publish(2)
+    time.sleep(1.0)
+    publish(1)
+    out, err = reader.communicate(timeout=120)
+    assert reader.returncode == 0, err
+    assert len(out.splitlines()) == 3 and "(1 subscription)" in err, out + err
+    conns = {json.loads(x)["path"][0]["conn_id"] for x in out.splitlines()}
+    assert len(conns) == 2 and all(c.startswith("414D5143") for c in conns)  # two `sim put`s
+    assert subscriptions() == []
+    killed = start("follow", "-m", "QM1", "--network", estate, "--subscribe", "--appl",
+                   "amqsput", "--wait", "30")
+    for _ in range(100):
+        if subscriptions():
+            break
+        time.sleep(0.1)
+    killed.kill()
+    killed.communicate(timeout=60)
+    assert subscriptions() == []  # ended with the dead reader's connection

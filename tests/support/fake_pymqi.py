@@ -35,6 +35,18 @@ What it models, after the IBM MQ documentation and pymqi's source:
 * `MD.pack()` / `MD.unpack(bytes)` are a native-encoding 364-byte MQMD through our own
   `pcf.mqmd`; a longer buffer is a `struct.error`, a shorter one is padded, as in pymqi.
 
+* `SD` and `Subscription(qm)`: `sub.sub(sub_desc=sd)` is MQSUB (`sim.subscribe`): the SD's
+  ObjectString (set with `set_vs`) and/or ObjectName; MQSO_CREATE needed (a resume or an
+  alteration is NotImplementedError); MQSO_MANAGED makes the managed queue, opened for input
+  and browse as `sub.sub_queue` (a Queue; `sub.get(None, md, gmo)` is its get), else
+  `sub_queue=` a Queue of the caller's; MQSO_DURABLE needs SubName; MQSO_WILDCARD_CHAR the
+  character scheme; MQSO_SET_CORREL_ID the SD's SubCorrelId (MQCI_NONE: each publication
+  keeps the CorrelId it was published with, MQSD's documented rule); a failed MQSUB is
+  MQMIError with the simulator's reason.
+  `sub.close(sub_close_options, close_sub_queue=, close_sub_queue_options=)` ends a
+  non-durable subscription (MQCO_REMOVE_SUB a durable one), its managed queue with it;
+  MQDISC ends the connection's non-durable subscriptions.
+
 Not modelled: message expiry while browsing, BackoutCount increments, MQMDE prefixes,
 truncation, security, client channels (the CD is only recorded), reconnection.
 """
@@ -256,6 +268,27 @@ class OD(_Struct):
         return self._vs.get(name)
 
 
+class SD(_Struct):
+    """MQSD with pymqi's and ibmmq's defaults (MQSO_NON_DURABLE); ObjectString and SubName
+    through set_vs."""
+
+    _fields = _fields_of(
+        "StrucId", "Version", "Options", "ObjectName", "AlternateUserId",
+        "AlternateSecurityId", "SubExpiry", *(f"{vs}{part}" for vs in (
+            "ObjectString", "SubName", "SubUserData", "SelectionString", "ResObjectString")
+            for part in _VS), "SubCorrelId", "PubPriority", "PubAccountingToken",
+        "PubApplIdentityData", "SubLevel", "ResolvedType",
+        StrucId=b"SD  ", SubCorrelId=bytes(24), Version=1, Options=mqc.MQSO_NON_DURABLE,
+        ObjectName=b"", SubExpiry=mqc.MQEI_UNLIMITED, SubLevel=1, ResolvedType=mqc.MQOT_NONE)
+
+    def __init__(self, **kw: object) -> None:
+        self._vs: dict[str, bytes] = {}
+        super().__init__(**kw)
+
+    set_vs = OD.set_vs
+    get_vs = OD.get_vs
+
+
 class CD(_Struct):
     """MQCD (client channel definition): recorded by connect_with_options, not used."""
 
@@ -305,6 +338,7 @@ class _QueueManager:
         self._qmgr = ""  # connected to ('' = not connected)
         self._uow: list[tuple[str, MQMD, bytes]] = []
         self._open: list[_Queue] = []
+        self._subs: list[_Subscription] = []
         self.connect_options: dict[str, object] = {}
         self.bytes_encoding = bytes_encoding
         self.default_ccsid = default_ccsid
@@ -349,6 +383,9 @@ class _QueueManager:
     def disconnect(self) -> None:
         """MQDISC: closes what is open and commits the unit of work still open."""
         self._handle()
+        for sub in list(self._subs):  # non-durable subscriptions end with the connection
+            if sub._sub is not None:
+                sub.close()
         for q in list(self._open):
             q._closed(mqc.MQCO_NONE)
         self._uow.clear()  # MQDISC commits
@@ -628,6 +665,79 @@ class _Queue:
         self._world.calls.append(("MQCLOSE", qmgr, self._queue, str(options)))
 
 
+class _Subscription:
+    """pymqi.Subscription / ibmmq.Subscription: MQSUB, the subscription queue, MQCLOSE."""
+
+    _world: _World
+
+    def __init__(self, queue_manager: _QueueManager, sub_desc: SD | None = None,
+                 sub_name: bytes | None = None, sub_queue: _Queue | None = None,
+                 sub_opts: int | None = None, topic_name: bytes | None = None,
+                 topic_string: bytes | None = None) -> None:
+        self._qm = queue_manager
+        self.sub_queue = sub_queue
+        self._sub = None
+        if sub_desc is not None:
+            self.sub(sub_desc=sub_desc)
+
+    def sub(self, sub_desc: SD | None = None, sub_queue: _Queue | None = None,
+            **_: object) -> None:
+        """MQSUB: create the subscription the SD describes."""
+        if not isinstance(sub_desc, SD):
+            raise TypeError("sub_desc must be a SD(sub descriptor) object.")
+        sub_desc._check()
+        qmgr = self._qm._handle()
+        options = sub_desc.Options
+        if not options & mqc.MQSO_CREATE or options & (mqc.MQSO_RESUME | mqc.MQSO_ALTER):
+            raise NotImplementedError("fake pymqi: only MQSO_CREATE subscriptions")
+        managed = bool(options & mqc.MQSO_MANAGED)
+        if managed == (sub_queue is not None):
+            raise _failed(mqc.MQRC_OPTIONS_ERROR if managed else mqc.MQRC_HOBJ_ERROR)
+        string = (sub_desc.get_vs("ObjectString") or b"").decode("utf-8")
+        name = (sub_desc.get_vs("SubName") or b"").decode("utf-8")
+        world = self._world
+        made = world.sim.subscribe(
+            qmgr, string, topic_object=_text(sub_desc.ObjectName), name=name,
+            destination="" if managed else sub_queue._queue,  # type: ignore[union-attr]
+            durable=bool(options & mqc.MQSO_DURABLE),
+            correl_id=bytes(sub_desc.SubCorrelId).ljust(24, b"\x00")
+            if options & mqc.MQSO_SET_CORREL_ID else None,
+            scheme="CHAR" if options & mqc.MQSO_WILDCARD_CHAR else "TOPIC",
+            appl_name=world.appl_name, appl_type=world.appl_type)
+        if made.reason:
+            raise _failed(made.reason)
+        self._sub = made.subscription
+        if managed:
+            q = type(self._qm)._queue_class(self._qm)
+            q._options = mqc.MQOO_INPUT_AS_Q_DEF | mqc.MQOO_BROWSE
+            q._queue, q._is_open = self._sub.dest, True
+            self._qm._open.append(q)
+            self.sub_queue = q
+        self._qm._subs.append(self)
+        world.calls.append(("MQSUB", qmgr, string, self._sub.dest))
+
+    def get(self, max_length: int | None = None, *opts: object) -> bytes:
+        """MQGET from the subscription queue."""
+        if self.sub_queue is None:
+            raise PYIFError("not subscribed")
+        return self.sub_queue.get(max_length, *opts)
+
+    def close(self, sub_close_options: int = mqc.MQCO_NONE, close_sub_queue: bool = False,
+              close_sub_queue_options: int = mqc.MQCO_NONE) -> None:
+        """MQCLOSE of the subscription (a non-durable one ends, a durable one only with
+        MQCO_REMOVE_SUB), then of its queue when asked."""
+        if self._sub is None:
+            raise PYIFError("Subscription not open.")
+        qmgr = self._qm._handle()
+        sub, self._sub = self._sub, None
+        self._qm._subs.remove(self)
+        if not sub.durable or sub_close_options & mqc.MQCO_REMOVE_SUB:
+            self._world.sim.unsubscribe(qmgr, sub.sub_id)
+        if close_sub_queue and self.sub_queue is not None and self.sub_queue._is_open:
+            self.sub_queue.close(close_sub_queue_options)
+        self._world.calls.append(("MQCLOSE", qmgr, sub.topic, "subscription"))
+
+
 def make_fake_pymqi(sim: Simulator, *, appl_name: str = "dspmqrte",
                     appl_type: int = mqc.MQAT_UNIX) -> types.ModuleType:
     """A `pymqi`-like module whose queue managers are those of `sim`.
@@ -640,7 +750,9 @@ def make_fake_pymqi(sim: Simulator, *, appl_name: str = "dspmqrte",
     module = types.ModuleType("pymqi", "fake pymqi over a traceroute Simulator (tests only)")
     module.QueueManager = type("QueueManager", (_QueueManager,), {"_world": world})
     module.Queue = type("Queue", (_Queue,), {"_world": world})
-    for cls in (MD, GMO, PMO, OD, CD, SCO, Error, MQMIError, PYIFError):
+    module.QueueManager._queue_class = module.Queue
+    module.Subscription = type("Subscription", (_Subscription,), {"_world": world})
+    for cls in (MD, GMO, PMO, OD, SD, CD, SCO, Error, MQMIError, PYIFError):
         setattr(module, cls.__name__, cls)
     module.CMQC = mqc
     module.world = world

@@ -39,6 +39,11 @@ MQ_CLIENTS = ("ibmmq", "pymqi")
 CLIENT_VARIABLE = "MQROUTE_MQ_CLIENT"
 #: What MQTransport uses from the module: without these it is not an MQ client.
 MQI_NAMES = ("QueueManager", "Queue", "MQMIError", "CD", "OD", "MD", "GMO", "PMO", "SCO")
+#: MQSUB for a reader: a non-durable subscription with a managed queue (amqsact -t's), the
+#: publications keeping the CorrelId they were published with (MQSO_SET_CORREL_ID with
+#: SubCorrelId MQCI_NONE: an activity trace message's CorrelId is its ConnectionId).
+SUBSCRIBE_OPTIONS = (mqc.MQSO_CREATE | mqc.MQSO_NON_DURABLE | mqc.MQSO_MANAGED
+                     | mqc.MQSO_SET_CORREL_ID | mqc.MQSO_FAIL_IF_QUIESCING)
 
 
 def load_mq_client(prefer: str | None = None):
@@ -107,6 +112,7 @@ class MQTransport:
     _inputs: dict[str, object] = field(default_factory=dict)
     _browsing: set[tuple[str, bytes | None]] = field(default_factory=set)
     _temporary: list[object] = field(default_factory=list)
+    _subscriptions: list[object] = field(default_factory=list)
 
     @classmethod
     def connect(cls, conn: Connection, pymqi: object | None = None) -> MQTransport:
@@ -196,6 +202,24 @@ class MQTransport:
             self._temporary.append(q)
         return real
 
+    def subscribe(self, topic) -> str:
+        """MQSUB (`topic`: a traceroute.mq.trace_topics.TraceTopic): a non-durable
+        subscription with a managed queue, as amqsact's dynamic mode makes; what `get` reads
+        it by (the topic string). It ends (its managed queue with it) at `close`."""
+        p = self.pymqi
+        if not hasattr(p, "Subscription") or not hasattr(p, "SD"):
+            raise TransportError("MQSUB", mqc.MQRC_FUNCTION_NOT_SUPPORTED,
+                                 f"'{topic.topic}' ({getattr(p, '__name__', 'the MQ client')} "
+                                 "has no Subscription)")
+        options = SUBSCRIBE_OPTIONS | (mqc.MQSO_WILDCARD_CHAR if topic.wildcard_char else 0)
+        sd = p.SD(Options=options, SubCorrelId=bytes(24))  # MQCI_NONE
+        sd.set_vs("ObjectString", topic.topic.encode("utf-8"))
+        sub = p.Subscription(self.qm)
+        self._call("MQSUB", f"'{topic.topic}'", lambda: sub.sub(sub_desc=sd))
+        self._subscriptions.append(sub)
+        self._inputs[topic.topic] = sub.sub_queue  # the managed queue, opened by MQSUB
+        return topic.topic
+
     def _input(self, queue: str) -> object:
         if queue not in self._inputs:
             od = self.pymqi.OD(ObjectName=queue.encode())
@@ -251,11 +275,18 @@ class MQTransport:
                 "ROUTEREC": names.get(routerec, str(routerec)), "DEADQ": _text(deadq)}
 
     def close(self) -> None:
-        """Back out, close (deleting a temporary reply queue), disconnect."""
+        """Back out, end the subscriptions (their managed queues with them), close (deleting
+        a temporary reply queue), disconnect."""
         try:
             self.qm.backout()
+            managed = []
+            for sub in self._subscriptions:
+                managed.append(sub.sub_queue)
+                # non-durable: MQCLOSE ends it, and MQ deletes its managed queue
+                sub.close(sub_close_options=mqc.MQCO_NONE, close_sub_queue=True)
             for q in self._inputs.values():
-                q.close(mqc.MQCO_DELETE_PURGE if q in self._temporary else mqc.MQCO_NONE)
+                if not any(q is m for m in managed):
+                    q.close(mqc.MQCO_DELETE_PURGE if q in self._temporary else mqc.MQCO_NONE)
         finally:
             self.qm.disconnect()
 

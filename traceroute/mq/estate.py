@@ -28,10 +28,11 @@ accounting like any application's.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -95,6 +96,7 @@ class EstateTransport:
         self.qmgr_name = qmgr
         self._unit = Unit(self.path, qmgr)
         self._handles: dict[str, int] = {}
+        self._topics: dict[str, tuple[str, bytes]] = {}  # topic -> (managed queue, SubId)
         self.visits = 0
 
     def clock(self) -> float:
@@ -111,6 +113,7 @@ class EstateTransport:
         if correl_id is not None:
             raise TransportError("MQGET", mqc.MQRC_OPTIONS_ERROR,
                                  "(an estate reader takes every message)")
+        queue = self._queue_of(queue)
         q = self._queues.setdefault((queue, browse), _Queue(browse))
         deadline = self._clock() + wait
         while True:
@@ -135,6 +138,7 @@ class EstateTransport:
     def depth(self, queue: str, browse: bool = False) -> int | None:
         """How many messages the queue held when this reader first looked (once-through
         reading stops there)."""
+        queue = self._queue_of(queue)
         q = self._queues.setdefault((queue, browse), _Queue(browse))
         if q.looked is None:
             self._visit()
@@ -143,6 +147,27 @@ class EstateTransport:
             del self._queues[(queue, browse)]
             raise error
         return q.depth
+
+    def subscribe(self, topic) -> str:
+        """MQSUB (`topic`: a traceroute.mq.trace_topics.TraceTopic) on this reader's
+        connection: a non-durable subscription with a managed queue, as amqsact's dynamic
+        mode makes. The estate keeps it with the connection between visits (other commands
+        publish to it meanwhile); it ends at `close`, or, if the reader dies, with its
+        connection at the next command. What `get` reads it by: the topic string."""
+        with Estate.open(self.path, wait=self.lock_wait) as estate, \
+                self._connected(estate.sim) as sim:
+            made = sim.subscribe(self.qmgr_name, topic.topic, scheme=topic.scheme,
+                                 correl_id=bytes(24), appl_name=self.appl_name)  # MQCI_NONE
+            self._unit.stage(estate.folder)
+        if made.reason:
+            raise TransportError("MQSUB", made.reason, f"'{topic.topic}'")
+        sub = made.subscription
+        self._topics[topic.topic] = (sub.dest, sub.sub_id)
+        return topic.topic
+
+    def _queue_of(self, name: str) -> str:
+        """The queue a name is read from (a subscription's topic: its managed queue)."""
+        return self._topics[name][0] if name in self._topics else name
 
     def commit(self) -> None:
         """The messages handed out are final (the unit of work keeps the others)."""
@@ -174,6 +199,9 @@ class EstateTransport:
                     self._unit.entries = restore(estate.sim, self.qmgr_name,
                                                  self._unit.entries)
                     self._unit.stage(estate.folder)
+                for _queue, sub_id in self._topics.values():  # MQCLOSE: non-durable, it ends
+                    estate.sim.unsubscribe(self.qmgr_name, sub_id)
+                self._topics.clear()
                 conn = estate.sim.suspend_connection(self.qmgr_name, READER_KIND,
                                                      self._unit.token)
                 if conn is not None:
@@ -220,25 +248,32 @@ class EstateTransport:
                 for q in self._queues.values():
                     q.error = error
                 return
-            token = self._unit.token
-            mine = sim.suspend_connection(self.qmgr_name, READER_KIND, token)
-            if mine is not None:  # the reader's connection goes on (no new MQCONN, MQOPEN)
-                sim.resume_connection("app", self.appl_name, mine)
-                sim.reopen_handles(mine, self._handles)
-            try:
+            with self._connected(sim):
                 for (name, _browse), q in self._queues.items():
                     if q.error is None and not q.buffer:
                         self._look(sim, name, q)
-            finally:
-                mine = sim.suspend_connection(self.qmgr_name, "app", self.appl_name)
-                if mine is not None:  # kept by the estate until the next visit
-                    self._handles = sim.open_handles(mine)
-                    sim.resume_connection(READER_KIND, token, mine)
             self._unit.stage(estate.folder)
         self.visits += 1
         now = self._clock()
         for q in self._queues.values():
             q.looked = now
+
+    @contextlib.contextmanager
+    def _connected(self, sim) -> Iterator:
+        """The reader's connection for one visit: resumed (no new MQCONN, MQOPEN), then kept
+        by the estate until the next visit."""
+        token = self._unit.token
+        mine = sim.suspend_connection(self.qmgr_name, READER_KIND, token)
+        if mine is not None:
+            sim.resume_connection("app", self.appl_name, mine)
+            sim.reopen_handles(mine, self._handles)
+        try:
+            yield sim
+        finally:
+            mine = sim.suspend_connection(self.qmgr_name, "app", self.appl_name)
+            if mine is not None:
+                self._handles = sim.open_handles(mine)
+                sim.resume_connection(READER_KIND, token, mine)
 
     def _look(self, sim, name: str, q: _Queue) -> None:
         qmgr = self.qmgr_name

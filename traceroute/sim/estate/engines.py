@@ -33,8 +33,10 @@ from traceroute.sim.activity_trace import ActivityTracer, MqatError, MqatIni, pa
 from traceroute.sim.cmdserver import CommandServer
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER
 from traceroute.sim.estate.folder import file_name
+from traceroute.sim.estate.units import READER_KIND
 from traceroute.sim.events import SimEvents
 from traceroute.sim.mqi import SimConnection
+from traceroute.sim.pubsub import API, Subscription
 from traceroute.sim.simulator import Simulator, Watcher
 from traceroute.sim.state import StateError, from_json, to_json
 from traceroute.sim.statistics import StatisticsCollector
@@ -124,6 +126,13 @@ class Engines(Watcher):
             name = from_json(str, item.get("name"), f"{here}.name")
             conn = from_json(SimConnection, item.get("conn"), f"{here}.conn")
             self.sim.resume_connection(kind, name, conn)
+        for n, item in enumerate(data.get("subscriptions") or []):
+            sub = from_json(Subscription, item, f"{where}: subscriptions[{n}]")
+            if sub.qmgr != qmgr or sub.durable or sub.dest not in self.sim.network.qmgrs[
+                    qmgr].queues:
+                raise StateError(f"{where}: subscriptions[{n}]: not a non-durable "
+                                 f"subscription of {qmgr} with its managed queue")
+            self.sim.pubsub.add(sub)
         statistics = data.get("statistics") or {}
         if not isinstance(statistics, dict):
             raise StateError(f"{where}: statistics is not a JSON object")
@@ -208,6 +217,9 @@ class Engines(Watcher):
             data["instances"] = instances
         if connections:
             data["connections"] = connections
+        subscriptions = self._lasting_subscriptions(qmgr)
+        if subscriptions:
+            data["subscriptions"] = subscriptions
         statistics = self.statistics.export_state(qmgr)
         if statistics:
             data["statistics"] = statistics
@@ -223,6 +235,15 @@ class Engines(Watcher):
         if not data:
             return None
         return json.dumps({"format": FORMAT, **data}, indent=1, sort_keys=True) + "\n"
+
+    def _lasting_subscriptions(self, qmgr: str) -> list:
+        """The non-durable subscriptions of the connections that last between commands (a
+        live reader's, `follow --subscribe`): they end with their connection, not with the
+        command (durable ones are kept by the simulator's identity)."""
+        lasting = {conn.appl_name for kind, _name, conn in self.sim.connection_table()
+                   if kind == READER_KIND and conn.qmgr == qmgr}
+        return [to_json(sub) for sub in self.sim.pubsub.own(self.sim.network, qmgr)
+                if not sub.durable and sub.kind == API and sub.appl_name in lasting]
 
     def _events_state(self, qmgr: str) -> dict:
         engine = self.events.estate.engines.get(qmgr)
