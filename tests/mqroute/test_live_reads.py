@@ -357,21 +357,6 @@ def test_stats_and_follow_from_real_queue_managers_through_ibmmq(monkeypatch):
 TOPIC = "$SYS/MQ/INFO/QMGR/QM1/ActivityTrace/ApplName/"
 
 
-def _trace_republisher(sim, qmgr: str = "QM1"):
-    """What a queue manager does with activity trace that a subscription matches, done by
-    hand until the simulator publishes on its $SYS topics itself: each trace message of
-    the trace queue published on .../ApplName/<its ApplName> (and taken off the queue)."""
-    from traceroute.journeys.parse import parse_activity_trace
-    from traceroute.sim.activity_trace import TRACE_QUEUE
-
-    def move() -> None:
-        while (got := sim.get(qmgr, TRACE_QUEUE)) is not None:
-            md, data = got
-            appl = parse_activity_trace(md, data, source="t").conn.appl_name.strip()
-            assert sim.publish(qmgr, TOPIC + appl, md, data, appl_name="amqzlaa0").ok
-    return move
-
-
 def _traced_sim():
     from importlib import resources
 
@@ -381,9 +366,7 @@ def _traced_sim():
     from traceroute.sim.simulator import Simulator
 
     sim = Simulator(parse_mqsc(resources.files("traceroute").joinpath(
-        "examples/qm1_qm2.mqsc").read_text()))
-    for qm in sim.network.qmgrs.values():
-        qm.attrs["ACTVTRC"] = "ON"
+        "examples/qm1_qm2.mqsc").read_text()))  # ACTVTRC(OFF): the subscription switches it on
     tracer = ActivityTracer(sim)
     attach(sim)
     return sim, tracer
@@ -395,12 +378,13 @@ def test_follow_subscribe_through_ibmmq_mqsub(monkeypatch):
     under syncpoint, the subscription and its queue gone at the end."""
     from tests.support.fake_ibmmq import make_fake_ibmmq
 
-    sim, tracer = _traced_sim()
-    for _ in range(2):
-        assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"hello").ok
-    sim.disconnect_all()
-    tracer.close()
-    sim.later(2.0, _trace_republisher(sim))  # published while the reader waits
+    sim, _tracer = _traced_sim()
+
+    def work() -> None:  # while the reader waits: traced (subscribed), written at MQDISC
+        for _ in range(2):
+            assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"hello").ok
+        sim.disconnect(sim.connection("QM1", "amqsput"))
+    sim.later(2.0, work)
     fake = make_fake_ibmmq(sim)
     monkeypatch.setitem(sys.modules, "ibmmq", fake)
     status, out, err = run("follow", "-m", "QM1", "--subscribe", "--appl", "/opt/bin/amqsput",
@@ -416,6 +400,7 @@ def test_follow_subscribe_through_ibmmq_mqsub(monkeypatch):
     assert [c[2] for c in subs] == [TOPIC + "amqsput"]
     managed = subs[0][3]
     assert managed.startswith("SYSTEM.MANAGED.NDURABLE.")
+    assert not sim.browse("QM1", "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE")  # ACTVTRC(OFF)
     assert managed not in sim.network.qmgrs["QM1"].queues and not list(sim.pubsub)
     assert ("MQCLOSE", "QM1", TOPIC + "amqsput", "subscription") in fake.world.calls
     # a character wildcard subscribes in MQ's character scheme; MQ's refusal is one line
@@ -447,20 +432,15 @@ def test_follow_subscribe_usage(words, said):
 
 
 def test_follow_subscribe_on_an_estate_folder_lasts_between_visits(estate):
-    """A reader process subscribes in the estate folder; other commands publish to the topic
-    meanwhile (the estate keeps the reader's non-durable subscription with its connection);
-    at the end the subscription and its managed queue are gone. A reader that is killed
+    """A reader process subscribes in the estate folder; the commands run meanwhile are
+    traced and their trace published to it by the queue manager (the estate keeps the
+    reader's non-durable subscription with its connection; ACTVTRC stays OFF: the
+    subscription switches trace on); at the end the subscription and its managed queue are
+    gone. A reader that is killed
     leaves them to the next command, which ends them with its connection."""
-    def publish(n: int, appl: str = "amqsput") -> None:
-        from traceroute.sim.activity_trace import TRACE_QUEUE
-
-        with Estate.open(estate) as e:
-            e.sim.network.qmgrs["QM1"].attrs["ACTVTRC"] = "ON"
+    def publish(n: int) -> None:  # a command whose trace the queue manager publishes
         assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "ACTIV.REPLY.Q",
                        "--count", str(n)).returncode == 0
-        with Estate.open(estate) as e:
-            _trace_republisher(e.sim)()
-            assert not e.sim.queues.get(("QM1", TRACE_QUEUE))
 
     def subscriptions() -> list:
         with Estate.open(estate) as e:
@@ -482,6 +462,7 @@ def test_follow_subscribe_on_an_estate_folder_lasts_between_visits(estate):
     assert len(out.splitlines()) == 3 and "(1 subscription)" in err, out + err
     conns = {json.loads(x)["path"][0]["conn_id"] for x in out.splitlines()}
     assert len(conns) == 2 and all(c.startswith("414D5143") for c in conns)  # two `sim put`s
+    assert on_queue(estate, "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE") == []
     assert subscriptions() == []
     killed = start("follow", "-m", "QM1", "--network", estate, "--subscribe", "--appl",
                    "amqsput", "--wait", "30")
