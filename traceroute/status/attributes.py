@@ -638,14 +638,16 @@ TPSTATUS_SUB = _table(
 # range for the parameter", where it names none). A word an attribute also takes (KAINT
 # AUTO, CAPEXPRY NOLIMIT, EXPRYINT OFF ...) is in the attribute's `words`.
 #
-# Checked against IBM's pages through this project's search: MAXDEPTH (0-999 999 999),
-# MAXINST (0-999 999 999, also for AMQP channels) and the channel reasons
-# (MQRCCF_BATCH_SIZE_ERROR, MQRCCF_BATCH_INT_ERROR ...). From the MQSC reference as
-# remembered, NOT checked against a page here (all but `CHECKED_LIMITS`): the least
-# certain are MAXFSIZE (20-267 386 880 MB), AMQPKA, the AMQP/MQTT channels' PORT and
-# BACKLOG, CLNTWGHT, TREELIFE, SSLRKEYC, IMGINTVL/IMGLOGLN, MARKINT, the z/OS channel
-# initiator numbers, and COMMINFO's MCHBINT/MSGHIST/MONINT. LISTENER's NetBIOS/LU 6.2
-# numbers (ADAPTER, COMMANDS, NTBNAMES, SESSIONS) are not checked at all.
+# Checked against IBM's pages through this project's search (`CHECKED_LIMITS`): queue
+# MAXDEPTH and MAXMSGL; channel BATCHINT, BATCHHB, BATCHLIM, DISCINT, HBINT, KAINT, SEQWRAP,
+# MRRTY, MRTMR, MAXINST; queue manager MAXMSGL, MAXHANDS, MAXUMSGS, TRIGINT; and the
+# channel reasons (MQRCCF_BATCH_SIZE_ERROR, MQRCCF_HB_INTERVAL_ERROR ...). The others are
+# the MQSC reference as remembered, NOT checked against a page here; the least certain
+# are MAXFSIZE (20-267 386 880 MB), AMQPKA, the AMQP/MQTT channels' PORT and BACKLOG,
+# CLNTWGHT, TREELIFE, SSLRKEYC, IMGINTVL/IMGLOGLN, MARKINT, the z/OS channel initiator
+# numbers, COMMINFO's MCHBINT/MSGHIST/MONINT and AUTHINFO's FAILDLAY (0-60 s).
+# LISTENER's NetBIOS/LU 6.2 numbers (ADAPTER, COMMANDS, NTBNAMES, SESSIONS) are not
+# checked at all.
 _N = 999_999_999
 _MB100 = 104_857_600
 QUEUE = _limited(QUEUE, {
@@ -657,7 +659,7 @@ QUEUE = _limited(QUEUE, {
 CHANNEL = _limited(CHANNEL, {
     "BATCHSZ": (1, 9999, "MQRCCF_BATCH_SIZE_ERROR"),
     "BATCHINT": (0, _N, "MQRCCF_BATCH_INT_ERROR"),
-    "BATCHHB": (0, _N), "BATCHLIM": (0, 999_999),
+    "BATCHHB": (0, 999_999), "BATCHLIM": (0, 999_999),
     "DISCINT": (0, 999_999, "MQRCCF_DISC_INT_ERROR"),
     "SHORTRTY": (0, _N, "MQRCCF_SHORT_RETRY_ERROR"),
     "SHORTTMR": (0, _N, "MQRCCF_SHORT_TIMER_ERROR"),
@@ -694,7 +696,8 @@ QMGR = _limited(QMGR, {
 TOPIC = _limited(TOPIC, {"DEFPRTY": (0, 9)})
 SUB = _limited(SUB, {"EXPIRY": (0, _N), "PUBPRTY": (0, 9), "SUBLEVEL": (0, 9)})
 
-#: Numeric attributes of objects whose other attributes live elsewhere (LISTENER, COMMINFO:
+#: Numeric attributes of objects whose other attributes live elsewhere (LISTENER, AUTHINFO,
+#: COMMINFO:
 #: traceroute.events.objects; a topic's CAPEXPRY, which Inquire Topic does not return here).
 MORE_NUMBERS: dict[str, dict[str, Attribute]] = {
     "TOPIC": _limited(_table(_a("CAPEXPRY", "MQIA_CAP_EXPIRY", INT,
@@ -704,6 +707,8 @@ MORE_NUMBERS: dict[str, dict[str, Attribute]] = {
                                 _a("BACKLOG", "MQIACH_BACKLOG", INT)),
                          {"PORT": (0, 65_535, "MQRCCF_PORT_NUMBER_ERROR"),
                           "BACKLOG": (0, _N)}),
+    "AUTHINFO": _limited(_table(_a("FAILDLAY", "MQIA_AUTHENTICATION_FAIL_DELAY", INT)),
+                         {"FAILDLAY": (0, 60)}),
     "COMMINFO": _limited(_table(_a("PORT", "MQIACH_PORT", INT),
                                 _a("MCHBINT", "MQIACH_MC_HB_INTERVAL", INT),
                                 _a("MSGHIST", "MQIACH_MSG_HISTORY", INT),
@@ -715,7 +720,12 @@ MORE_NUMBERS: dict[str, dict[str, Attribute]] = {
 }
 #: (table, keyword) of the ranges above that an IBM page found here confirmed; the others
 #: are the MQSC reference as remembered (see the comment above).
-CHECKED_LIMITS = frozenset({("QUEUE", "MAXDEPTH"), ("CHANNEL", "MAXINST")})
+CHECKED_LIMITS = frozenset({
+    ("QUEUE", "MAXDEPTH"), ("QUEUE", "MAXMSGL"),
+    *(("CHANNEL", k) for k in ("BATCHINT", "BATCHHB", "BATCHLIM", "DISCINT", "HBINT", "KAINT",
+                               "SEQWRAP", "MRRTY", "MRTMR", "MAXINST")),
+    *(("QMGR", k) for k in ("MAXMSGL", "MAXHANDS", "MAXUMSGS", "TRIGINT")),
+})
 
 #: The attribute table of each object kind (queue kinds share one).
 TABLES: dict[str, dict[str, Attribute]] = {

@@ -23,7 +23,8 @@ from traceroute.sim.mqsc.syntax import SYNTAX_ERROR
 from traceroute.sim.network import QUEUE_KINDS
 from traceroute.status.attributes import number_problem, numbers
 
-KINDS = (*QUEUE_KINDS, "CHANNEL", "QMGR", "TOPIC", "SUB", "LISTENER", "COMMINFO")
+KINDS = (*QUEUE_KINDS, "CHANNEL", "QMGR", "TOPIC", "SUB", "LISTENER", "COMMINFO",
+         "AUTHINFO")
 
 
 def _setup(kind: str, keyword: str) -> tuple[str, str] | None:
@@ -39,8 +40,9 @@ def _setup(kind: str, keyword: str) -> tuple[str, str] | None:
         return f"DEFINE CHANNEL(C1) CHLTYPE({chltype})\n", "ALTER CHANNEL(C1)"
     if keyword not in KNOWN_KEYWORDS.get(kind, ()):
         return None
-    extra = {"TOPIC": " TOPICSTR('a/b')", "SUB": " TOPICSTR('a/b') DEST(SYSTEM.DEFAULT."
-             "LOCAL.QUEUE)", "LISTENER": " TRPTYPE(TCP)"}.get(kind, "")
+    extra = {"AUTHINFO": " AUTHTYPE(IDPWOS)", "TOPIC": " TOPICSTR('a/b')",
+             "SUB": " TOPICSTR('a/b') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)",
+             "LISTENER": " TRPTYPE(TCP)"}.get(kind, "")
     return f"DEFINE {kind}(OBJ1){extra}\n", f"ALTER {kind}(OBJ1)"
 
 
@@ -139,6 +141,20 @@ def test_other_commands_and_other_attributes_are_not_checked():
     assert [o.status for o in outcomes] == [OK, "skipped"]
 
 
+def test_every_settable_number_has_a_range():
+    """No numeric attribute MQSC can set escapes the check: every settable INT attribute of
+    the definition tables, and every crtmqm default that is a number, has a range."""
+    from traceroute.status.attributes import INT, TABLES
+
+    for kind in (*QUEUE_KINDS, "CHANNEL", "QMGR", "TOPIC", "SUB"):
+        assert [k for k, a in TABLES[kind].items() if a.kind == INT and not a.readonly
+                and a.limits is None] == [], kind
+    defaults = [(kind, attrs) for (kind, _), (_, attrs) in TYPE_DEFAULTS.items()]
+    numeric = {(kind, k) for kind, attrs in [*defaults, ("QMGR", QMGR_DEFAULTS)]
+               for k, v in attrs.items() if v.isdigit() and k != "CMDLEVEL"}
+    assert {(kind, k) for kind, k in numeric if k not in numbers(kind)} == set()
+
+
 def test_crtmqm_defaults_are_all_in_range():
     """The table and crtmqm's values agree: every default MQ 9.4 gives is one it takes."""
     objects = [(kind, name, attrs) for (kind, _), (name, attrs) in TYPE_DEFAULTS.items()]
@@ -206,3 +222,22 @@ def test_sim_runmqsc_subprocess_refuses_bad_values(tmp_path):
                  stdin="DISPLAY QLOCAL(FINE) MAXDEPTH\nDISPLAY QLOCAL(HUGE)\n").stdout
     assert "MAXDEPTH(999999999)" in shown and "AMQ8147E" in shown
 
+
+
+def test_ranges_checked_against_ibm_pages():
+    """The ranges IBM's pages give, as found through the project's search (CHECKED_LIMITS):
+    held here number for number so that a change to the table is a deliberate one."""
+    from traceroute.status.attributes import CHANNEL, CHECKED_LIMITS, QMGR, QUEUE
+
+    pages = {("QUEUE", "MAXDEPTH"): (0, 999_999_999), ("QUEUE", "MAXMSGL"): (0, 104_857_600),
+             ("CHANNEL", "BATCHINT"): (0, 999_999_999), ("CHANNEL", "BATCHHB"): (0, 999_999),
+             ("CHANNEL", "BATCHLIM"): (0, 999_999), ("CHANNEL", "DISCINT"): (0, 999_999),
+             ("CHANNEL", "HBINT"): (0, 999_999), ("CHANNEL", "KAINT"): (0, 99_999),
+             ("CHANNEL", "SEQWRAP"): (100, 999_999_999),
+             ("CHANNEL", "MRRTY"): (0, 999_999_999), ("CHANNEL", "MRTMR"): (0, 999_999_999),
+             ("CHANNEL", "MAXINST"): (0, 999_999_999),
+             ("QMGR", "MAXMSGL"): (32_768, 104_857_600), ("QMGR", "MAXHANDS"): (0, 999_999_999),
+             ("QMGR", "MAXUMSGS"): (1, 999_999_999), ("QMGR", "TRIGINT"): (0, 999_999_999)}
+    tables = {"QUEUE": QUEUE, "CHANNEL": CHANNEL, "QMGR": QMGR}
+    assert set(pages) == CHECKED_LIMITS
+    assert {key: tables[key[0]][key[1]].limits for key in pages} == pages
