@@ -329,6 +329,20 @@ class Monitor(Watcher):
                     theirs.end()
             rec.end()
 
+    def channel_ended(self, qmgr: str, channel: MQObject, partner: str, qualifier: int,
+                      error: object, *, by_user: bool = False) -> None:
+        """An instance ended normally (DISCINT, endmqm): both ends have no current status
+        until a new instance starts, which counts MSGS, BATCHES, bytes and buffers from
+        the start and has a new CHSTADA/CHSTATI (the sequence numbers go on)."""
+        if by_user or qualifier != mqc.MQRQ_CHANNEL_STOPPED_OK:
+            return  # STOP CHANNEL (`stopped`) and retries (`blocked`) say what follows
+        rec = self.channels.get((qmgr, channel.name))
+        if rec is not None and rec.state == "RUNNING":
+            rec.end()
+        theirs = self.channels.get((partner, channel.name))
+        if theirs is not None and theirs.partner == qmgr and theirs.state == "RUNNING":
+            theirs.end()
+
     def started(self, qmgr: str, channel: str) -> None:
         """START CHANNEL: a sender runs if its partner can be reached, else retries."""
         qm = self._qm(qmgr)

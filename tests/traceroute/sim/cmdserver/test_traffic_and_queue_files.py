@@ -184,3 +184,24 @@ def test_runmqsc_displays_and_filters_them(tmp_path):
     assert "AMQ8417I" not in first and "AMQ8417I" in second  # 472 + 428 + 72 + 28 = 1000
     assert "BYTSSENT(1000)" in text and "BUFSRCVD(3)" in text  # 2 start + 1 confirmation
     assert "CURFSIZE(0)" in text and "CURMAXFS(2088960)" in text
+
+
+def test_an_instance_ended_by_discint_starts_afresh(sim):
+    """After DISCINT seconds without a message the instance ends normally (no current
+    status at either end); the next message starts a new one: MSGS, bytes, buffers and
+    CHSTADA/CHSTATI from its start, the sequence number going on. (Before, the counts of
+    the ended instance went on.)"""
+    monitor = attach(sim).monitor
+    assert sim.put("QM1", "TO.QM2", MQMD(format="MQSTR"), b"m" * 10).ok
+    sim.run(until=sim.now + 30)
+    first = monitor.channel_status("QM1", "QM1.TO.QM2")
+    sim.run(until=sim.now + 6_000 + 60)  # DISCINT: 6000 s by default
+    assert monitor.channel_status("QM1", "QM1.TO.QM2") is None
+    assert monitor.channel_status("QM2", "QM1.TO.QM2") is None
+    assert sim.put("QM1", "TO.QM2", MQMD(format="MQSTR"), b"m" * 10).ok
+    sim.run(until=sim.now + 30)
+    for qmgr in ("QM1", "QM2"):
+        again = monitor.channel_status(qmgr, "QM1.TO.QM2")
+        assert again.msgs == 1 and again.started > first.started
+        assert sorted((again.bytssent, again.bytsrcvd)) == [472 + 28, 472 + XQH + 10 + 28]
+        assert again.curseqno == 2
