@@ -5,9 +5,9 @@ its qm.ini (/var/mqm/qmgrs/QMGR/qm.ini): stanzas (`CHANNELS:`) holding `Name=Val
 with `;` or `#` starting a comment, names and stanzas in any case [mq: "Configuration file
 stanzas for distributed queuing"]. The simulator reads the CHANNELS stanza's
 
-* `MaxChannels` (default 100): how many channels may be current at once (have a status:
-  running, starting, retrying, stopped; server-connection channels with a client included).
-  A channel that cannot become current does not start.
+* `MaxChannels`: how many channels may be current at once (have a status: running,
+  starting, retrying, stopped; server-connection channels with a client included). A
+  channel that cannot become current does not start.
 * `MaxActiveChannels` (default MaxChannels): how many of them may be active (running,
   paused, binding ...: not STARTING, RETRYING or STOPPED). A sending channel that must
   become active when all slots are taken waits in STARTING for one (Channel Not
@@ -15,9 +15,15 @@ stanzas for distributed queuing"]. The simulator reads the CHANNELS stanza's
   inbound channel or a client is turned away (Channel Not Available).
 
 IBM's range for both is 1 to 65 535 (the MQ Appliance's default, 999 999 999, is allowed
-too). Every other stanza and line is kept as written (the file is written back unchanged)
-and means nothing to the simulator. `parse_qm_ini` reads the text; a line it cannot read is
-a QmIniError naming the file and line. Pure values and functions.
+too). MQ's own default is MaxChannels=100, but the simulator enforces a limit only when the
+qm.ini sets it (MaxActiveChannels alone, or MaxChannels, which MaxActiveChannels then
+defaults to): a definitions dump (dmpmqcfg, an MQSC file) does not carry the qm.ini, so a
+hub of several hundred channels whose real qm.ini allows them would otherwise be turned away
+for a limit nobody configured. Every other stanza and line is kept as written (the file
+is written back unchanged); the Log stanza's LogType and LogManagement matter to the
+logger events (`traceroute.sim.events`), the rest means nothing to the simulator.
+`parse_qm_ini` reads the text; a line it cannot read is a QmIniError naming the file and
+line. Pure values and functions.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-#: MQ's defaults [mq].
+#: MQ's default MaxChannels [mq] (not enforced unless a qm.ini sets a limit: see above).
 MAX_CHANNELS = 100
-#: The highest value read (the MQ Appliance's default); IBM documents 65 535 elsewhere.
+#: The highest value read (the MQ Appliance's default); IBM documents 65 535 elsewhere. It is
+#: also the limit when the qm.ini sets none.
 MAX_VALUE = 999_999_999
 
 _STANZA = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:\s*$")
@@ -57,9 +64,10 @@ class QmIni:
 
     @property
     def max_channels(self) -> int:
-        """CHANNELS MaxChannels: how many channels may be current (default 100)."""
+        """CHANNELS MaxChannels: how many channels may be current (no limit, MAX_VALUE,
+        when the qm.ini does not set it)."""
         value = self.value("CHANNELS", "MaxChannels")
-        return int(value) if value is not None else MAX_CHANNELS
+        return int(value) if value is not None else MAX_VALUE
 
     @property
     def max_active_channels(self) -> int:

@@ -141,6 +141,7 @@ from traceroute.sim.pubsub import (
     sub_id_for,
     view,
 )
+from traceroute.sim.qmini import MAX_VALUE
 from traceroute.sim.resolve import (
     Resolution,
     resolve,
@@ -1048,8 +1049,7 @@ class Simulator:
             return False
         if any(ch.name == channel for ch, _x in self._starting.get(qm.name, ())):
             return True
-        return key not in self._retrying and self.current_channels(qm.name) \
-            >= qm.ini.max_channels
+        return key not in self._retrying and self._at_max_channels(qm)
 
     def _back_out(self, qm: QueueManager, channel: MQObject, s: Stored, xmitq: str) -> None:
         """The unit of work that moved `s` is backed out: `s` is first on its transmission
@@ -1106,11 +1106,17 @@ class Simulator:
         stopped = sum(1 for name in qm.stopped if name in qm.channels)
         return self.active_channels(qmgr) + len(waiting) + retrying + stopped
 
+    def _at_max_channels(self, qm: QueueManager) -> bool:
+        """Whether qm has as many current channels as its qm.ini's MaxChannels allows (never
+        when it sets no limit: nothing to count)."""
+        limit = qm.ini.max_channels
+        return limit < MAX_VALUE and self.current_channels(qm.name) >= limit
+
     def _inbound_refusal(self, qm: QueueManager) -> tuple[int, int]:
         """(MQRQ_MAX_CHANNELS or MQRQ_MAX_ACTIVE_CHANNELS, the limit) when qm cannot take
         one more inbound channel (a receiving end, a client's SVRCONN), else (0, 0)."""
         ini = qm.ini
-        if self.current_channels(qm.name) >= ini.max_channels:
+        if self._at_max_channels(qm):
             return mqc.MQRQ_MAX_CHANNELS, ini.max_channels
         if self.active_channels(qm.name) >= ini.max_active_channels:
             return mqc.MQRQ_MAX_ACTIVE_CHANNELS, ini.max_active_channels
@@ -1130,7 +1136,7 @@ class Simulator:
         if any(ch.name == channel.name for ch, _x in waiting):
             return False
         ini = qm.ini
-        if key not in self._retrying and self.current_channels(qm.name) >= ini.max_channels:
+        if key not in self._retrying and self._at_max_channels(qm):
             return False
         if self.active_channels(qm.name) >= ini.max_active_channels or waiting:
             self._starting.setdefault(qm.name, []).append((channel, xmitq))

@@ -183,7 +183,21 @@ def test_qm_ini_reads_the_channels_stanza_and_keeps_the_rest() -> None:
     assert (ini.max_channels, ini.max_active_channels) == (200, 150)
     assert ini.value("LOG", "logprimaryfiles") == "3" and ini.text == text
     assert parse_qm_ini("CHANNELS:\n MaxChannels=7\n").max_active_channels == 7
-    assert parse_qm_ini("").max_channels == 100 and not parse_qm_ini("").given
+    assert not parse_qm_ini("").given
+
+
+def test_without_a_limit_in_its_qm_ini_a_hub_takes_any_number_of_channels() -> None:
+    """MQ's default MaxChannels is 100, but a definitions dump carries no qm.ini: the
+    simulator enforces only the limits a qm.ini sets (a hub of 1998 channels, as netgen's,
+    would otherwise turn its spokes away for a limit nobody configured)."""
+    assert parse_qm_ini("").max_channels == parse_qm_ini("Log:\n").max_active_channels \
+        == 999_999_999
+    sim = _sim()
+    sim._active["QM2"] = 5000
+    assert sim._inbound_refusal(sim.network.qmgrs["QM2"]) == (0, 0)
+    sim.network.qmgrs["QM2"].ini = parse_qm_ini(qm_ini_text(max_channels=5000))
+    assert sim._inbound_refusal(sim.network.qmgrs["QM2"]) == (
+        mqc.MQRQ_MAX_CHANNELS, 5000)
 
 
 @pytest.mark.parametrize("text, line, says", [
