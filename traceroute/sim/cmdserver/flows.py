@@ -20,9 +20,11 @@ example of seed 002 ("Monitoring and performance", a receiver that moved 1,102 m
 * A batch ends with the sender asking for confirmation on its last message's buffer (no
   buffer of its own) and the receiver confirming with one buffer of `CONFIRM_BYTES` (a
   segment header alone).
-* Not modelled: heartbeats (HBINT) while a channel is idle, security (user ID) flows, TLS
-  records, compression; the seed's 168 further control buffers from the sender are
-  unexplained there and not reproduced.
+* While a running instance has no message to send, a heartbeat every HBINT seconds (the
+  larger of the two ends' HBINT, as MQ negotiates it; 0: none) until DISCINT ends it: the
+  sender sends one buffer of `HEARTBEAT_BYTES` and the receiver answers with one.
+* Not modelled: security (user ID) flows, TLS records, compression; the seed's 168 further
+  control buffers from the sender are unexplained there and not reproduced.
 
 Counts start again when a new instance starts (the start exchange only), as MQ's do.
 """
@@ -41,6 +43,8 @@ SEGMENT = 32_768
 START_BUFFERS, START_BYTES = 2, 472
 #: The receiver's confirmation at the end of each batch: one buffer of these bytes.
 CONFIRM_BYTES = TSH
+#: A heartbeat, and its answer: one buffer each, a segment header alone.
+HEARTBEAT_BYTES = TSH
 
 
 def message_flow(length: int) -> tuple[int, int]:
@@ -64,9 +68,31 @@ class Traffic:
         self.bytes_sent = self.bytes_rcvd = START_BYTES
         self.bufs_sent = self.bufs_rcvd = START_BUFFERS
 
+    def heartbeats(self, beats: int) -> None:
+        """`beats` heartbeats exchanged: one buffer each way for each."""
+        self.bytes_sent += beats * HEARTBEAT_BYTES
+        self.bytes_rcvd += beats * HEARTBEAT_BYTES
+        self.bufs_sent += beats
+        self.bufs_rcvd += beats
+
+    def plus_heartbeats(self, beats: int) -> Traffic:
+        """A copy with `beats` more heartbeats."""
+        out = Traffic(self.bytes_sent, self.bytes_rcvd, self.bufs_sent, self.bufs_rcvd)
+        out.heartbeats(beats)
+        return out
+
     def clear(self) -> None:
         """The instance ended: nothing."""
         self.bytes_sent = self.bytes_rcvd = self.bufs_sent = self.bufs_rcvd = 0
+
+
+def heartbeats_between(last_active: float, now: float, hbint: int, discint: int) -> int:
+    """Heartbeats an idle instance exchanged since its last message at `last_active` (HBINT
+    `hbint` seconds, 0 none; it ends DISCINT `discint` seconds after, 0 never)."""
+    if hbint <= 0:
+        return 0
+    until = now if discint <= 0 else min(now, last_active + discint)
+    return max(0, math.floor((until - last_active) / hbint + 1e-9))
 
 
 def batch_flows(lengths: Iterable[int], batches: int) -> tuple[int, int, int, int]:

@@ -269,6 +269,7 @@ class Monitor(Watcher):
         """A batch moved: both ends RUNNING, counters, XQTIME and NETTIME samples."""
         now, n = self.sim.now, len(messages)
         rec = self._record(qmgr, channel)
+        self._fold_heartbeats(qmgr, channel.name, rec)
         rec.partner = partner
         self._running(rec)
         size = _int(channel.get("BATCHSZ"), 50) or 50
@@ -307,6 +308,41 @@ class Monitor(Watcher):
             end.saved_seq = end.seq
             end.last_msg = now + self.sim.latency
             end.last_active = end.last_msg
+
+    def _heartbeat_interval(self, qmgr: str, name: str, partner: str) -> tuple[int, int]:
+        """(HBINT as the two ends agree it: the larger, DISCINT of the sending end)."""
+        own = self._qm(qmgr).channels.get(name)
+        other = self.sim.network.qmgrs.get(partner)
+        theirs = other.channels.get(name) if other is not None else None
+        hbint = max(_int(c.get("HBINT"), 300) for c in (own, theirs) if c is not None) \
+            if own is not None or theirs is not None else 300
+        return hbint, _int(own.get("DISCINT") if own is not None else "", 6000)
+
+    def _heartbeats(self, qmgr: str, name: str, rec: ChannelRecord | None) -> int:
+        """Heartbeats a running sending end `rec` exchanged since its last message."""
+        if rec is None or rec.state != "RUNNING" or rec.chltype not in SENDERS or \
+                rec.last_active is None:
+            return 0
+        hbint, discint = self._heartbeat_interval(qmgr, name, rec.partner)
+        return flows.heartbeats_between(rec.last_active, self.sim.now, hbint, discint)
+
+    def _fold_heartbeats(self, qmgr: str, name: str, rec: ChannelRecord) -> None:
+        """Before a batch: the heartbeats of the idle time go into both ends' counts."""
+        beats = self._heartbeats(qmgr, name, rec)
+        if beats:
+            rec.traffic.heartbeats(beats)
+            theirs = self.channels.get((rec.partner, name))
+            if theirs is not None and theirs.partner == qmgr and theirs.state == "RUNNING":
+                theirs.traffic.heartbeats(beats)
+
+    def _traffic(self, qmgr: str, name: str, rec: ChannelRecord) -> flows.Traffic:
+        """The counts of an instance now: with the heartbeats since its last message."""
+        if rec.chltype in SENDERS:
+            return rec.traffic.plus_heartbeats(self._heartbeats(qmgr, name, rec))
+        sender = self.channels.get((rec.partner, name)) if rec.partner else None
+        if sender is None or sender.partner != qmgr:
+            return rec.traffic
+        return rec.traffic.plus_heartbeats(self._heartbeats(rec.partner, name, sender))
 
     def blocked(self, qmgr: str, channel: MQObject) -> None:
         """The partner cannot be reached: the channel retries."""
@@ -493,6 +529,7 @@ class Monitor(Watcher):
         if in_doubt and status == "RUNNING":
             substate = "RECEIVE"  # waiting for the end of its batch: the partner retries
         measured = on and rec.nettime.value() is not None
+        traffic = self._traffic(qmgr, name, rec)
         return ChannelStatus(
             qmgr, name, chltype, status, "CURRENT", substate, conname, xmitq,
             rec.partner, rec.msgs, rec.batches, in_doubt, rec.seq, rec.saved_seq or 0,
@@ -505,8 +542,8 @@ class Monitor(Watcher):
             exittime=(0, 0) if measured else None,  # no channel exits are simulated
             xbatchsz=rec.xbatchsz.value() if on else None,
             comptime=(0, 0) if measured else None,  # nor compression
-            bytssent=rec.traffic.bytes_sent, bytsrcvd=rec.traffic.bytes_rcvd,
-            bufssent=rec.traffic.bufs_sent, bufsrcvd=rec.traffic.bufs_rcvd)
+            bytssent=traffic.bytes_sent, bytsrcvd=traffic.bytes_rcvd,
+            bufssent=traffic.bufs_sent, bufsrcvd=traffic.bufs_rcvd)
 
     def channels_with_status(self, qmgr: str) -> list[str]:
         """Names of the channels of `qmgr` that have a current status now, sorted."""

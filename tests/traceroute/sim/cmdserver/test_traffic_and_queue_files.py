@@ -205,3 +205,30 @@ def test_an_instance_ended_by_discint_starts_afresh(sim):
         assert again.msgs == 1 and again.started > first.started
         assert sorted((again.bytssent, again.bytsrcvd)) == [472 + 28, 472 + XQH + 10 + 28]
         assert again.curseqno == 2
+
+
+@pytest.mark.parametrize("receiver_hbint, beats", [(None, 3), ("600", 1), ("2000", 0)])
+def test_an_idle_instance_exchanges_heartbeats(sim, receiver_hbint, beats):
+    """HBINT: the larger of the two ends' (300 s by default); 1000 idle seconds give 3, 1
+    or 0 heartbeats, one buffer of 28 bytes each way, counted at both ends; folded into the
+    counts when the next batch goes."""
+    if receiver_hbint is not None:
+        sim.network.qmgrs["QM2"].channels["QM1.TO.QM2"].attrs["HBINT"] = receiver_hbint
+    monitor = attach(sim).monitor
+    assert sim.put("QM1", "TO.QM2", MQMD(format="MQSTR"), b"m" * 10).ok
+    sim.run(until=sim.now + 30)
+    busy = monitor.channel_status("QM1", "QM1.TO.QM2")
+    sim.run(until=sim.now + 1_000)
+    sending = monitor.channel_status("QM1", "QM1.TO.QM2")
+    assert sending.status == "RUNNING"
+    assert (sending.bufssent - busy.bufssent, sending.bufsrcvd - busy.bufsrcvd,
+            sending.bytssent - busy.bytssent, sending.bytsrcvd - busy.bytsrcvd) == (
+        beats, beats, 28 * beats, 28 * beats)
+    receiving = monitor.channel_status("QM2", "QM1.TO.QM2")  # the other end, mirrored
+    assert (receiving.bytssent, receiving.bufssent, receiving.bytsrcvd, receiving.bufsrcvd) \
+        == (sending.bytsrcvd, sending.bufsrcvd, sending.bytssent, sending.bufssent)
+    assert sim.put("QM1", "TO.QM2", MQMD(format="MQSTR"), b"m" * 10).ok
+    sim.run(until=sim.now + 30)
+    after = monitor.channel_status("QM1", "QM1.TO.QM2")
+    assert after.bufssent == sending.bufssent + 1 and after.msgs == 2  # beats kept
+    assert monitor.channel_status("QM2", "QM1.TO.QM2").bytsrcvd == after.bytssent
