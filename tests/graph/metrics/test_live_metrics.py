@@ -17,6 +17,7 @@ from graph.metrics.status import Deltas, status_snapshot
 from pcf import mqc
 from pcf.mqmd import MQMD
 from tests.support.fake_ibmmq import make_fake_ibmmq
+from tests.support.fake_pymqi import make_fake_pymqi
 from traceroute.mq.admin import Admin, PCFOverQueues
 from traceroute.mq.client import MQTransport
 from traceroute.mq.transport import Connection, SimTransport
@@ -39,8 +40,9 @@ def estate(monitoring: bool = True):
 
 
 def admins(sim: Simulator, over: str = "sim"):
-    """Admin of each queue manager asked, through the simulated transport, ibmmq's API or
-    MQ's REST API (runCommandJSON answered in-process from the command server)."""
+    """Admin of each queue manager asked, through the simulated transport, ibmmq's or
+    pymqi's API or MQ's REST API (runCommandJSON answered in-process from the command
+    server)."""
     made: dict[str, Admin] = {}
 
     def admin(qmgr: str) -> Admin:
@@ -49,6 +51,8 @@ def admins(sim: Simulator, over: str = "sim"):
                 made[qmgr] = rest_admin(sim, qmgr)
                 return made[qmgr]
             transport = SimTransport(sim, qmgr) if over == "sim" else \
+                MQTransport.connect(Connection(qmgr), pymqi=make_fake_pymqi(sim)) \
+                if over == "pymqi" else \
                 MQTransport.connect(Connection(qmgr), pymqi=make_fake_ibmmq(sim))
             made[qmgr] = Admin(PCFOverQueues(transport))
         return made[qmgr]
@@ -202,7 +206,7 @@ def test_bytes_buffers_and_queue_files_the_same_over_every_path():
     """IBM's Channel Status and Queue Status dashboards' bytes, buffers and queue file
     panels: a running channel's BYTSSENT ... BUFSRCVD changes between two collections and
     the queue file of messages waiting, the same over the simulated transport, IBM's ibmmq
-    API and the REST API, and as the simulator's documented model says (per message: the
+    API, pymqi and the REST API, and as the simulator's documented model says (per message: the
     MQXQH 428 bytes + data + a 28-byte segment header, one buffer; one 28-byte confirmation
     per batch)."""
     def series(over: str) -> dict:
@@ -218,8 +222,8 @@ def test_bytes_buffers_and_queue_files_the_same_over_every_path():
                 if name.startswith(("ibmmq_channel_b", "ibmmq_queue_qfile"))}
 
     over_sim = series("sim")
-    assert series("ibmmq") == over_sim
-    assert series("rest") == over_sim
+    for over in ("ibmmq", "pymqi", "rest"):
+        assert series(over) == over_sim, over
 
     def one(name: str, qmgr: str, what: str):
         (value,) = [v for k, v in over_sim[name].items() if k[:2] == (qmgr, what)]
