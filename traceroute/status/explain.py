@@ -55,7 +55,9 @@ def _channel(c: ChannelStatus | None, name: str) -> str:
                        "messages)",
            "STOPPED": "", "PAUSED": " (waiting to retry a put at the other end)",
            "BINDING": " (still negotiating with its partner)",
-           "REQUESTING": " (waiting for its partner to start)"}.get(c.status, "")
+           "REQUESTING": " (waiting for its partner to start)",
+           "STARTING": " (waiting for an active slot: every one its queue manager's qm.ini "
+                       "MaxActiveChannels allows is taken)"}.get(c.status, "")
     text = f"channel {name} is {c.status}{why}"
     if c.status == "RUNNING" and c.msgs is not None:
         text += f" ({_messages(c.msgs)} sent since it started)"

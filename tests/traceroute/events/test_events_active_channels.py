@@ -317,3 +317,16 @@ def test_a_retrying_channel_must_become_active_again_for_its_next_attempt() -> N
         == [(2283, "QM1.TO.QM3"), (2282, "QM1.TO.QM2"), (2296, "QM1.TO.QM3"),
             (2283, "QM1.TO.QM2"), (2295, "QM1.TO.QM3"), (2282, "QM1.TO.QM3"),
             (2283, "QM1.TO.QM3")]
+
+
+def test_a_message_behind_a_waiting_channel_is_explained_by_its_starting_status() -> None:
+    """What `trace`/`follow` say of a message on a transmission queue whose channel waits
+    for an active slot: the channel's status as the command server answers it, and why."""
+    from traceroute.status.explain import XMITQ, Stop, explain
+    from traceroute.status.values import ChannelStatus
+
+    said = explain(Stop(XMITQ, "QM1", "QM3", "QM1.TO.QM3"),
+                   channel=ChannelStatus("QM1", "QM1.TO.QM3", "SDR", "STARTING"))
+    assert said.startswith("channel QM1.TO.QM3 is STARTING (waiting for an active slot: "
+                           "every one its queue manager's qm.ini MaxActiveChannels allows "
+                           "is taken)")
