@@ -65,14 +65,15 @@ def config_event(reason: int, qmgr: str, kind: str, name: str, attrs: Mapping[st
 
 def change_events(qmgr: str, kind: str, name: str, before: Mapping[str, str],
                   after: Mapping[str, str], when: datetime, correl_id: bytes, *,
-                  user: str = "mqm", origin: int = mqc.MQEVO_CONSOLE) -> list[Event]:
+                  user: str = "mqm", origin: int = mqc.MQEVO_CONSOLE,
+                  context: Iterable[pcf.Parameter] = ()) -> list[Event]:
     """A Change Object pair: the before and the after image under one CorrelId."""
     return [config_event(mqc.MQRC_CONFIG_CHANGE_OBJECT, qmgr, kind, name, before, when,
                          correl_id=correl_id, seq=1, control=mqc.MQCFC_NOT_LAST, user=user,
-                         origin=origin),
+                         origin=origin, context=context),
             config_event(mqc.MQRC_CONFIG_CHANGE_OBJECT, qmgr, kind, name, after, when,
                          correl_id=correl_id, seq=2, control=mqc.MQCFC_LAST, user=user,
-                         origin=origin)]
+                         origin=origin, context=context)]
 
 
 def channel_event(reason: int, qmgr: str, channel: str, when: datetime, *,

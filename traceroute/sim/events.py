@@ -611,7 +611,7 @@ class SimEvents(Watcher):
         elif kind in CONFIG_KINDS and _enabled(qm, "CONFIGEV") and verb in (
                 "DEFINE", "ALTER", "DELETE"):
             raised += self._config(qm, verb, kind, name or qm.name, before, after, correl,
-                                   user=user, origin=origin)
+                                   user=user, origin=origin, context=context)
         elif kind == "AUTHREC" and _enabled(qm, "CONFIGEV") and verb in ("SET", "DELETE"):
             raised += self._authority_config(qm, command, record_before, correl, user=user,
                                              origin=origin, context=context)
@@ -800,7 +800,8 @@ class SimEvents(Watcher):
     def _config(self, qm: QueueManager, verb: str, kind: str, name: str,
                 before: dict[str, str] | None, after: dict[str, str] | None,
                 correl: bytes | None = None, *, user: str = "mqm",
-                origin: int = mqc.MQEVO_CONSOLE) -> list[Event]:
+                origin: int = mqc.MQEVO_CONSOLE,
+                context: Iterable[pcf.Parameter] = ()) -> list[Event]:
         when = self._when(qm.name)
         correl = correl or self._new_correl(qm.name)
         if after is not None and verb in ("DEFINE", "ALTER") and kind != "QMGR":
@@ -812,15 +813,16 @@ class SimEvents(Watcher):
                     after.update(ALTDATE="", ALTTIME="")
         if verb == "DELETE" and before is not None:
             events = [config_event(mqc.MQRC_CONFIG_DELETE_OBJECT, qm.name, kind, name, before,
-                                   when, correl_id=correl, user=user, origin=origin)]
+                                   when, correl_id=correl, user=user, origin=origin,
+                                   context=context)]
         elif verb in ("DEFINE", "ALTER") and after is not None:
             if before is None:
                 events = [config_event(mqc.MQRC_CONFIG_CREATE_OBJECT, qm.name, kind, name,
                                        after, when, correl_id=correl, user=user,
-                                       origin=origin)]
+                                       origin=origin, context=context)]
             else:  # ALTER, or DEFINE REPLACE: even when nothing changed [doc]
                 events = change_events(qm.name, kind, name, before, after, when, correl,
-                                       user=user, origin=origin)
+                                       user=user, origin=origin, context=context)
         else:
             return []
         for e in events:

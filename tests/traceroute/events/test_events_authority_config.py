@@ -314,3 +314,24 @@ def test_refresh_object_queue_means_every_queue_type():
     events.mqsc("REFRESH QMGR TYPE(CONFIGEV) OBJECT(QUEUE) NAME('A*')", "QM1")
     assert sorted(e.get(mqc.MQCA_Q_NAME) for e in read_events(sim, "QM1", CFG)) == [
         "AL", "APP.IN"]
+
+
+def test_object_events_of_a_pcf_command_carry_the_command_messages_context_too():
+    """Change Queue from the command queue: its Change Object pair says EventOrigin
+    MQEVO_MSG and carries the command message's context right after the origin
+    parameters [IBM, Change object: 'Returned: only if EventOrigin is MQEVO_MSG']."""
+    from tests.support import pcfbytes as b
+
+    sim, events = _sim()
+    events.mqsc("DEFINE QLOCAL(R)", "QM1")
+    read_events(sim, "QM1", CFG)
+    assert _pcf(sim, mqc.MQCMD_CHANGE_Q, [
+        b.cfst(mqc.MQCA_Q_NAME, b"APP.IN"), b.cfin(mqc.MQIA_Q_TYPE, mqc.MQQT_LOCAL),
+        b.cfin(mqc.MQIA_MAX_Q_DEPTH, 42)], "mqm") == (0, 0)
+    before, after = read_events(sim, "QM1", CFG)
+    for e in (before, after):
+        ids = [p.parameter for p in e.data]
+        assert ids[:8] == [mqc.MQCACF_EVENT_USER_ID, mqc.MQIACF_EVENT_ORIGIN,
+                           mqc.MQCACF_EVENT_Q_MGR, *CONTEXT_IDS]
+        assert event_data(e)["eventApplName"] == "admin.tool"
+    assert (before.get(mqc.MQIA_MAX_Q_DEPTH), after.get(mqc.MQIA_MAX_Q_DEPTH)) == (5000, 42)
