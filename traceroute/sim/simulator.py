@@ -100,6 +100,7 @@ from traceroute.records.topics import (
     matches,
     system_wildcard_misplaced,
 )
+from traceroute.sim import qfile
 from traceroute.sim import tracestate as ts
 from traceroute.sim.authority import authorized
 from traceroute.sim.channels import (
@@ -995,7 +996,8 @@ class Simulator:
         `opened` by name), the queue's MAXMSGL (the transmission queue's, with the MQXQH)
         2030, else the queue manager's MAXMSGL 2031 ("RC2030 if the message is too big for
         the queue; RC2031 if the message is too big for the queue manager, but not too big
-        for the queue": IBM MQ, MaxMsgLength queue attribute), MAXDEPTH 2053."""
+        for the queue": IBM MQ, MaxMsgLength queue attribute), MAXDEPTH 2053, MAXFSIZE
+        2056 (the queue file full: traceroute.sim.qfile)."""
         definition = qm.queues.get(opened) if opened else None
         if definition is not None and definition.kind in ("QALIAS", "QREMOTE") \
                 and definition.get("PUT") == "DISABLED":
@@ -1013,6 +1015,9 @@ class Simulator:
             return mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
         if self.depth(qm.name, name) >= _number(q.get("MAXDEPTH"), 5000):
             return mqc.MQRC_Q_FULL
+        if qfile.too_big((len(s.data) for s in self.queues.get((qm.name, name), ())),
+                         length, q.get("MAXFSIZE")):
+            return mqc.MQRC_Q_SPACE_NOT_AVAILABLE  # the queue file is at its MAXFSIZE
         return 0
 
     def dead_letter_queue(self, qm: QueueManager, data: bytes,

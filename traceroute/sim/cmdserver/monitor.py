@@ -43,7 +43,7 @@ the channel started; the saved status keeps the last sequence number. RESET QSTA
 counters (messages in and out, the highest depth, the time since the last reset) are kept
 whatever the monitoring. BYTSSENT, BYTSRCVD, BUFSSENT and BUFSRCVD count each instance's
 transmission buffers (`traceroute.sim.cmdserver.flows`), CURFSIZE and CURMAXFS estimate a
-local queue's file (`traceroute.sim.cmdserver.qfile`); neither depends on monitoring.
+local queue's file (`traceroute.sim.qfile`); neither depends on monitoring.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from pcf import mqc
-from traceroute.sim.cmdserver import flows, qfile
+from traceroute.sim import qfile
+from traceroute.sim.cmdserver import flows
 from traceroute.sim.network import MQObject, QueueManager
 from traceroute.sim.resolve import receiving_end
 from traceroute.sim.simulator import Simulator, Stored, Watcher
@@ -439,7 +440,7 @@ class Monitor(Watcher):
         rec.block = qfile.block_for(self._maxfsize(qmgr, name), rec.block)
 
     def queue_file(self, qmgr: str, name: str) -> tuple[int, int]:
-        """(CURFSIZE, CURMAXFS) of a local queue now, megabytes (traceroute.sim.cmdserver.qfile
+        """(CURFSIZE, CURMAXFS) of a local queue now, megabytes (traceroute.sim.qfile
         says how they are estimated)."""
         messages = self.sim.queues.get((qmgr, name), ())
         rec = self.queues.get((qmgr, name))

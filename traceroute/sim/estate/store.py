@@ -38,10 +38,10 @@ from traceroute.sim.cmdserver.monitor import (
     Monitor,
     QueueRecord,
 )
-from traceroute.sim.cmdserver.qfile import block_size
 from traceroute.sim.estate.folder import file_name
 from traceroute.sim.mqsc import to_mqsc
 from traceroute.sim.network import Network, QueueManager
+from traceroute.sim.qfile import block_size
 from traceroute.sim.simulator import Simulator, Stored
 from traceroute.status.zones import ZoneError, zone_of
 

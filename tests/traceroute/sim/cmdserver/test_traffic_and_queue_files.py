@@ -1,9 +1,9 @@
 """DISPLAY CHSTATUS's BYTSSENT/BYTSRCVD/BUFSSENT/BUFSRCVD and DISPLAY QSTATUS's CURFSIZE/
 CURMAXFS from the simulated command server: expected values computed here from IBM's sizes
 (MQXQH 428 bytes with its MQMD version 1; MQMD version 2 364 bytes; 512-byte blocks; DEFAULT
-= 2,088,960 MB) and the documented model (traceroute/sim/cmdserver/flows.py, qfile.py), read
-back byte by byte from the responses; the flow model reproduces seed 002's channel
-accounting example number for number."""
+= 2,088,960 MB) and the documented models (traceroute/sim/cmdserver/flows.py,
+traceroute/sim/qfile.py), read back byte by byte from the responses; the flow model
+reproduces seed 002's channel accounting example number for number."""
 
 from __future__ import annotations
 
@@ -232,3 +232,29 @@ def test_an_idle_instance_exchanges_heartbeats(sim, receiver_hbint, beats):
     after = monitor.channel_status("QM1", "QM1.TO.QM2")
     assert after.bufssent == sending.bufssent + 1 and after.msgs == 2  # beats kept
     assert monitor.channel_status("QM2", "QM1.TO.QM2").bytsrcvd == after.bytssent
+
+
+def test_a_full_queue_file_refuses_puts_with_2056(sim):
+    """MAXFSIZE(20), IBM's smallest: 1 MB messages fill it (each 1 MB + one 512-byte block
+    for its descriptor: 19 fit, the 20th would take the file past 20 MB); the put fails
+    MQRC_Q_SPACE_NOT_AVAILABLE, CURFSIZE shows the file at its limit; a get makes room. A
+    message for a full queue that arrives over a channel goes to the dead-letter queue with
+    that reason."""
+    sim.network.qmgrs["QM1"].queues["APP.A"].attrs["MAXFSIZE"] = "20"
+    data = b"x" * 2**20
+    reasons = [sim.put("QM1", "APP.A", MQMD(), data).reason for _ in range(20)]
+    assert reasons == [0] * 19 + [mqc.MQRC_Q_SPACE_NOT_AVAILABLE]
+    assert sim.depth("QM1", "APP.A") == 19
+    assert queue_file(sim, b"APP.A") == (20, 20)  # 19 x (1 MB + 512) rounded up
+    assert sim.get("QM1", "APP.A") is not None
+    assert sim.put("QM1", "APP.A", MQMD(), data).ok
+    sim.network.qmgrs["QM2"].queues["APP.C"].attrs["MAXFSIZE"] = "20"
+    parse_mqsc("ALTER QMGR DEADQ(DLQ)\nDEFINE QLOCAL(DLQ)", qmgr="QM2", network=sim.network)
+    for _ in range(20):
+        assert sim.put("QM1", "TO.QM2", MQMD(), data).ok
+    sim.run()
+    assert sim.depth("QM2", "APP.C") == 19 and sim.depth("QM2", "DLQ") == 1
+    md, dlh = sim.get("QM2", "DLQ")
+    assert dlh[:4] == b"DLH " and int.from_bytes(
+        dlh[8:12], "little" if md.encoding & 0xF == 2 else "big") \
+        == mqc.MQRC_Q_SPACE_NOT_AVAILABLE  # MQDLH StrucId, Version, Reason

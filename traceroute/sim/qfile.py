@@ -21,6 +21,9 @@ The simulator has no files; it estimates:
   the block in use).
 * CURMAXFS: MAXFSIZE when the block in use can hold it, else what the block in use allows;
   for DEFAULT, what the block in use allows.
+* a put that would take the file beyond MAXFSIZE fails MQRC_Q_SPACE_NOT_AVAILABLE (2056), as
+  IBM says for a queue file at its maximum size (`too_big`, used by the simulator's
+  put_limit).
 """
 
 from __future__ import annotations
@@ -75,6 +78,16 @@ def block_size(value: object) -> int:
 def file_bytes(lengths: Iterable[int], block: int = BLOCK) -> int:
     """Bytes of the file holding messages of these data lengths."""
     return sum(math.ceil((RECORD + max(n, 0)) / block) * block for n in lengths)
+
+
+def too_big(lengths: Iterable[int], length: int, attribute: str | None) -> bool:
+    """True when a message of data `length` does not fit the file of a queue holding
+    messages of `lengths` under MAXFSIZE `attribute` (DEFAULT, or a size beyond what 512-byte
+    blocks hold: never, here; a simulation holds no terabytes)."""
+    limit = max_size(attribute)
+    if limit is None or limit >= DEFAULT_MAX:
+        return False
+    return file_bytes([*lengths, length]) > limit * MB
 
 
 def current_size(lengths: Iterable[int], block: int = BLOCK) -> int:
