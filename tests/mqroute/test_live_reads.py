@@ -473,3 +473,43 @@ def test_follow_subscribe_on_an_estate_folder_lasts_between_visits(estate):
     killed.kill()
     killed.communicate(timeout=60)
     assert subscriptions() == []  # ended with the dead reader's connection
+
+
+def test_two_subscribing_readers_at_once_each_keep_their_own(estate, tmp_path):
+    """Two `follow --subscribe` readers on one estate folder at once: each its own
+    subscription and managed queue (SubIds unique across commands), each sees what it
+    subscribed to, and the first to end leaves the other's subscription alone; Ctrl-C ends
+    a reader with exit 130, what it read printed and saved."""
+    def subscriptions() -> list:
+        with Estate.open(estate) as e:
+            return sorted(s.topic for s in e.sim.pubsub if s.kind == mqc.MQSUBTYPE_API)
+
+    dump = tmp_path / "appl.dmp"
+    appl = start("follow", "-m", "QM1", "--network", estate, "--subscribe", "--appl",
+                 "amqsput", "--wait", "60", "--save", str(dump), "--json")
+    chl = start("follow", "-m", "QM1", "--network", estate, "--subscribe", "--channel", "#",
+                "--wait", "10", "--json")
+    for _ in range(200):
+        if len(subscriptions()) == 2:
+            break
+        time.sleep(0.1)
+    assert subscriptions() == [TOPIC[:-9] + "ApplName/amqsput", TOPIC[:-9] + "ChannelName/#"]
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "TARG.AT.QM2",
+                   "--count", "2").returncode == 0
+    out, err = chl.communicate(timeout=120)  # ends 10 s after the channel's trace
+    assert chl.returncode == 3, err  # the channel's calls alone: incomplete journeys
+    assert len(out.splitlines()) == 2 and "(1 subscription)" in err
+    assert subscriptions() == [TOPIC[:-9] + "ApplName/amqsput"]  # the other one lives on
+    assert mqroute("sim", "put", estate, "-m", "QM1", "-q", "TARG.AT.QM2").returncode == 0
+    for _ in range(200):
+        if len(ids_in(dump)) >= 2:
+            break
+        time.sleep(0.1)
+    time.sleep(1.0)
+    appl.send_signal(signal.SIGINT)
+    out, err = appl.communicate(timeout=120)
+    assert appl.returncode == 130 and "interrupted" in err, err
+    journeys = [json.loads(x) for x in out.splitlines()]
+    assert len(journeys) == 3 and {j["path"][0]["appl_name"] for j in journeys} == {"amqsput"}
+    assert len(ids_in(dump)) == 2  # one trace message per `sim put` command
+    assert subscriptions() == []

@@ -693,8 +693,9 @@ class Simulator:
                     self._slot_freed(conn.qmgr)
                 if not conn.mca:  # its non-durable subscriptions end with it
                     for sub in list(self.pubsub):
-                        if sub.qmgr == conn.qmgr and sub.appl_name == conn.appl_name \
-                                and not sub.durable:
+                        if sub.qmgr == conn.qmgr and not sub.durable and (
+                                sub.conn_id == conn.conn_id if sub.conn_id
+                                else sub.appl_name == conn.appl_name):
                             self._end_subscription(sub)
                 self._notify(conn, MQDISC)
 
@@ -747,6 +748,8 @@ class Simulator:
         """What makes new MsgIds and connection ids unique (see `restore_identity`)."""
         state = {"stamp": self._stamp.hex(), "msg_ids": dict(self._counters),
                  "connections": self._conn_serial, "handles": self._hobj}
+        if self._sub_serial:
+            state["subscriptions"] = self._sub_serial  # MQSUB labels (SubIds) stay unique
         pubsub = self.pubsub.state()
         if pubsub["subscriptions"] or pubsub["inflight"]:
             state["pubsub"] = pubsub  # durable MQSUB subscriptions, publications in flight
@@ -758,6 +761,7 @@ class Simulator:
         self._counters.update({str(k): int(v) for k, v in state.get("msg_ids", {}).items()})
         self._conn_serial = max(self._conn_serial, int(state.get("connections", 0)))
         self._hobj = max(self._hobj, int(state.get("handles", 0)))
+        self._sub_serial = max(self._sub_serial, int(state.get("subscriptions", 0)))
         if isinstance(state.get("pubsub"), dict):
             self.pubsub.restore(state["pubsub"])
 
@@ -2022,7 +2026,8 @@ class Simulator:
                                    "CHAR" if scheme == "CHAR" else "TOPIC", selector, scope,
                                    appl_name=appl_name, no_local=no_local,
                                    managed=not destination, topic_object=topic_object,
-                                   topic_string=topic, user=conn.user)
+                                   topic_string=topic, user=conn.user,
+                                   conn_id=conn.conn_id)
                 self.pubsub.add(sub)
         hsub = self._next_hobj() if not reason else 0
         if self._observers:

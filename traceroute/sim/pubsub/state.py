@@ -29,7 +29,7 @@ class Inflight:
     via: str = ""
 
 
-_BYTES = {"sub_id", "correl_id", "pub_accounting"}
+_BYTES = {"sub_id", "correl_id", "pub_accounting", "conn_id"}
 
 
 def _sub_state(sub: Subscription) -> dict:

@@ -62,6 +62,9 @@ class Subscription:
     #: 'topichost:NAME') and the queue manager whose engine publications go to
     via: str = ""
     origin: str = ""
+    #: API: the subscribing connection's id (MQDISC ends its non-durable subscriptions;
+    #: b'' for one made before this was kept: matched by ApplName)
+    conn_id: bytes = b""
 
     @property
     def destination_qmgr(self) -> str:
