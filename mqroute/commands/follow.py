@@ -44,11 +44,11 @@ from traceroute.records import NotActivityData, Record, parse_message
 from traceroute.routes import build_routes
 
 #: The exit statuses, as --help and docs/commands/follow.md say them.
-EXIT_STATUS = ("the first that applies: 1 an input (or, -m, a queue) unreadable (the rest "
-               "followed); 6 a put failed; 5 dead-lettered; 4 waiting on a transmission queue; "
-               "3 in transit or incomplete; else 0; 2 usage, or (-m) no queue manager, no "
-               "connection, the dump or output not writable; 130 (-m) interrupted, after the "
-               "journeys read were printed.")
+EXIT_STATUS = ("the first that applies: 1 an input (or, -m, a queue or a subscription) "
+               "unreadable (the rest followed); 6 a put failed; 5 dead-lettered; 4 waiting on "
+               "a transmission queue; 3 in transit or incomplete; else 0; 2 usage, or (-m) no "
+               "queue manager, no connection, the dump or output not writable; 130 (-m) "
+               "interrupted, after the journeys read were printed.")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
