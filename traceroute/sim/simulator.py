@@ -1019,8 +1019,9 @@ class Simulator:
             return mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
         if self.depth(qm.name, name) >= _number(q.get("MAXDEPTH"), 5000):
             return mqc.MQRC_Q_FULL
-        if qfile.too_big((len(s.data) for s in self.queues.get((qm.name, name), ())),
-                         length, q.get("MAXFSIZE")):
+        maxfsize = q.attrs.get("MAXFSIZE")  # only as given: its default DEFAULT never limits
+        if maxfsize and qfile.too_big(
+                (len(s.data) for s in self.queues.get((qm.name, name), ())), length, maxfsize):
             return mqc.MQRC_Q_SPACE_NOT_AVAILABLE  # the queue file is at its MAXFSIZE
         return 0
 
