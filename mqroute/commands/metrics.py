@@ -185,6 +185,8 @@ def _live_stats_reader(args: argparse.Namespace, filters) -> Callable[[], tuple]
                                   Collect(), command="metrics --stats-live")
         except SystemExit:  # no connection this time: the source is down, told on stderr
             return statistics_snapshot([]), problems.count + 1
+        if outcome.signum:  # a SIGTERM/^C that came during the read is metrics' to act on
+            signal.raise_signal(outcome.signum)
         return statistics_snapshot(records), problems.count + len(outcome.reading.problems)
     return read
 

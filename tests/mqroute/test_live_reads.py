@@ -513,3 +513,25 @@ def test_two_subscribing_readers_at_once_each_keep_their_own(estate, tmp_path):
     assert len(journeys) == 3 and {j["path"][0]["appl_name"] for j in journeys} == {"amqsput"}
     assert len(ids_in(dump)) == 2  # one trace message per `sim put` command
     assert subscriptions() == []
+
+
+def test_metrics_stats_live_passes_on_a_signal_that_came_during_the_read(monkeypatch):
+    """The live read holds SIGTERM/SIGINT while it reads (to stop at a message boundary);
+    one that came meanwhile is raised again afterwards, so metrics' loop still stops."""
+    import argparse
+
+    import mqroute.live
+    from mqroute.commands.metrics import _live_stats_reader
+    from mqroute.live import LiveOutcome
+    from mqroute.options import Filters
+
+    def read_queues(*_args, **_kw):
+        return LiveOutcome(signum=signal.SIGTERM)
+    monkeypatch.setattr(mqroute.live, "read_queues", read_queues)
+    seen = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
+    try:
+        _snapshot, failures = _live_stats_reader(argparse.Namespace(qmgr="QM1"), Filters())()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert seen == [signal.SIGTERM] and failures == 0
