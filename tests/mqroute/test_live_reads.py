@@ -431,6 +431,7 @@ def test_follow_subscribe_usage(words, said):
     assert status == 2 and said in err and len(err.strip().splitlines()) == 1, err
 
 
+@pytest.mark.slow
 def test_follow_subscribe_on_an_estate_folder_lasts_between_visits(estate):
     """A reader process subscribes in the estate folder; the commands run meanwhile are
     traced and their trace published to it by the queue manager (the estate keeps the
@@ -475,6 +476,7 @@ def test_follow_subscribe_on_an_estate_folder_lasts_between_visits(estate):
     assert subscriptions() == []  # ended with the dead reader's connection
 
 
+@pytest.mark.slow
 def test_two_subscribing_readers_at_once_each_keep_their_own(estate, tmp_path):
     """Two `follow --subscribe` readers on one estate folder at once: each its own
     subscription and managed queue (SubIds unique across commands), each sees what it
