@@ -73,7 +73,8 @@ def value_for(a: Attribute, rng: random.Random) -> str:
     if a.kind == INT:
         if a.words and rng.random() < 0.3:
             return rng.choice(sorted(a.words))
-        return str(rng.randint(1, 999_999_999))
+        low, high = a.limits or (1, 999_999_999)  # within the range MQ takes (i35c)
+        return str(rng.randint(max(low, 1) if high >= 1 else low, high))
     if a.kind == LIST:
         return ",".join(_text(rng, a.width).replace(",", ".").replace("'", "")
                         .replace(" ", "") or "X" for _ in range(rng.randint(1, 3)))
