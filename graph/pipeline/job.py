@@ -10,6 +10,7 @@ Run it here in local mode, on any cluster with `--master`, or through spark-subm
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -29,25 +30,26 @@ from graph.pipeline.classify import (
     trace_messages,
 )
 from graph.pipeline.commit import OutputError, check_out, staged_output
-from graph.pipeline.events import EVENT_COLUMNS
+from graph.pipeline.events import EVENT_COLUMNS, ROUTE_EVENT_COLUMNS
 from graph.pipeline.events import write_tables as write_events_tables
 from graph.pipeline.inputs import (
     DEFAULT_SPLIT_BYTES,
-    RAW_COLUMNS,
     Listing,
     list_inputs,
     read_inputs,
 )
+from graph.pipeline.journeys import TABLE_COLUMNS as JOURNEY_TABLE_COLUMNS
 from graph.pipeline.journeys import write_tables as write_journey_tables
 from graph.pipeline.reports import build_routes_with_failures, route_counts
 from graph.pipeline.rows import REJECT_COLUMNS
-from graph.pipeline.schema import ddl, write_partitioned
+from graph.pipeline.schema import arrow_schema, ddl, write_partitioned
 from graph.pipeline.smf import write_tables as write_smf_tables
-from graph.pipeline.stats import STATS_COLUMNS
+from graph.pipeline.stats import TABLES as STATS_TABLES
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
 from graph.pipeline.summary import Summary
 from pcf.text import has_credentials, masked, printable
+from traceroute.journeys.rows import CALL_COLUMNS
 
 
 def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SPLIT_BYTES,
@@ -78,15 +80,25 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
         ops = operations(classified)
         write_partitioned(ops, f"{stage}/operations", "date", ops_n)
         rejects(classified).write.mode("overwrite").parquet(f"{stage}/rejects")
-        def side(frame, kind: str, columns):
-            return _unless_empty(frame, by_kind.get(kind, (0, 0))[0], columns)
+        def present(kind: str) -> bool:
+            return by_kind.get(kind, (0, 0))[0] > 0
 
-        stats_rows = side(stats_frame(classified), STATS, STATS_COLUMNS).persist()
-        stats = write_stats_tables(stats_rows, stage)
+        # a kind the input has none of: its tables are written empty, with no Spark job
+        # over the cache (each stage's jobs were seconds of fixed cost at any size)
+        stats_rows = stats_frame(classified).persist() if present(STATS) else None
+        if stats_rows is not None:
+            stats = write_stats_tables(stats_rows, stage)
+        else:
+            stats = {table: 0 for table in STATS_TABLES}
+            write_empty_tables(spark, stage, STATS_TABLES)
         # events/ (graph.pipeline.events)
-        event_rows = side(events_frame(classified), EVENT, EVENT_COLUMNS).persist()
-        journeys = write_journey_tables(side(trace_messages(classified), TRACE, RAW_COLUMNS),
-                                        stage)
+        event_rows = events_frame(classified).persist() if present(EVENT) else None
+        if present(TRACE):
+            journeys = write_journey_tables(trace_messages(classified), stage)
+        else:
+            journeys = {}
+            write_empty_tables(spark, stage, {"calls": CALL_COLUMNS,
+                                              "journeys": JOURNEY_TABLE_COLUMNS})
         routes, hops, failed = build_routes_with_failures(ops)
         verdicts, failed_n = route_counts(routes, failed)  # fills their cache
         n_routes = sum(verdicts.values())
@@ -97,9 +109,14 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
             rejected += failed_n
             progress(f"routes failed {failed_n} (in rejects)")
         progress(f"routes built {n_routes}")
-        write_events_tables(event_rows, stage, routes)  # events/, route_events/
-        stats_rows.unpersist()
-        event_rows.unpersist()
+        if event_rows is not None:
+            write_events_tables(event_rows, stage, routes)  # events/, route_events/
+            event_rows.unpersist()
+        else:
+            write_empty_tables(spark, stage, {"events": EVENT_COLUMNS,
+                                              "route_events": ROUTE_EVENT_COLUMNS})
+        if stats_rows is not None:
+            stats_rows.unpersist()
         classified.unpersist()
         smf = write_smf_tables(spark, listing.smf, stage, split_bytes, progress)  # smf/
         if smf.problems:  # bad spots in SMF data sets: rejects too
@@ -111,13 +128,21 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
                    stats, journeys, dict(sorted(smf.rows.items())))
 
 
-def _unless_empty(frame, rows: int, columns):
-    """`frame`, or an empty frame of `columns` when the cache holds none of its rows: the
-    stage's tables are still written (empty, with their schema), but nothing is planned or
-    run over the cache for them (a few seconds per stage of fixed costs)."""
-    if rows:
-        return frame
-    return frame.sparkSession.createDataFrame([], ddl(columns))
+def write_empty_tables(spark, stage: str, tables: dict[str, Sequence[tuple[str, str]]]
+                       ) -> None:
+    """Each of `tables` (name -> columns) written empty under `stage`, keeping its schema:
+    by pyarrow when the staging folder is local (no Spark job), else by Spark."""
+    for name, columns in tables.items():
+        path = f"{stage}/{name}"
+        if storage.is_local(stage):
+            import pyarrow.parquet as pq
+
+            folder = storage.local_path(path)
+            os.makedirs(folder, exist_ok=True)
+            pq.write_table(arrow_schema(columns).empty_table(),
+                           os.path.join(folder, "part-00000.parquet"))
+        else:
+            spark.createDataFrame([], ddl(columns)).write.mode("overwrite").parquet(path)
 
 
 def add_arguments(p: argparse.ArgumentParser, *, input_type: Callable[[str], str] = str,

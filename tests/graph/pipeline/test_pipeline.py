@@ -95,22 +95,25 @@ def test_operations_table_and_partitions(spark, messy_corpus, tmp_path):
 
 
 def test_reports_only_input_still_writes_every_table(spark, messy_corpus, tmp_path):
-    """No statistics, events or activity trace in the input: their stages are skipped, but
-    their tables are there, empty, with their columns."""
-    from graph.pipeline.events import EVENT_COLUMNS
+    """No statistics, events or activity trace in the input: their stages are skipped (no
+    Spark job), but their tables are there, empty, with their columns and Spark's types."""
+    from graph.pipeline.events import EVENT_COLUMNS, ROUTE_EVENT_COLUMNS
     from graph.pipeline.journeys import CALL_COLUMNS, TABLE_COLUMNS
+    from graph.pipeline.schema import ddl
     from graph.pipeline.stats import TABLES
 
     folder, _ = messy_corpus
     summary = pipeline.run(spark, [str(folder)], str(tmp_path / "out"))
     assert summary.stats == {t: 0 for t in TABLES} and summary.journeys == {}
-    expected = {**TABLES, "events": EVENT_COLUMNS, "calls": CALL_COLUMNS,
-                "journeys": TABLE_COLUMNS}
+    expected = {**TABLES, "events": EVENT_COLUMNS, "route_events": ROUTE_EVENT_COLUMNS,
+                "calls": CALL_COLUMNS, "journeys": TABLE_COLUMNS}
     for table, columns in expected.items():
         df = spark.read.parquet(str(tmp_path / "out" / table))
         assert df.count() == 0, table
-        wanted = {n for n, _ in columns} - {"category", "verdict"}  # partition columns
-        assert wanted <= set(df.columns), table
+        types = {f.name: f.dataType for f in df.schema.fields}
+        written = {f.name: f.dataType
+                   for f in spark.createDataFrame([], ddl(columns)).schema.fields}
+        assert types == written, table
 
 
 def test_parquet_input_with_binary_column(spark, messy_corpus, tmp_path):
