@@ -416,6 +416,22 @@ def test_follow_subscribe_through_ibmmq_mqsub(monkeypatch):
     assert f"QM1:{TOPIC[:-9]}ChannelName/#: MQSUB" in err and "MQRC_PUBSUB_INHIBITED" in err
 
 
+def test_a_subscription_close_mq_refuses_is_one_line_and_mqdisc_still_happens(monkeypatch):
+    from tests.support.fake_ibmmq import make_fake_ibmmq
+
+    sim, _tracer = _traced_sim()
+    fake = make_fake_ibmmq(sim)
+    monkeypatch.setitem(sys.modules, "ibmmq", fake)
+
+    def broken(self, *args, **kwargs):
+        raise fake.MQMIError(mqc.MQCC_FAILED, mqc.MQRC_CONNECTION_BROKEN)
+    monkeypatch.setattr(fake.Subscription, "close", broken)
+    status, _, err = run("follow", "-m", "QM1", "--subscribe", "--appl", "x", "--wait", "1")
+    assert status == 0 and "Traceback" not in err, err
+    assert "closing QM1: MQCLOSE failed: MQRC_CONNECTION_BROKEN (2009)" in err
+    assert fake.world.calls[-1] == ("MQDISC", "QM1")
+
+
 @pytest.mark.parametrize("words, said", [
     (("--subscribe", "--appl", "x", "--wait", "1"), "give -m QMGR"),
     (("-m", "QM1", "--subscribe", "--appl", "x"), "give --wait SECONDS"),

@@ -384,8 +384,7 @@ class _QueueManager:
         """MQDISC: closes what is open and commits the unit of work still open."""
         self._handle()
         for sub in list(self._subs):  # non-durable subscriptions end with the connection
-            if sub._sub is not None:
-                sub.close()
+            sub._end(mqc.MQCO_NONE)
         for q in list(self._open):
             q._closed(mqc.MQCO_NONE)
         self._uow.clear()  # MQDISC commits
@@ -728,14 +727,19 @@ class _Subscription:
         MQCO_REMOVE_SUB), then of its queue when asked."""
         if self._sub is None:
             raise PYIFError("Subscription not open.")
+        topic = self._sub.topic
+        self._end(sub_close_options)
+        if close_sub_queue and self.sub_queue is not None and self.sub_queue._is_open:
+            self.sub_queue.close(close_sub_queue_options)
+        self._world.calls.append(("MQCLOSE", self._qm._qmgr, topic, "subscription"))
+
+    def _end(self, options: int) -> None:
+        """The subscription handle goes (MQCLOSE, or MQDISC for every one still open)."""
         qmgr = self._qm._handle()
         sub, self._sub = self._sub, None
         self._qm._subs.remove(self)
-        if not sub.durable or sub_close_options & mqc.MQCO_REMOVE_SUB:
+        if sub is not None and (not sub.durable or options & mqc.MQCO_REMOVE_SUB):
             self._world.sim.unsubscribe(qmgr, sub.sub_id)
-        if close_sub_queue and self.sub_queue is not None and self.sub_queue._is_open:
-            self.sub_queue.close(close_sub_queue_options)
-        self._world.calls.append(("MQCLOSE", qmgr, sub.topic, "subscription"))
 
 
 def make_fake_pymqi(sim: Simulator, *, appl_name: str = "dspmqrte",

@@ -276,19 +276,33 @@ class MQTransport:
 
     def close(self) -> None:
         """Back out, end the subscriptions (their managed queues with them), close (deleting
-        a temporary reply queue), disconnect."""
+        a temporary reply queue), disconnect; a call MQ refuses is a TransportError after
+        the others were made (MQDISC last, always)."""
+        failed: TransportError | None = None
+
+        def call(name: str, fn, *args, **kwargs) -> None:
+            nonlocal failed
+            try:
+                fn(*args, **kwargs)
+            except self.pymqi.MQMIError as e:
+                failed = failed or TransportError(name, e.reason)
+
         try:
-            self.qm.backout()
+            call("MQBACK", self.qm.backout)
             managed = []
             for sub in self._subscriptions:
                 managed.append(sub.sub_queue)
                 # non-durable: MQCLOSE ends it, and MQ deletes its managed queue
-                sub.close(sub_close_options=mqc.MQCO_NONE, close_sub_queue=True)
+                call("MQCLOSE", sub.close, sub_close_options=mqc.MQCO_NONE,
+                     close_sub_queue=True)
             for q in self._inputs.values():
                 if not any(q is m for m in managed):
-                    q.close(mqc.MQCO_DELETE_PURGE if q in self._temporary else mqc.MQCO_NONE)
+                    call("MQCLOSE", q.close,
+                         mqc.MQCO_DELETE_PURGE if q in self._temporary else mqc.MQCO_NONE)
         finally:
-            self.qm.disconnect()
+            call("MQDISC", self.qm.disconnect)
+        if failed is not None:
+            raise failed
 
 
 def _text(value: object) -> str:
