@@ -10,7 +10,8 @@ queue manager has a command server. Problems become one line and exit status 2.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import tzinfo
 from importlib import resources
@@ -299,12 +300,22 @@ def administration(args, *, wait: float | None = None,
                     yield admins
                 finally:
                     admins.close()
+                    say_left_out(live.server.left_out.values())
             return
         admins = real_admins(args, wait=wait, model=getattr(args, "model_queue", None))
         try:
             yield admins
         finally:
             admins.close()
+
+
+def say_left_out(lines: Iterable[str]) -> None:
+    """One line on stderr per attribute an answer could not carry ('mqroute: QM1
+    QLOCAL(A): DEFPSIST(MAYBE) left out: DEFPSIST takes NO, YES'): never dropped unsaid."""
+    from pcf.text import printable
+
+    for line in lines:
+        print(f"mqroute: {printable(line)}", file=sys.stderr)
 
 
 @contextlib.contextmanager

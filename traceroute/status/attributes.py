@@ -696,6 +696,27 @@ QMGR = _limited(QMGR, {
 TOPIC = _limited(TOPIC, {"DEFPRTY": (0, 9)})
 SUB = _limited(SUB, {"EXPIRY": (0, _N), "PUBPRTY": (0, 9), "SUBLEVEL": (0, 9)})
 
+def _worded(table: dict[str, Attribute], reasons: Mapping[str, str]) -> dict[str, Attribute]:
+    """`table` with each word attribute named in `reasons` given the PCF reason a command
+    server gives for a number that is none of its words."""
+    out = dict(table)
+    for keyword, reason in reasons.items():
+        assert out[keyword].kind == WORD, keyword
+        out[keyword] = replace(out[keyword], reason=_c(reason))
+    return out
+
+
+# The reasons IBM's PCF reference names for a bad value of these word parameters (each
+# page: "The <Parameter> value was not valid. Specify ..."); the others are
+# MQRCCF_PARM_VALUE_ERROR.
+CHANNEL = _worded(CHANNEL, {
+    "TRPTYPE": "MQRCCF_XMIT_PROTOCOL_TYPE_ERR", "PUTAUT": "MQRCCF_PUT_AUTH_ERROR",
+    "CONVERT": "MQRCCF_DATA_CONV_VALUE_ERROR", "MCATYPE": "MQRCCF_MCA_TYPE_ERROR",
+    "NPMSPEED": "MQRCCF_NPM_SPEED_ERROR", "SSLCAUTH": "MQRCCF_SSL_CLIENT_AUTH_ERROR",
+})
+QMGR = _worded(QMGR, {"CHAD": "MQRCCF_CHAD_ERROR", "CHADEV": "MQRCCF_CHAD_EVENT_ERROR"})
+
+
 #: Numeric attributes of objects whose other attributes live elsewhere (LISTENER, AUTHINFO,
 #: COMMINFO:
 #: traceroute.events.objects; a topic's CAPEXPRY, which Inquire Topic does not return here).
@@ -763,6 +784,49 @@ def numbers(kind: str) -> dict[str, Attribute]:
     return out
 
 
+# --- the words MQ takes ----------------------------------------------------------------
+#
+# An attribute whose value is one of a fixed set of words (DEFPSIST(YES), USAGE(XMITQ),
+# MONQ(QMGR) ...; or a list of them: COMPMSG(RLE,ZLIBFAST)) takes exactly the words of its
+# table above, the one source both for MQSC and for PCF: a DEFINE/ALTER with another word is
+# that command's syntax error, and a Change/Create command with another number
+# MQRCCF_PARM_VALUE_ERROR. Left unchecked (`UNCHECKED_WORDS`), where the table's words are
+# not known here to be all IBM documents, rather than refuse a command MQ takes: a channel's
+# PROTOCOL (MQTT channels; the MQTT protocol versions grow) and OTELTRAC/OTELPCTL (MQ 9.4
+# continuous-delivery attributes, words not checked against a page here). CHLTYPE has its
+# own check (the channel types), and read-only attributes cannot be set at all.
+UNCHECKED_WORDS: dict[str, frozenset[str]] = {
+    "QUEUE": frozenset({"OTELTRAC", "OTELPCTL"}),
+    "CHANNEL": frozenset({"PROTOCOL", "CHLTYPE"}),
+    "QMGR": frozenset({"OTELTRAC", "OTELPCTL"}),
+}
+_FAMILY = {"QLOCAL": "QUEUE", "QMODEL": "QUEUE", "QALIAS": "QUEUE", "QREMOTE": "QUEUE"}
+
+
+def words(kind: str) -> dict[str, Attribute]:
+    """The attributes of an object kind whose value is one of a fixed set of words (or a
+    list of them), by MQSC keyword: those a DEFINE/ALTER and a Change command check."""
+    unchecked = UNCHECKED_WORDS.get(_FAMILY.get(kind, kind), frozenset())
+    return {k: a for k, a in table_for(kind).items()
+            if a.kind in (WORD, WORDS) and a.words and not a.readonly
+            and k not in unchecked}
+
+
+def word_problem(a: Attribute, value: str) -> tuple[str | None, str]:
+    """(why MQ refuses `value` for the word attribute `a`, or None; the value as MQ keeps
+    it: upper case, a list's items joined by commas). Words are read case-insensitively,
+    as runmqsc reads them."""
+    items = [w.strip().upper() for w in value.split(",")] if a.kind == WORDS \
+        else [value.strip().upper()]
+    taken = ", ".join(a.words)
+    for item in items:
+        if item not in a.words:
+            what = "" if len(items) == 1 else f": {shown_value(item) or 'an empty item'}"
+            return (f"{a.keyword}({shown_value(value)}){what} is not a word {a.keyword} "
+                    f"takes: {taken}"), value
+    return None, ",".join(items)
+
+
 _NUMBER = re.compile(r"-?[0-9]+")
 
 
@@ -797,6 +861,11 @@ def table_for(kind: str) -> dict[str, Attribute]:
     return TABLES.get(kind, {})
 
 
+#: Keywords carried by another keyword's PCF parameter: an MQTT channel's USECLNTID is
+#: MQIACH_USE_CLIENT_ID, the AMQP channel's USECLTID (read back as USECLTID).
+_PCF_SYNONYMS = {"USECLNTID": "USECLTID"}
+
+
 def to_parameters(kind: str, attrs: Mapping[str, str]) -> tuple[list[Parameter], list[str]]:
     """The PCF parameters of an object's MQSC attributes, and the keywords PCF has no
     parameter for here (or whose value is not one MQ takes) -- left out."""
@@ -805,12 +874,30 @@ def to_parameters(kind: str, attrs: Mapping[str, str]) -> tuple[list[Parameter],
     left: list[str] = []
     for keyword, value in attrs.items():
         a = table.get(keyword)
+        if a is None and _PCF_SYNONYMS.get(keyword) in table \
+                and _PCF_SYNONYMS[keyword] not in attrs:
+            a = table[_PCF_SYNONYMS[keyword]]
         p = None if a is None else _parameter(a, value)
         if p is None:
             left.append(keyword)
         else:
             out.append(p)
     return out, left
+
+
+def why_left_out(kind: str, keyword: str, value: str) -> str:
+    """Why `to_parameters` left an attribute out, in one line: 'DEFPSIST(MAYBE) left out:
+    DEFPSIST takes NO, YES' or 'USECLNTID(YES) left out: no PCF parameter for it here'."""
+    a = table_for(kind).get(keyword)
+    shown = f"{keyword}({shown_value(value)}) left out: "
+    if a is None:
+        return shown + f"no PCF parameter for {keyword} of {kind} here"
+    if a.kind in (WORD, WORDS):
+        return shown + f"{keyword} takes {', '.join(a.words)}"
+    if a.kind == INT:
+        return shown + f"{keyword} takes a number" + (
+            f" or {', '.join(a.words)}" if a.words else "")
+    return shown + f"not a value PCF can carry for {keyword}"
 
 
 def _parameter(a: Attribute, value: str) -> Parameter | None:

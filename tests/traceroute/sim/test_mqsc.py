@@ -18,7 +18,7 @@ from traceroute.sim.mqsc import (
 )
 from traceroute.sim.mqsc.syntax import LIST_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS, MQObject, Network, all_objects
-from traceroute.status.attributes import numbers
+from traceroute.status.attributes import WORDS, numbers, words
 
 # A dump in dmpmqcfg's layout (header comments, one attribute per line, ALTDATE/ALTTIME
 # commented out inside the command, names quoted, REPLACE on every DEFINE).
@@ -559,8 +559,15 @@ def attrs_of(kind: str) -> st.SearchStrategy[dict[str, str]]:
     """Attributes MQSC has for `kind`, each with a value it can hold (flags YES/NO)."""
     keywords = sorted(KNOWN_KEYWORDS[kind] - {"CHLTYPE", "AUTHTYPE"})
     numeric = numbers(kind)
+    worded = words(kind)
 
     def value_of(keyword: str) -> st.SearchStrategy[str]:
+        w = worded.get(keyword)
+        if w is not None:  # one of its words (a list: some of them), as MQ takes
+            if w.kind == WORDS:
+                return st.lists(st.sampled_from(list(w.words)), min_size=1, max_size=3,
+                                unique=True).map(",".join)
+            return st.sampled_from(list(w.words))
         a = numeric.get(keyword)
         if a is None or a.limits is None:
             return values
@@ -570,7 +577,8 @@ def attrs_of(kind: str) -> st.SearchStrategy[dict[str, str]]:
     pairs = st.sampled_from(keywords).flatmap(lambda k: st.tuples(st.just(k), value_of(k)))
     return st.lists(pairs, max_size=4, unique_by=lambda p: p[0]).map(
         lambda d: {k: ("YES" if v else "NO") if k in FLAGS
-                   else v.replace(",", "").strip() if k in LIST_KEYWORDS else v
+                   else v.replace(",", "").strip() if k in LIST_KEYWORDS and k not in worded
+                   else v
                    for k, v in d})  # a list's items: no commas, no edge blanks
 
 

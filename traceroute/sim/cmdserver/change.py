@@ -5,9 +5,11 @@ Each is applied as runmqsc applies the MQSC command it stands for (ALTER, DEFINE
 ... LIKE; `traceroute.sim.mqsc.Session`), after its parameters are checked as IBM's
 command server checks them: a parameter the command does not take is
 MQRCCF_CFIN/CFST_PARM_ID_ERROR, one given twice MQRCCF_*_DUPLICATE_PARM, and a number
-outside the range MQ documents for it (`traceroute.status.attributes.numbers`) the reason
-IBM's PCF reference names for that parameter (MQRCCF_BATCH_SIZE_ERROR,
-MQRCCF_DISC_INT_ERROR ... or MQRCCF_PARM_VALUE_ERROR), with MQIACF_PARAMETER_ID naming it.
+outside the range MQ documents for it (`traceroute.status.attributes.numbers`), or one that
+stands for none of a word attribute's words (`words`: DefPersistence 7, NonPersistentMsgSpeed
+9 ...), the reason IBM's PCF reference names for that parameter (MQRCCF_BATCH_SIZE_ERROR,
+MQRCCF_DISC_INT_ERROR, MQRCCF_NPM_SPEED_ERROR ... or MQRCCF_PARM_VALUE_ERROR), with
+MQIACF_PARAMETER_ID naming it.
 Then: an object not found is MQRC_UNKNOWN_OBJECT_NAME (queues) or
 MQRCCF_CHANNEL_NOT_FOUND, a name in use MQRCCF_OBJECT_ALREADY_EXISTS (without
 MQIACF_REPLACE), a queue of another type MQRCCF_Q_WRONG_TYPE, a channel of another type
@@ -17,11 +19,18 @@ MQRCCF_CHANNEL_TYPE_ERROR.
 from __future__ import annotations
 
 from pcf import mqc
-from pcf.model import Integer, Message, Parameter, String
+from pcf.model import Integer, IntegerList, Message, Parameter, String
 from traceroute.sim.cmdserver.request import Fail, param_error
 from traceroute.sim.mqsc import Command
 from traceroute.sim.network import QueueManager
-from traceroute.status.attributes import CHANNEL, QMGR, QUEUE, Attribute, from_parameters
+from traceroute.status.attributes import (
+    CHANNEL,
+    QMGR,
+    QUEUE,
+    Attribute,
+    from_parameters,
+    words,
+)
 from traceroute.status.words import CHANNEL_TYPE, QUEUE_TYPE
 
 #: command -> (MQSC verb, object family)
@@ -53,6 +62,7 @@ def command_of(qm: QueueManager, message: Message) -> tuple[str, Command]:
             raise param_error(p, "DUPLICATE_PARM")
         given[p.parameter] = p
     kind, name, like = _object(qm, family, verb, given)
+    checked = words(kind)
     attrs: dict[str, str] = {}
     for pid, p in given.items():
         if pid in _OPTIONS or (family in _NAMES and pid in _NAMES[family]):
@@ -60,7 +70,7 @@ def command_of(qm: QueueManager, message: Message) -> tuple[str, Command]:
         a = by_param.get(pid)
         if a is None:
             raise param_error(p, "PARM_ID_ERROR")
-        _check(a, p)
+        _check(a, p, a.keyword in checked)
         value = from_parameters(kind, [p], readonly=False)
         if a.keyword not in value:  # a type MQ does not have for this parameter
             raise param_error(p, "PARM_ID_ERROR")
@@ -85,8 +95,15 @@ def refused(family: str, amq: str) -> Fail:
     return Fail(mqc.MQRCCF_COMMAND_FAILED)
 
 
-def _check(a: Attribute, p: Parameter) -> None:
-    """A number outside the range MQ documents for `a`: IBM's reason for that parameter."""
+def _check(a: Attribute, p: Parameter, worded: bool) -> None:
+    """A number outside the range MQ documents for `a`, or one that stands for none of a
+    word attribute's words (`traceroute.status.attributes.words`): IBM's reason for that
+    parameter."""
+    if worded and isinstance(p, Integer | IntegerList):
+        values = p.value if isinstance(p, IntegerList) else [p.value]
+        if any(v not in a.words.values() for v in values):
+            raise Fail(a.reason, Integer(mqc.MQIACF_PARAMETER_ID, a.param))
+        return
     if a.limits is None or not isinstance(p, Integer):
         return
     low, high = a.limits

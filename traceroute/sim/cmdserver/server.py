@@ -77,7 +77,7 @@ from traceroute.sim.pubsub.subscriptions import attributes as sub_attributes
 from traceroute.sim.pubsub.tree import nodes
 from traceroute.sim.resolve import clusters_of
 from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher, moment_strings
-from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC, masked
+from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC, masked, why_left_out
 from traceroute.status.commands import matches
 from traceroute.status.responses import (
     channel_status_parameters,
@@ -203,6 +203,10 @@ class CommandServer(Watcher):
         self._due: set[str] = set()
         #: (qmgr, SubId) -> (publications put for it, when the last was)
         self.publications: dict[tuple[str, bytes], tuple[int, float]] = {}
+        #: (qmgr, kind, name, keyword) -> 'QM1 QLOCAL(A): DEFPSIST(MAYBE) left out: ...':
+        #: each attribute an Inquire answer could not carry (a value or keyword PCF has
+        #: nothing for here), for the command's user to be told (`mqroute` prints them)
+        self.left_out: dict[tuple[str, str, str, str], str] = {}
         sim.add_watcher(self)
         self._handlers: dict[int, Callable[[QueueManager, Message], list[list[Parameter]]]] = {
             mqc.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
@@ -401,13 +405,26 @@ class CommandServer(Watcher):
             raise Fail(mqc.MQRCCF_NONE_FOUND)
         return kept
 
+    def _parameters(self, d: Definition) -> list[Parameter]:
+        """An Inquire answer's parameters for `d`; what PCF cannot carry is noted in
+        `left_out` (never dropped unsaid)."""
+        params, left = definition_parameters(d)
+        for keyword in left:
+            if d.attrs[keyword] == "":
+                continue  # blank: nothing is lost
+            key = (d.queue_manager, d.kind, d.name, keyword)
+            if key not in self.left_out:
+                self.left_out[key] = (f"{d.queue_manager} {d.kind}({d.name}): "
+                                      f"{why_left_out(d.kind, keyword, d.attrs[keyword])}")
+        return params
+
     def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
         # PLATFORM: a simulated queue manager is MQ for Multiplatforms on Linux (crtmqm's
         # defaults are 9.4's there), whose Inquire Queue Manager always says MQPL_UNIX
         attrs = {**QMGR_DEFAULTS, **qm.attrs, "CMDLEVEL": str(qm.command_level),
                  "PLATFORM": "UNIX"}
-        params, _ = definition_parameters(Definition(qm.name, "QMGR", qm.name,
+        params = self._parameters(Definition(qm.name, "QMGR", qm.name,
                                                      masked("QMGR", attrs)))
         return [_select(params, r.selected(mqc.MQIACF_Q_MGR_ATTRS), (mqc.MQCA_Q_MGR_NAME,))]
 
@@ -433,7 +450,7 @@ class CommandServer(Watcher):
         pattern, wanted = r.text(mqc.MQCA_Q_NAME), r.selected(mqc.MQIACF_Q_ATTRS)
         out = []
         for q in self._queues(qm, pattern, r.number(mqc.MQIA_Q_TYPE, mqc.MQQT_ALL)):
-            params, _ = definition_parameters(Definition(qm.name, q.kind, q.name,
+            params = self._parameters(Definition(qm.name, q.kind, q.name,
                                                          q.effective()))
             if q.kind == "QLOCAL":
                 status = self.monitor.queue_status(qm.name, q.name)
@@ -491,7 +508,7 @@ class CommandServer(Watcher):
         wanted = r.selected(mqc.MQIACF_CHANNEL_ATTRS)
         out = []
         for ch in self._channels(qm, pattern, chltype):
-            params, _ = definition_parameters(Definition(qm.name, "CHANNEL", ch.name,
+            params = self._parameters(Definition(qm.name, "CHANNEL", ch.name,
                                                          masked("CHANNEL", ch.effective())))
             out.append(_select(params, wanted,
                                (mqc.MQCACH_CHANNEL_NAME, mqc.MQIACH_CHANNEL_TYPE)))
@@ -587,7 +604,7 @@ class CommandServer(Watcher):
                     found.append(("CLUSTER", node.obj))
         out = []
         for topic_type, t in found:
-            params, _ = definition_parameters(Definition(
+            params = self._parameters(Definition(
                 qm.name, "TOPIC", t.name, {**t.effective(), "TYPE": topic_type}))
             out.append(_select(params, wanted, (mqc.MQCA_TOPIC_NAME, mqc.MQIA_TOPIC_TYPE)))
         return self._found(out, r.where, Fail(mqc.MQRC_UNKNOWN_OBJECT_NAME,
@@ -617,7 +634,7 @@ class CommandServer(Watcher):
             if durable != mqc.MQSUB_DURABLE_ALL and sub.durable != (
                     durable == mqc.MQSUB_DURABLE_YES):
                 continue
-            params, _ = definition_parameters(Definition(qm.name, "SUB", sub.name,
+            params = self._parameters(Definition(qm.name, "SUB", sub.name,
                                                          sub_attributes(sub)))
             out.append(_select(params, wanted, (mqc.MQCACF_SUB_NAME, mqc.MQBACF_SUB_ID)))
         return self._found(out, r.where, Fail(mqc.MQRC_NO_SUBSCRIPTION))
@@ -640,9 +657,9 @@ class CommandServer(Watcher):
         out: list[list[Parameter]] = []
         for topic in topics:
             if kind == mqc.MQIACF_TOPIC_STATUS:
-                out.append(definition_parameters(self._topic_status(qm, topic, subs))[0])
+                out.append(self._parameters(self._topic_status(qm, topic, subs)))
             elif kind == mqc.MQIACF_TOPIC_SUB:
-                out += [definition_parameters(self._sub_status(qm, topic, s))[0]
+                out += [self._parameters(self._sub_status(qm, topic, s))
                         for s in subs if s.topic == topic]
         if not out:
             raise Fail(mqc.MQRCCF_NONE_FOUND) if kind != mqc.MQIACF_TOPIC_STATUS else \

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS
-from traceroute.status.attributes import number_problem, numbers
+from traceroute.status.attributes import number_problem, numbers, word_problem, words
 
 _NEGATIVE_FLAGS = {negative: flag for flag, negative in FLAGS.items()}
 
@@ -376,7 +376,7 @@ def _command(statement: _Statement) -> Command | None:
             also = f" (as {keyword})" if keyword != word else ""
             raise statement.error(f"{word}{also} is given twice", token.at)
         _check_keyword(statement, command, keyword, word, token.at)
-        _check_number(statement, command, keyword, value, token)
+        value = _checked_value(statement, command, keyword, value, token)
         command.attrs[keyword] = value
         command.positions[keyword] = statement.where[token.at]
     if "REPLACE" in command.attrs and "NOREPLACE" in command.attrs:
@@ -423,19 +423,28 @@ def _check_keyword(statement: _Statement, command: Command, keyword: str, word: 
     raise statement.error(f"{word} is not a keyword of {command.verb} {command.kind}", at)
 
 
-def _check_number(statement: _Statement, command: Command, keyword: str, value: str,
-                  token: _Token) -> None:
-    """A value MQ does not take for a numeric attribute (not a number, or outside the range
-    IBM documents: `traceroute.status.attributes.numbers`) is this command's error."""
+def _checked_value(statement: _Statement, command: Command, keyword: str, value: str,
+                   token: _Token) -> str:
+    """The value of a DEFINE/ALTER attribute as MQ keeps it (a word in upper case); a value
+    MQ does not take is this command's error: for a numeric attribute not a number or
+    outside the range IBM documents (`traceroute.status.attributes.numbers`), for a word
+    attribute a word it does not have (`words`)."""
     if command.verb not in ("DEFINE", "ALTER"):
-        return
+        return value
+    at = token.values_at if token.values is not None else token.at
     a = numbers(command.kind).get(keyword)
+    if a is not None:
+        problem = number_problem(a, value)
+        if problem is not None:
+            raise statement.error(problem, at)
+        return value
+    a = words(command.kind).get(keyword)
     if a is None:
-        return
-    problem = number_problem(a, value)
+        return value
+    problem, value = word_problem(a, value)
     if problem is not None:
-        raise statement.error(problem, token.values_at if token.values is not None
-                              else token.at)
+        raise statement.error(problem, at)
+    return value
 
 
 def _items(text: str, source: str) -> Iterator[Command | _Header | MQSCError]:
