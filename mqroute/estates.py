@@ -152,10 +152,14 @@ class Admins:
     closed (temporary reply queues deleted) by `close`. Call it with a queue manager's
     name ('' for the default one). `names` are a simulated estate's queue managers."""
 
-    def __init__(self, make, names: list[str] | None = None) -> None:
+    def __init__(self, make, names: list[str] | None = None,
+                 left_out: dict | None = None) -> None:
         self._make = make
         self._made: dict[str, object] = {}
         self.names = list(names or [])
+        #: What the answers held that PCF could not carry (a simulated command server's or
+        #: the REST API's), one line per object and attribute: said by `administration`.
+        self.left_out: dict = {} if left_out is None else left_out
 
     def __call__(self, name: str = ""):
         if name not in self._made:
@@ -186,7 +190,7 @@ def simulated_admins(live: Simulation, *, wait: float | None = None,
         return Admin(PCFOverQueues(transport, model_queue=model or MODEL_QUEUE), tz=zone,
                      wait=WAIT if wait is None else wait)
 
-    return Admins(make, list(live.sim.network.qmgrs))
+    return Admins(make, list(live.sim.network.qmgrs), left_out=live.server.left_out)
 
 
 def real_admins(args, *, wait: float | None = None, model: str | None = None) -> Admins:
@@ -262,10 +266,11 @@ def rest_admins(args, specs: list[str], *, wait: float | None = None) -> Admins:
             raise UsageError("--rest: name the queue manager with -m QMGR (the REST API has "
                              "no default one)")
         channel = RestCommands(args.rest, qmgr, user=base.user, password=base.password,
-                               verify=verify, tz=local)
+                               verify=verify, tz=local, left_out=left_out)
         return Admin(channel, tz=local, wait=WAIT if wait is None else wait)
 
-    return Admins(make)
+    left_out: dict = {}
+    return Admins(make, left_out=left_out)
 
 
 @contextlib.contextmanager
@@ -286,6 +291,7 @@ def administration(args, *, wait: float | None = None,
                 yield admins
             finally:
                 admins.close()
+                say_left_out(admins.left_out.values())
             return
         if specs:
             refused = connection_given(args)
@@ -300,7 +306,7 @@ def administration(args, *, wait: float | None = None,
                     yield admins
                 finally:
                     admins.close()
-                    say_left_out(live.server.left_out.values())
+                    say_left_out(admins.left_out.values())
             return
         admins = real_admins(args, wait=wait, model=getattr(args, "model_queue", None))
         try:

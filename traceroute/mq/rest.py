@@ -77,6 +77,9 @@ class RestCommands:
     csrf_token: str = "mqroute"
     client: object | None = field(default=None, repr=False)  # an httpx.Client (tests)
     sleep: object = field(default=time.sleep, repr=False)
+    #: What an answer held that PCF cannot carry here, one line per object and attribute
+    #: (`traceroute.status.responses.definition_parameters`), for the user to be told.
+    left_out: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.client is None:
@@ -96,7 +99,8 @@ class RestCommands:
         reads = body.get("command") == "display"
         answer = self._post(body, wait, again=BACKOFF if reads else ())
         try:
-            return responses_of(request, answer, qmgr=self.qmgr_name, tz=self.tz)
+            return responses_of(request, answer, qmgr=self.qmgr_name, tz=self.tz,
+                                left_out=self.left_out)
         except RestBodyError as e:
             raise AdminError(f"{self.endpoint}: the answer is not runCommandJSON's: {e}") \
                 from None

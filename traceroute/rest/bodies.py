@@ -358,10 +358,11 @@ def _code(item: Mapping, key: str, n: int) -> int:
 
 
 def responses_of(command: Message, body: object, *, qmgr: str,
-                 tz: tzinfo = UTC) -> list[Message]:
+                 tz: tzinfo = UTC, left_out: resp.LeftOut | None = None) -> list[Message]:
     """The PCF responses a command server would have sent for this answer: one per object,
     MsgSeqNumber 1, 2 ..., the last MQCFC_LAST; a failure as the error response with its
-    reason (RestBodyError when the answer is not runCommandJSON's)."""
+    reason (RestBodyError when the answer is not runCommandJSON's). An attribute PCF cannot
+    carry here is noted in `left_out` (see `definition_parameters`)."""
     c = command.header.command
     items = _items(body)
     objects_: list[list[Parameter]] = []
@@ -371,7 +372,8 @@ def responses_of(command: Message, body: object, *, qmgr: str,
             return [Message(Header(mqc.MQCFT_RESPONSE, c, 1, mqc.MQCFC_LAST, comp, reason),
                             [])]
         what = f"commandResponse item {n}"
-        objects_.append(_parameters(c, item.get("parameters", {}), qmgr, tz, what))
+        objects_.append(_parameters(c, item.get("parameters", {}), qmgr, tz, what,
+                                    left_out))
     overall = body.get("overallCompletionCode", 0)  # type: ignore[union-attr]
     if overall != mqc.MQCC_OK and not items:
         reason = body.get("overallReasonCode", 0)  # type: ignore[union-attr]
@@ -396,14 +398,13 @@ def _names(c: int, found: list[list[Parameter]]) -> list[Parameter]:
             IntegerList(mqc.MQIACF_Q_TYPES, types)]
 
 
-def _parameters(c: int, data: object, qmgr: str, tz: tzinfo, what: str) -> list[Parameter]:
-    if c == mqc.MQCMD_INQUIRE_Q_MGR:
-        return resp.definition_parameters(objects.definition_of(data, qmgr, "QMGR", what))[0]
-    if c == mqc.MQCMD_INQUIRE_Q:
-        return resp.definition_parameters(objects.definition_of(data, qmgr, "QUEUE", what))[0]
-    if c == mqc.MQCMD_INQUIRE_CHANNEL:
-        return resp.definition_parameters(objects.definition_of(data, qmgr, "CHANNEL",
-                                                                what))[0]
+def _parameters(c: int, data: object, qmgr: str, tz: tzinfo, what: str,
+                left_out: resp.LeftOut | None = None) -> list[Parameter]:
+    family = {mqc.MQCMD_INQUIRE_Q_MGR: "QMGR", mqc.MQCMD_INQUIRE_Q: "QUEUE",
+              mqc.MQCMD_INQUIRE_CHANNEL: "CHANNEL"}.get(c)
+    if family is not None:
+        return resp.definition_parameters(objects.definition_of(data, qmgr, family, what),
+                                          left_out)[0]
     if c == mqc.MQCMD_INQUIRE_Q_NAMES:
         d = objects.definition_of({"type": "QLOCAL", **(data or {})}, qmgr, "QUEUE", what) \
             if isinstance(data, Mapping) else None

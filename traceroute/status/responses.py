@@ -20,7 +20,7 @@ from datetime import UTC, datetime, tzinfo
 
 from pcf import mqc
 from pcf.model import Integer, Integer64, IntegerList, Message, Parameter, String
-from traceroute.status.attributes import from_parameters, to_parameters
+from traceroute.status.attributes import from_parameters, to_parameters, why_left_out
 from traceroute.status.values import (
     ChannelStatus,
     ClusterQmgr,
@@ -372,10 +372,23 @@ _NAME_OF = {"QMGR": mqc.MQCA_Q_MGR_NAME, "CHANNEL": mqc.MQCACH_CHANNEL_NAME,
             "TPSTATUS": mqc.MQCA_TOPIC_STRING, "TPSTATUS_SUB": mqc.MQCA_TOPIC_STRING}
 
 
-def definition_parameters(d: Definition) -> tuple[list[Parameter], list[str]]:
+#: (qmgr, kind, name, keyword) -> the line that says what was left out of an answer and why.
+LeftOut = dict[tuple[str, str, str, str], str]
+
+
+def definition_parameters(d: Definition, left_out: LeftOut | None = None
+                          ) -> tuple[list[Parameter], list[str]]:
     """An Inquire Queue / Channel / Queue Manager response's parameters for a definition,
-    and the keywords PCF has no parameter for here (left out)."""
+    and the keywords PCF has no parameter for here (left out; each with a value also noted
+    in `left_out` when given, one line per object and attribute, for the user to be told:
+    'QM1 QLOCAL(A): DEFPSIST(MAYBE) left out: DEFPSIST takes NO, YES')."""
     attrs, left = to_parameters(d.kind, d.attrs)
+    if left_out is not None:
+        for keyword in left:
+            key = (d.queue_manager, d.kind, d.name, keyword)
+            if d.attrs[keyword] != "" and key not in left_out:  # blank: nothing is lost
+                left_out[key] = (f"{d.queue_manager} {d.kind}({d.name}): "
+                                 f"{why_left_out(d.kind, keyword, d.attrs[keyword])}")
     if d.kind == "QMGR":
         return [_s(mqc.MQCA_Q_MGR_NAME, d.name), *attrs], left
     if d.kind == "CHANNEL":

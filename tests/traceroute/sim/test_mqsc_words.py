@@ -8,9 +8,6 @@ none of the words with IBM's reason."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from pcf import mqc
@@ -22,7 +19,7 @@ from tests.traceroute.sim.cmdserver.test_change_commands import (  # noqa: F401 
     run,
     sim,
 )
-from tests.traceroute.sim.test_mqsc_numbers import _setup, _value
+from tests.traceroute.sim.test_mqsc_numbers import _cli, _setup, _value
 from traceroute.sim.crtmqm import (
     CHANNEL_DEFAULTS,
     KNOWN_KEYWORDS,
@@ -208,11 +205,6 @@ def test_change_refuses_a_list_item_that_is_none_of_the_words(sim):  # noqa: F81
 
 # --- through the command line ------------------------------------------------------------
 
-def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mqroute", *args], capture_output=True,
-                          text=True, timeout=120, input=stdin)
-
-
 BAD_FILE = ("* Queue manager name: QM1\n"
             "DEFINE QLOCAL(GOOD) DEFPSIST(yes)\n"
             "DEFINE QLOCAL(A) DEFPSIST(MAYBE)\n"
@@ -288,3 +280,26 @@ def test_config_names_each_attribute_it_cannot_write(tmp_path):
     assert len(lines) == len(set(lines))  # one line per object and attribute
     assert all(line.startswith("mqroute: QM1 CHANNEL(M): ") for line in lines)
     assert "DEFPSIST(YES)" in done.stdout
+
+
+def test_a_rest_answer_pcf_cannot_carry_is_noted():
+    """Through the REST API too: a DISPLAY answer's attribute with a word or keyword PCF has
+    nothing for here is noted (one line per object and attribute), the rest converted."""
+    httpx = pytest.importorskip("httpx")
+    from traceroute.mq.admin import Admin
+    from traceroute.mq.rest import RestCommands
+
+    body = {"overallCompletionCode": 0, "overallReasonCode": 0, "commandResponse": [
+        {"completionCode": 0, "reasonCode": 0,
+         "parameters": {"queue": "A", "type": "QLOCAL", "defpsist": "MAYBE",
+                        "maxdepth": 7, "newattr": "X"}}]}
+    client = httpx.Client(transport=httpx.MockTransport(
+        lambda request: httpx.Response(200, json=body)))
+    channel = RestCommands("https://mqweb.example:9443", "QM1", user="u", password="p",
+                           client=client)
+    for _ in range(2):
+        (q,) = Admin(channel).queues("A")
+    assert q.attrs["MAXDEPTH"] == "7" and "DEFPSIST" not in q.attrs
+    assert list(channel.left_out.values()) == [
+        "QM1 QLOCAL(A): DEFPSIST(MAYBE) left out: DEFPSIST takes NO, YES",
+        "QM1 QLOCAL(A): NEWATTR(X) left out: no PCF parameter for NEWATTR of QLOCAL here"]

@@ -77,9 +77,10 @@ from traceroute.sim.pubsub.subscriptions import attributes as sub_attributes
 from traceroute.sim.pubsub.tree import nodes
 from traceroute.sim.resolve import clusters_of
 from traceroute.sim.simulator import COMMAND_QUEUE, Simulator, Stored, Watcher, moment_strings
-from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC, masked, why_left_out
+from traceroute.status.attributes import CHANNEL, QUEUE, SUB, TOPIC, masked
 from traceroute.status.commands import matches
 from traceroute.status.responses import (
+    LeftOut,
     channel_status_parameters,
     cluster_qmgr_parameters,
     definition_parameters,
@@ -206,7 +207,7 @@ class CommandServer(Watcher):
         #: (qmgr, kind, name, keyword) -> 'QM1 QLOCAL(A): DEFPSIST(MAYBE) left out: ...':
         #: each attribute an Inquire answer could not carry (a value or keyword PCF has
         #: nothing for here), for the command's user to be told (`mqroute` prints them)
-        self.left_out: dict[tuple[str, str, str, str], str] = {}
+        self.left_out: LeftOut = {}
         sim.add_watcher(self)
         self._handlers: dict[int, Callable[[QueueManager, Message], list[list[Parameter]]]] = {
             mqc.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
@@ -408,15 +409,7 @@ class CommandServer(Watcher):
     def _parameters(self, d: Definition) -> list[Parameter]:
         """An Inquire answer's parameters for `d`; what PCF cannot carry is noted in
         `left_out` (never dropped unsaid)."""
-        params, left = definition_parameters(d)
-        for keyword in left:
-            if d.attrs[keyword] == "":
-                continue  # blank: nothing is lost
-            key = (d.queue_manager, d.kind, d.name, keyword)
-            if key not in self.left_out:
-                self.left_out[key] = (f"{d.queue_manager} {d.kind}({d.name}): "
-                                      f"{why_left_out(d.kind, keyword, d.attrs[keyword])}")
-        return params
+        return definition_parameters(d, self.left_out)[0]
 
     def _inquire_qmgr(self, qm: QueueManager, message: Message) -> list[list[Parameter]]:
         r = Request(message, (), (mqc.MQIACF_Q_MGR_ATTRS,))
