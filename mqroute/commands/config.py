@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from mqroute.errors import EXIT_OK, UsageError
-from mqroute.estates import add_admin_options, administration
+from mqroute.estates import add_admin_options, administration, say_left_out
 from mqroute.options import add_connection, add_network, add_rest
 
 
@@ -71,4 +71,13 @@ def run(args: argparse.Namespace) -> int:
     with administration(args, wait=args.wait) as connect:
         config = collect_config(connect(args.qmgr))
     print(config_text(config, system=args.system), end="")
+    say_left_out(unread_lines(config))
     return EXIT_OK
+
+
+def unread_lines(config) -> list[str]:
+    """One line per answer parameter that has no MQSC keyword here, so that nothing is left
+    out of the MQSC unsaid ('QM1 QLOCAL(A): MQIA_XYZ (9999) = 5 left out: no MQSC keyword
+    for it here')."""
+    return [f"{d.queue_manager} {d.kind}({d.name}): {p} left out: no MQSC keyword for it "
+            "here" for d in (config.qmgr, *config.queues, *config.channels) for p in d.unread]

@@ -928,14 +928,19 @@ def _parameter(a: Attribute, value: str) -> Parameter | None:
 
 
 def from_parameters(kind: str, parameters: Iterable[Parameter], *,
-                    readonly: bool = True) -> dict[str, str]:
-    """MQSC attributes from PCF parameters (unknown ones left out; `readonly` False leaves
-    out CRDATE, CMDLEVEL ... too)."""
+                    readonly: bool = True, unread: list[Parameter] | None = None
+                    ) -> dict[str, str]:
+    """MQSC attributes from PCF parameters (unknown ones left out, and added to `unread`
+    when given; `readonly` False leaves out CRDATE, CMDLEVEL ... too)."""
     by_param = _BY_PARAM.get(kind, {})
     out: dict[str, str] = {}
     for p in parameters:
         a = by_param.get(p.parameter)
-        if a is None or (a.readonly and not readonly):
+        if a is None:
+            if unread is not None:
+                unread.append(p)
+            continue
+        if a.readonly and not readonly:
             continue
         if a.kind == WORDS and isinstance(p, IntegerList):
             names = {n: w for w, n in a.words.items()}

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, tzinfo
 
 from pcf import mqc
 from pcf.model import Integer, Integer64, IntegerList, Message, Parameter, String
+from pcf.names import parameter_name
 from traceroute.status.attributes import from_parameters, to_parameters, why_left_out
 from traceroute.status.values import (
     ChannelStatus,
@@ -415,4 +416,15 @@ def definition_from(message: Message, qmgr: str, kind: str) -> Definition:
         name = r.text(_NAME_OF[kind])
     skip = {mqc.MQCA_Q_NAME, mqc.MQIA_Q_TYPE, _NAME_OF.get(kind, 0)}
     params: Iterable[Parameter] = (p for p in message.parameters if p.parameter not in skip)
-    return Definition(qmgr, kind, name, from_parameters(kind, params))
+    unread: list[Parameter] = []
+    attrs = from_parameters(kind, params, unread=unread)
+    return Definition(qmgr, kind, name, attrs, tuple(_unread(p) for p in unread))
+
+
+def _unread(p: Parameter) -> str:
+    """'MQIA_XYZ (9999) = 5': a parameter read but not kept, as a user is told of it."""
+    name = parameter_name(p.parameter)
+    value = p.value.decode("latin-1") if isinstance(p.value, bytes) else p.value
+    shown = repr(value.rstrip(" \x00")) if isinstance(value, str) else str(value)
+    what = f"{name} ({p.parameter})" if name else f"parameter {p.parameter}"
+    return f"{what} = {shown if len(shown) <= 40 else shown[:40] + '...'}"

@@ -156,6 +156,9 @@ class Definition:
     kind: str
     name: str
     attrs: dict[str, str] = field(default_factory=dict)
+    #: The PCF parameters of the answer it was read from that have no MQSC keyword here
+    #: ('MQIA_XYZ (9999) = 5'): left out of `attrs`, to be said, never dropped unsaid.
+    unread: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -303,3 +303,27 @@ def test_a_rest_answer_pcf_cannot_carry_is_noted():
     assert list(channel.left_out.values()) == [
         "QM1 QLOCAL(A): DEFPSIST(MAYBE) left out: DEFPSIST takes NO, YES",
         "QM1 QLOCAL(A): NEWATTR(X) left out: no PCF parameter for NEWATTR of QLOCAL here"]
+
+
+def test_config_names_answer_parameters_it_has_no_keyword_for():
+    """From a real queue manager (a newer MQ than these tables): a parameter of an Inquire
+    answer with no MQSC keyword here is kept as `Definition.unread` and config names it."""
+    from mqroute.commands.config import unread_lines
+    from pcf.model import Header, Message
+    from traceroute.mq.config import LiveConfig
+    from traceroute.status.responses import definition_from
+
+    answer = Message(Header(mqc.MQCFT_RESPONSE, mqc.MQCMD_INQUIRE_Q), [
+        String(mqc.MQCA_Q_NAME, "A"), Integer(mqc.MQIA_Q_TYPE, mqc.MQQT_LOCAL),
+        Integer(mqc.MQIA_DEF_PERSISTENCE, mqc.MQPER_PERSISTENT),
+        Integer(mqc.MQIA_HIGH_Q_DEPTH, 5), Integer(99_999, 1)])
+    d = definition_from(answer, "QM1", "QUEUE")
+    assert d.attrs == {"DEFPSIST": "YES"}
+    assert d.unread == (f"MQIA_HIGH_Q_DEPTH ({mqc.MQIA_HIGH_Q_DEPTH}) = 5",
+                        "parameter 99999 = 1")
+    qmgr = definition_from(Message(Header(mqc.MQCFT_RESPONSE, mqc.MQCMD_INQUIRE_Q_MGR), [
+        String(mqc.MQCA_Q_MGR_NAME, "QM1")]), "QM1", "QMGR")
+    assert unread_lines(LiveConfig(qmgr, [d], [], [])) == [
+        f"QM1 QLOCAL(A): MQIA_HIGH_Q_DEPTH ({mqc.MQIA_HIGH_Q_DEPTH}) = 5 left out: no MQSC "
+        "keyword for it here",
+        "QM1 QLOCAL(A): parameter 99999 = 1 left out: no MQSC keyword for it here"]
