@@ -9,6 +9,8 @@ none of the words with IBM's reason."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pcf import mqc
 from pcf.model import Integer, IntegerList, String
@@ -327,3 +329,16 @@ def test_config_names_answer_parameters_it_has_no_keyword_for():
         f"QM1 QLOCAL(A): MQIA_HIGH_Q_DEPTH ({mqc.MQIA_HIGH_Q_DEPTH}) = 5 left out: no MQSC "
         "keyword for it here",
         "QM1 QLOCAL(A): parameter 99999 = 1 left out: no MQSC keyword for it here"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(CASES), st.data())
+def test_any_casing_of_a_word_is_that_word_and_any_other_text_is_refused(case, data):
+    a = words(case[0])[case[1]]
+    word = data.draw(st.sampled_from(list(a.words)))
+    cased = "".join(c.lower() if data.draw(st.booleans()) else c for c in word)
+    assert word_problem(a, cased) == (None, word)
+    other = data.draw(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789abcz", max_size=12))
+    if other.upper() not in a.words:
+        problem, _ = word_problem(a, other)
+        assert problem is not None and problem.endswith(", ".join(a.words))
