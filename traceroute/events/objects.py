@@ -97,6 +97,19 @@ OTHER_TABLES: dict[str, dict[str, Attribute]] = {
         Attribute("PORT", mqc.MQIACH_PORT, INT)),
 }
 
+#: Word attributes of OTHER_TABLES whose word set is not all MQ takes: a process's
+#: APPLTYPE is also a number (a user-defined application type, 65536-999999999).
+_UNCHECKED_OTHER = frozenset({"APPLTYPE"})
+
+
+def other_words(kind: str) -> dict[str, Attribute]:
+    """The word attributes of the object kinds kept here (LISTENER TRPTYPE/CONTROL, SERVICE
+    SERVTYPE/CONTROL, AUTHINFO AUTHTYPE/CHCKLOCL/CHCKCLNT/ADOPTCTX), by MQSC keyword: as
+    `traceroute.status.attributes.words` for queues, channels and the queue manager."""
+    return {k: a for k, a in OTHER_TABLES.get(kind, {}).items()
+            if a.kind == WORD and a.words and not a.readonly and k not in _UNCHECKED_OTHER}
+
+
 #: kind -> (MQOT_* object type, the parameter naming the object, its width)
 OBJECT: dict[str, tuple[int, int, int]] = {
     **{k: (mqc.MQOT_Q, mqc.MQCA_Q_NAME, 48) for k in ("QLOCAL", "QMODEL", "QALIAS",

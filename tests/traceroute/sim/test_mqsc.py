@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from traceroute.events.objects import other_words
 from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS, QMGR_DEFAULTS
 from traceroute.sim.mqsc import (
     CHANNEL_TYPES,
@@ -559,7 +560,7 @@ def attrs_of(kind: str) -> st.SearchStrategy[dict[str, str]]:
     """Attributes MQSC has for `kind`, each with a value it can hold (flags YES/NO)."""
     keywords = sorted(KNOWN_KEYWORDS[kind] - {"CHLTYPE", "AUTHTYPE"})
     numeric = numbers(kind)
-    worded = words(kind)
+    worded = words(kind) or other_words(kind)
 
     def value_of(keyword: str) -> st.SearchStrategy[str]:
         w = worded.get(keyword)

@@ -22,6 +22,7 @@ from tests.traceroute.sim.cmdserver.test_change_commands import (  # noqa: F401 
     sim,
 )
 from tests.traceroute.sim.test_mqsc_numbers import _cli, _setup, _value
+from traceroute.events.objects import other_words
 from traceroute.sim.crtmqm import (
     CHANNEL_DEFAULTS,
     KNOWN_KEYWORDS,
@@ -43,9 +44,18 @@ from traceroute.status.attributes import (
     words,
 )
 
-KINDS = (*QUEUE_KINDS, "CHANNEL", "QMGR", "TOPIC", "SUB")
-CASES = [(kind, keyword) for kind in KINDS for keyword in sorted(words(kind))
-         if _setup(kind, keyword) is not None]
+KINDS = (*QUEUE_KINDS, "CHANNEL", "QMGR", "TOPIC", "SUB", "LISTENER", "SERVICE", "AUTHINFO")
+
+
+def checked(kind: str) -> dict:
+    """The word attributes MQSC checks for `kind` (queues, channels, the queue manager,
+    topics, subscriptions: the status tables; listeners, services, authinfo: events')."""
+    return words(kind) or other_words(kind)
+
+
+#: (AUTHINFO's AUTHTYPE is fixed once defined: test_authinfo_types)
+CASES = [(kind, keyword) for kind in KINDS for keyword in sorted(checked(kind))
+         if _setup(kind, keyword) is not None and (kind, keyword) != ("AUTHINFO", "AUTHTYPE")]
 
 
 def _run(kind: str, keyword: str, values: list[str]) -> tuple[Session, list]:
@@ -69,7 +79,7 @@ def test_every_kind_has_words_checked():
 
 @pytest.mark.parametrize(("kind", "keyword"), CASES)
 def test_each_word_is_taken_in_any_case(kind, keyword):
-    a = words(kind)[keyword]
+    a = checked(kind)[keyword]
     values = list(a.words) + [w.lower() for w in a.words] + [w.title() for w in a.words]
     if a.kind == WORDS:
         values.append(",".join(reversed(list(a.words))).lower())
@@ -83,7 +93,7 @@ def test_each_word_is_taken_in_any_case(kind, keyword):
 @pytest.mark.parametrize(("kind", "keyword"), CASES)
 @pytest.mark.parametrize("bad", ["word", "empty", "number", "long", "list"])
 def test_another_word_fails_that_command_only(kind, keyword, bad):
-    a = words(kind)[keyword]
+    a = checked(kind)[keyword]
     first = next(iter(a.words))
     value = {"word": "MAYBE", "empty": "", "number": "1", "long": "X" * 5000,
              "list": f"{first},MAYBE"}[bad]
@@ -135,13 +145,24 @@ def test_words_follow_the_object_type():
     assert session.network.qmgrs["QM1"].queues["Q"].get("SHARE") == "NO"
 
 
+def test_authinfo_types():
+    session = Session(qmgr="QM1")
+    outcomes = session.run("".join(f"DEFINE AUTHINFO(A{n}) AUTHTYPE({t.lower()})\n"
+                                   for n, t in enumerate(checked("AUTHINFO")["AUTHTYPE"].words))
+                           + "DEFINE AUTHINFO(BAD) AUTHTYPE(KERBEROS)\n")
+    assert [o.status for o in outcomes] == [OK] * 4 + [SYNTAX]
+    assert "AUTHTYPE(KERBEROS) is not a word AUTHTYPE takes: CRLLDAP, OCSP, IDPWOS, IDPWLDAP" \
+        in outcomes[-1].error.reason
+
+
 def test_unchecked_words_are_left_as_written():
     """Attributes whose word set is not known here to be complete take any word (listed in
     UNCHECKED_WORDS, so that no valid command is refused)."""
     assert UNCHECKED_WORDS["CHANNEL"] >= {"PROTOCOL"}
     session = Session(qmgr="QM1")
-    (outcome,) = session.run("DEFINE CHANNEL(M) CHLTYPE(MQTT) PROTOCOL(MQTTV5) PORT(1883)\n")
-    assert outcome.status == OK
+    outcomes = session.run("DEFINE CHANNEL(M) CHLTYPE(MQTT) PROTOCOL(MQTTV5) PORT(1883)\n"
+                           "DEFINE PROCESS(P) APPLTYPE(70000)\n")
+    assert [o.status for o in outcomes] == [OK, OK]
 
 
 def test_crtmqm_values_are_words_mq_takes():
@@ -151,7 +172,7 @@ def test_crtmqm_values_are_words_mq_takes():
     objects += [("CHANNEL", attrs) for _, attrs in CHANNEL_DEFAULTS.values()]
     objects.append(("QMGR", QMGR_DEFAULTS))
     bad = [(kind, k, v) for kind, attrs in objects for k, v in attrs.items()
-           if k in words(kind) and word_problem(words(kind)[k], v) != (None, v)]
+           if k in checked(kind) and word_problem(checked(kind)[k], v) != (None, v)]
     assert bad == []
 
 
@@ -334,7 +355,7 @@ def test_config_names_answer_parameters_it_has_no_keyword_for():
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(CASES), st.data())
 def test_any_casing_of_a_word_is_that_word_and_any_other_text_is_refused(case, data):
-    a = words(case[0])[case[1]]
+    a = checked(case[0])[case[1]]
     word = data.draw(st.sampled_from(list(a.words)))
     cased = "".join(c.lower() if data.draw(st.booleans()) else c for c in word)
     assert word_problem(a, cased) == (None, word)

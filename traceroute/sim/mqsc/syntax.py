@@ -11,6 +11,7 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from traceroute.events.objects import other_words
 from traceroute.sim.crtmqm import FLAGS, KNOWN_KEYWORDS
 from traceroute.sim.network import QUEUE_KINDS
 from traceroute.status.attributes import number_problem, numbers, word_problem, words
@@ -438,7 +439,7 @@ def _checked_value(statement: _Statement, command: Command, keyword: str, value:
         if problem is not None:
             raise statement.error(problem, at)
         return value
-    a = words(command.kind).get(keyword)
+    a = (words(command.kind) or other_words(command.kind)).get(keyword)
     if a is None:
         return value
     problem, value = word_problem(a, value)
