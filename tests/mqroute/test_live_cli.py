@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pcf import dmpmqmsg
-from tests.support.cli import run
+from tests.support.cli import run, stopped_demo_estate
 
 QUEUE_KEYS = ["queue_manager", "object_type", "name", "curdepth", "ipprocs", "opprocs",
               "uncom", "msgage", "qtime", "last_put", "last_get"]
@@ -22,12 +22,7 @@ CHANNEL_KEYS = ["queue_manager", "object_type", "name", "chltype", "status", "su
 @pytest.fixture
 def estate(tmp_path):
     """The demo estate with QM1.TO.QM2 stopped, monitoring on, 3 messages waiting."""
-    path = str(tmp_path / "estate")
-    assert run("sim", "init", path, "--network", "demo")[0] == 0
-    assert run("sim", "runmqsc", path, "QM1", stdin="ALTER QMGR MONQ(MEDIUM) MONCHL(HIGH)\n"
-               "STOP CHANNEL(QM1.TO.QM2)\n")[0] == 0
-    assert run("sim", "put", path, "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3")[0] == 0
-    return path
+    return stopped_demo_estate(str(tmp_path / "estate"))
 
 
 def lines(text: str) -> list[dict]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cli import run
+from tests.support.cli import run, stopped_demo_estate
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "MQROUTE_PASSWORD": "s3cret"}
@@ -25,12 +25,7 @@ MQSC = "/ibmmq/rest/v2/admin/action/qmgr/{}/mqsc"
 @pytest.fixture
 def estate(tmp_path):
     """The demo estate with QM1.TO.QM2 stopped, monitoring on, 3 messages waiting."""
-    path = str(tmp_path / "estate")
-    assert run("sim", "init", path, "--network", "demo")[0] == 0
-    assert run("sim", "runmqsc", path, "QM1", stdin="ALTER QMGR MONQ(MEDIUM) MONCHL(HIGH)\n"
-               "STOP CHANNEL(QM1.TO.QM2)\n")[0] == 0
-    assert run("sim", "put", path, "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3")[0] == 0
-    return path
+    return stopped_demo_estate(str(tmp_path / "estate"))
 
 
 class Server:

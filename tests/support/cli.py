@@ -20,3 +20,13 @@ def run(*words: str, stdin: str = "") -> tuple[int, str, str]:
     finally:
         sys.stdin = old
     return status, out.getvalue(), err.getvalue()
+
+
+def stopped_demo_estate(path: str) -> str:
+    """An estate folder at `path`: the demo network with monitoring on, QM1.TO.QM2 stopped
+    and 3 messages waiting for QM2 on its transmission queue."""
+    assert run("sim", "init", path, "--network", "demo")[0] == 0
+    assert run("sim", "runmqsc", path, "QM1", stdin="ALTER QMGR MONQ(MEDIUM) MONCHL(HIGH)\n"
+               "STOP CHANNEL(QM1.TO.QM2)\n")[0] == 0
+    assert run("sim", "put", path, "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3")[0] == 0
+    return path
