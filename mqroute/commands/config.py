@@ -76,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def unread_lines(config) -> list[str]:
-    """One line per answer parameter that has no MQSC keyword here, so that nothing is left
-    out of the MQSC unsaid ('QM1 QLOCAL(A): MQIA_XYZ (9999) = 5 left out: no MQSC keyword
-    for it here')."""
-    return [f"{d.queue_manager} {d.kind}({d.name}): {p} left out: no MQSC keyword for it "
-            "here" for d in (config.qmgr, *config.queues, *config.channels) for p in d.unread]
+    """One line per answer parameter with no MQSC keyword here (or of a structure type MQ
+    does not use for it), so that nothing is left out of the MQSC unsaid ('QM1 QLOCAL(A):
+    MQIA_XYZ (9999) = 5 left out: no MQSC keyword here for it as sent')."""
+    return [f"{d.queue_manager} {d.kind}({d.name}): {p} left out: no MQSC keyword here for "
+            "it as sent" for d in (config.qmgr, *config.queues, *config.channels)
+            for p in d.unread]

@@ -696,6 +696,7 @@ QMGR = _limited(QMGR, {
 TOPIC = _limited(TOPIC, {"DEFPRTY": (0, 9)})
 SUB = _limited(SUB, {"EXPIRY": (0, _N), "PUBPRTY": (0, 9), "SUBLEVEL": (0, 9)})
 
+
 def _worded(table: dict[str, Attribute], reasons: Mapping[str, str]) -> dict[str, Attribute]:
     """`table` with each word attribute named in `reasons` given the PCF reason a command
     server gives for a number that is none of its words."""
@@ -789,8 +790,9 @@ def numbers(kind: str) -> dict[str, Attribute]:
 # An attribute whose value is one of a fixed set of words (DEFPSIST(YES), USAGE(XMITQ),
 # MONQ(QMGR) ...; or a list of them: COMPMSG(RLE,ZLIBFAST)) takes exactly the words of its
 # table above, the one source both for MQSC and for PCF: a DEFINE/ALTER with another word is
-# that command's syntax error, and a Change/Create command with another number
-# MQRCCF_PARM_VALUE_ERROR. Left unchecked (`UNCHECKED_WORDS`), where the table's words are
+# that command's syntax error, and a Change/Create command with another number is refused
+# with the attribute's `reason` (MQRCCF_NPM_SPEED_ERROR ..., else MQRCCF_PARM_VALUE_ERROR).
+# Left unchecked (`UNCHECKED_WORDS`), where the table's words are
 # not known here to be all IBM documents, rather than refuse a command MQ takes: a channel's
 # PROTOCOL (MQTT channels; the MQTT protocol versions grow) and OTELTRAC/OTELPCTL (MQ 9.4
 # continuous-delivery attributes, words not checked against a page here). CHLTYPE has its
@@ -958,6 +960,8 @@ def from_parameters(kind: str, parameters: Iterable[Parameter], *,
             else:
                 word = next((w for w, n in a.words.items() if n == p.value), None)
                 out[a.keyword] = word if word is not None else str(p.value)
+        elif unread is not None:  # a structure type MQ does not use for this parameter
+            unread.append(p)
     return out
 
 
