@@ -286,33 +286,33 @@ def administration(args, *, wait: float | None = None,
     specs = simulated_specs(args) if specs is None else specs
     with admin_errors():
         if rest_given(args):
-            admins = rest_admins(args, specs, wait=wait)
-            try:
+            with _used(rest_admins(args, specs, wait=wait)) as admins:
                 yield admins
-            finally:
-                admins.close()
-                say_left_out(admins.left_out.values())
             return
         if specs:
             refused = connection_given(args)
             if refused:
                 raise UsageError(f"{', '.join(refused)}: no meaning with --network (a "
                                  "simulated estate has no connections to configure)")
-            with simulation(specs, strict=getattr(args, "strict", False)) as live:
-                admins = simulated_admins(live, wait=wait,
-                                          model=getattr(args, "model_queue", None),
-                                          tz=qmgr_zone(args, live.server.tz))
-                try:
-                    yield admins
-                finally:
-                    admins.close()
-                    say_left_out(admins.left_out.values())
+            with simulation(specs, strict=getattr(args, "strict", False)) as live, \
+                    _used(simulated_admins(live, wait=wait,
+                                           model=getattr(args, "model_queue", None),
+                                           tz=qmgr_zone(args, live.server.tz))) as admins:
+                yield admins
             return
-        admins = real_admins(args, wait=wait, model=getattr(args, "model_queue", None))
-        try:
+        with _used(real_admins(args, wait=wait,
+                               model=getattr(args, "model_queue", None))) as admins:
             yield admins
-        finally:
-            admins.close()
+
+
+@contextlib.contextmanager
+def _used(admins: Admins) -> Iterator[Admins]:
+    """`admins` for a block: closed at its end, and what their answers could not carry said."""
+    try:
+        yield admins
+    finally:
+        admins.close()
+        say_left_out(admins.left_out.values())
 
 
 def say_left_out(lines: Iterable[str]) -> None:
