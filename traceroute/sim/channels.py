@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from pcf import mqc
-from traceroute.sim.network import MQObject, Network, QueueManager
+from traceroute.sim.network import MQObject, Network, QueueManager, cached
 from traceroute.sim.resolve import receiving_end
 
 SENDING_TYPES = ("SDR", "SVR", "CLUSRCVR", "CLUSSDR")
@@ -127,13 +127,26 @@ def listening(qm: QueueManager, listener: MQObject) -> bool:
 
 def at_address(network: Network, host: str, port: int
                ) -> tuple[QueueManager, MQObject] | None:
-    """The queue manager (and its listener) defined at host(port), if any."""
+    """The queue manager (and its listener) defined at host(port), if any: the first, in
+    network order, whose listener has that PORT and no IPADDR or that one."""
+    host = host.lower()
+    for qm, listener, ip in cached(network, "listeners", lambda: _listener_index(network)
+                                   ).get(str(port), ()):
+        if not ip or ip == host:
+            return qm, listener
+    return None
+
+
+def _listener_index(network: Network
+                    ) -> dict[str, list[tuple[QueueManager, MQObject, str]]]:
+    """PORT -> (queue manager, listener, IPADDR in lower case) of every TCP listener, in
+    network order (kept until a network changes: `traceroute.sim.network.cached`)."""
+    index: dict[str, list[tuple[QueueManager, MQObject, str]]] = {}
     for qm in network.qmgrs.values():
         for listener in listeners(qm):
-            ip = listener.get("IPADDR")
-            if str(port) == listener.get("PORT") and (not ip or ip.lower() == host.lower()):
-                return qm, listener
-    return None
+            index.setdefault(listener.get("PORT"), []).append(
+                (qm, listener, listener.get("IPADDR").lower()))
+    return index
 
 
 def attempt(network: Network, qm: QueueManager, channel: MQObject, remote_qmgr: str, *,

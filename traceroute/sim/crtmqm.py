@@ -28,8 +28,8 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 __all__ = ["CHANNEL_DEFAULTS", "DEFAULT_RECORDS", "FLAGS", "KNOWN_KEYWORDS", "QMGR_DEFAULTS",
-           "RECORD_KEYS", "SYSTEM_OBJECTS", "TYPE_DEFAULTS", "default_object", "is_system_name",
-           "record_key", "system_objects", "type_default"]
+           "RECORD_KEYS", "SUBTYPE_KEYWORDS", "SYSTEM_OBJECTS", "TYPE_DEFAULTS",
+           "default_object", "is_system_name", "record_key", "system_objects", "type_default"]
 
 #: Flag keyword -> its negative spelling (stored as FLAG(YES) / FLAG(NO)).
 FLAGS = {"TRIGGER": "NOTRIGGER", "SHARE": "NOSHARE", "HARDENBO": "NOHARDENBO"}
@@ -274,16 +274,15 @@ for _key in SYSTEM_OBJECTS:
     _BY_NAME.setdefault(_key[1], []).append(_key)
 
 
-def _subtype_keyword(kind: str) -> str:
-    return {"CHANNEL": "CHLTYPE", "AUTHINFO": "AUTHTYPE"}.get(kind, "")
+#: kind -> the attribute naming its subtype, for the kinds whose defaults depend on one
+SUBTYPE_KEYWORDS = {"CHANNEL": "CHLTYPE", "AUTHINFO": "AUTHTYPE"}
 
 
 def type_default(kind: str, attrs: Mapping[str, str] | None = None) -> Mapping[str, str]:
     """IBM's defaults for an object of `kind` (a CHANNEL's by its CHLTYPE, an AUTHINFO's by
     its AUTHTYPE, read from `attrs`); empty for a type with no default object."""
-    sub = _subtype_keyword(kind)
-    key = (kind, (attrs or {}).get(sub, "") if sub else "")
-    found = TYPE_DEFAULTS.get(key)
+    sub = SUBTYPE_KEYWORDS.get(kind)
+    found = TYPE_DEFAULTS.get((kind, attrs.get(sub, "") if sub and attrs else ""))
     return found[1] if found else _EMPTY
 
 

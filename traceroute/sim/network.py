@@ -21,7 +21,9 @@ from typing import ClassVar, TypeVar
 
 from traceroute.sim.crtmqm import (
     DEFAULT_RECORDS,
+    SUBTYPE_KEYWORDS,
     SYSTEM_OBJECTS,
+    TYPE_DEFAULTS,
     record_key,
     system_objects,
     type_default,
@@ -236,10 +238,14 @@ class MQObject(_TrackedFields):
         """An attribute's value (full keyword, upper case): its own, else IBM's default for
         its type (`traceroute.sim.crtmqm`: what DEFINE copies from SYSTEM.DEFAULT.*), else
         `default`."""
-        value = self.attrs.get(keyword)
+        attrs = self.attrs
+        value = attrs.get(keyword)
         if value is not None:
             return value
-        return type_default(self.kind, self.attrs).get(keyword, default)
+        kind = self.kind  # type_default's lookup, inlined: most reads of a key fall back
+        sub = SUBTYPE_KEYWORDS.get(kind)
+        found = TYPE_DEFAULTS.get((kind, attrs.get(sub, "") if sub else ""))
+        return found[1].get(keyword, default) if found else default
 
     def effective(self) -> dict[str, str]:
         """Every attribute: IBM's defaults for its type overlaid with its own."""

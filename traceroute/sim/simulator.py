@@ -124,7 +124,7 @@ from traceroute.sim.mqi import (
     SimCall,
     SimConnection,
 )
-from traceroute.sim.network import MQObject, Network, QueueManager, cached
+from traceroute.sim.network import MQObject, Network, QueueManager, cached, generation
 from traceroute.sim.pubsub import (
     API,
     INTER_QMGR_PUBS,
@@ -914,9 +914,13 @@ class Simulator:
             return GetResult(r.reason, resolution=r)
         base = r.queue
         reason = 0
-        if any(q is not None and q.get("GET") == "DISABLED"
-               for q in (qm.queues.get(queue), qm.queues.get(base))):
+        named = qm.queues.get(queue)
+        if named is not None and named.get("GET") == "DISABLED":
             reason = mqc.MQRC_GET_INHIBITED
+        elif base != queue:
+            based = qm.queues.get(base)
+            if based is not None and based.get("GET") == "DISABLED":
+                reason = mqc.MQRC_GET_INHIBITED
         q = self._queue(qmgr, base)
         for s in [] if reason else list(q):
             if self._expired(s):
@@ -950,7 +954,7 @@ class Simulator:
     def _input_resolution(self, qm: QueueManager, queue: str) -> Resolution:
         """Where an open for input of `queue` goes (a queue holding messages is local,
         defined or not: the simulator's own writes need no definition)."""
-        if queue not in qm.queues and self.queues.get((qm.name, queue)):
+        if qm.queues.get(queue) is None and self.queues.get((qm.name, queue)):
             return Resolution(qm.name, queue)
         return resolve_input(self.network, qm.name, queue)
 
@@ -1006,20 +1010,24 @@ class Simulator:
         if definition is not None and definition.kind in ("QALIAS", "QREMOTE") \
                 and definition.get("PUT") == "DISABLED":
             return mqc.MQRC_PUT_INHIBITED
-        name = r.queue if r.local else r.xmitq
+        local = r.local
+        name = r.queue if local else r.xmitq
         q = qm.queues.get(name) if name else None
         if q is None or q.kind != "QLOCAL":
             return 0
-        if q.get("PUT") == "DISABLED":
+        return self._local_limit(qm, name, q, length if local else length + XQH_LENGTH)
+
+    def _local_limit(self, qm: QueueManager, name: str, q: MQObject, length: int) -> int:
+        """`put_limit` of `length` bytes (an MQXQH included) on qm's local queue `q`."""
+        put_disabled, maxmsgl, maxdepth, maxfsize = _put_limits(q)
+        if put_disabled:
             return mqc.MQRC_PUT_INHIBITED
-        length += 0 if r.local else XQH_LENGTH
-        if length > _number(q.get("MAXMSGL"), _MAXMSGL):
+        if length > maxmsgl:
             return mqc.MQRC_MSG_TOO_BIG_FOR_Q
-        if length > _number(qm.attrs.get("MAXMSGL"), _MAXMSGL):
+        if length > _put_limits(qm)[1]:
             return mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
-        if self.depth(qm.name, name) >= _number(q.get("MAXDEPTH"), 5000):
+        if len(self.queues.get((qm.name, name), ())) >= maxdepth:
             return mqc.MQRC_Q_FULL
-        maxfsize = q.attrs.get("MAXFSIZE")  # only as given: its default DEFAULT never limits
         if maxfsize and qfile.too_big(
                 (len(s.data) for s in self.queues.get((qm.name, name), ())), length, maxfsize):
             return mqc.MQRC_Q_SPACE_NOT_AVAILABLE  # the queue file is at its MAXFSIZE
@@ -1031,11 +1039,12 @@ class Simulator:
         naming a local queue that takes it, and the channel's USEDLQ(YES); '' if none."""
         if not qm.deadq or (channel is not None and channel.get("USEDLQ") == "NO"):
             return ""
-        dlq = Resolution(qm.name, qm.deadq)
-        if qm.queues.get(qm.deadq) is None or qm.queues[qm.deadq].kind != "QLOCAL" \
-                or self.put_limit(qm, dlq, len(data) + DLH_LENGTH):
+        deadq = qm.deadq
+        q = qm.queues.get(deadq)
+        if q is None or q.kind != "QLOCAL" \
+                or self._local_limit(qm, deadq, q, len(data) + DLH_LENGTH):
             return ""
-        return qm.deadq
+        return deadq
 
     def channel_status(self, qmgr: str, channel: str) -> str:
         """STOPPED (STOP CHANNEL), STARTING (waiting for an active slot: qm.ini
@@ -2139,8 +2148,8 @@ class Simulator:
                    queue: str = "", remote_qmgr: str = "", dlq: str | None = None) -> _Action:
         """Reject with feedback: a Discard (MQRO_DISCARD_MSG, or no usable DLQ) or a Put to
         the DLQ (`dlq`, by default the queue manager's usable one)."""
-        if dlq is None:
-            dlq = self.dead_letter_queue(qm, data)
+        if dlq is None:  # discarded either way with MQRO_DISCARD_MSG: no queue to look for
+            dlq = "" if md.report & mqc.MQRO_DISCARD_MSG else self.dead_letter_queue(qm, data)
 
         def op() -> Group:
             when = self._now(qm)
@@ -2302,7 +2311,9 @@ class Simulator:
             qmgr_max = _number(owner.attrs.get("MAXMSGL"), _MAXMSGL)
             value = _number(ch.get("MAXMSGL"), _MAXMSGL) if ch is not None else qmgr_max
             return value or qmgr_max
-        return min(end(qm, channel), end(other, other.channels.get(channel.name)))
+        # read once per pair and network generation (an ALTER or DEFINE reads it again)
+        return cached(channel, ("maxmsgl", qm.name, other.name), lambda: min(
+            end(qm, channel), end(other, other.channels.get(channel.name))))
 
     def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
                  data: bytes, xqh: MQXQH, back: tuple[Stored, str, list | None] | None = None,
@@ -2496,6 +2507,23 @@ def _md_with(md: MQMD, **changes: object) -> MQMD:
 
 
 _MAXMSGL = 4194304
+
+
+def _put_limits(obj: MQObject | QueueManager) -> tuple[bool, int, int, str | None]:
+    """What a put to a local queue is checked against, read once per network generation
+    (`cached`: any ALTER/DEFINE reads them again): PUT(DISABLED), MAXMSGL, MAXDEPTH and
+    MAXFSIZE as given (its default DEFAULT never limits); of a queue manager, its MAXMSGL."""
+    cache = obj.__dict__.get("_cache")  # cached()'s fast path, inlined: a put checks twice
+    if cache is not None and cache[0] == generation():
+        found = cache[1].get("put_limits")
+        if found is not None:
+            return found
+    if isinstance(obj, QueueManager):
+        return cached(obj, "put_limits", lambda: (
+            False, _number(obj.attrs.get("MAXMSGL"), _MAXMSGL), 0, None))
+    return cached(obj, "put_limits", lambda: (
+        obj.get("PUT") == "DISABLED", _number(obj.get("MAXMSGL"), _MAXMSGL),
+        _number(obj.get("MAXDEPTH"), 5000), obj.attrs.get("MAXFSIZE")))
 
 
 def _number(value: str | None, default: int) -> int:

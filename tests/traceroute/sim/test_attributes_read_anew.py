@@ -1,0 +1,101 @@
+"""The simulator keeps what it reads of objects on every put (a queue's PUT/MAXMSGL/MAXDEPTH,
+the queue manager's MAXMSGL, a channel's negotiated MAXMSGL, which queue manager listens at
+a CONNAME) between changes: an ALTER or DEFINE made while it runs must be seen by the very
+next message, as a queue manager sees it. One case per kept value: if a new cache forgets
+to read anew after a change, the message after the change shows it."""
+
+from __future__ import annotations
+
+from pcf import mqc
+from pcf.mqmd import MQMD
+from traceroute.sim.mqsc import Session, parse_mqsc
+from traceroute.sim.simulator import Simulator
+
+ESTATE = """\
+* Queue manager name: QM1
+DEFINE QLOCAL(TARGET)
+DEFINE QREMOTE(AWAY) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
+DEFINE QLOCAL(QM2) USAGE(XMITQ)
+DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1414)') XMITQ(QM2)
+* Queue manager name: QM2
+DEFINE LISTENER(TCP.LISTENER) TRPTYPE(TCP) CONTROL(QMGR) PORT(1414)
+DEFINE QLOCAL(TARGET)
+DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)
+"""
+
+
+def simulator() -> Simulator:
+    return Simulator(parse_mqsc(ESTATE, source="anew.mqsc"), seed=3)
+
+
+def alter(sim: Simulator, qmgr: str, mqsc: str) -> None:
+    outcomes = Session(sim.network, qmgr=qmgr, reading=False).run(mqsc, "change.mqsc")
+    assert all(o.status == "ok" for o in outcomes), [o.message for o in outcomes]
+
+
+def put(sim: Simulator, queue: str = "TARGET", size: int = 100) -> int:
+    md = MQMD(format="MQSTR", persistence=mqc.MQPER_PERSISTENT)  # never discarded
+    result = sim.put("QM1", queue, md, b"x" * size)
+    sim.run()
+    return result.reason
+
+
+def test_queue_put_inhibited_and_enabled_again():
+    sim = simulator()
+    assert put(sim) == 0
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) PUT(DISABLED)")
+    assert put(sim) == mqc.MQRC_PUT_INHIBITED
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) PUT(ENABLED)")
+    assert put(sim) == 0
+    assert sim.depth("QM1", "TARGET") == 2
+
+
+def test_queue_maxdepth_and_maxmsgl():
+    sim = simulator()
+    assert put(sim) == 0
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) MAXDEPTH(1)")
+    assert put(sim) == mqc.MQRC_Q_FULL
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) MAXDEPTH(5) MAXMSGL(50)")
+    assert put(sim) == mqc.MQRC_MSG_TOO_BIG_FOR_Q
+    assert put(sim, size=50) == 0
+
+
+def test_queue_replaced_by_define():
+    sim = simulator()
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) PUT(DISABLED)")
+    assert put(sim) == mqc.MQRC_PUT_INHIBITED
+    alter(sim, "QM1", "DEFINE QLOCAL(TARGET) REPLACE")
+    assert put(sim) == 0
+
+
+def test_queue_manager_maxmsgl():
+    sim = simulator()
+    assert put(sim, size=40000) == 0
+    alter(sim, "QM1", "ALTER QMGR MAXMSGL(32768)")  # the lowest it takes
+    assert put(sim, size=40000) == mqc.MQRC_MSG_TOO_BIG_FOR_Q_MGR
+
+
+def test_channel_maxmsgl_altered_at_the_receiving_end():
+    sim = simulator()
+    assert put(sim, "AWAY", size=200) == 0
+    assert sim.depth("QM2", "TARGET") == 1
+    alter(sim, "QM2", "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MAXMSGL(150)")
+    assert put(sim, "AWAY", size=200) == 0  # the put to the transmission queue works ...
+    assert sim.depth("QM2", "TARGET") == 1  # ... the channel cannot carry it: it waits
+    assert sim.depth("QM1", "QM2") == 1
+
+
+def test_listener_port_altered():
+    sim = simulator()
+    assert put(sim, "AWAY") == 0
+    assert sim.depth("QM2", "TARGET") == 1
+    sim.stop_channel("QM1", "QM1.TO.QM2")
+    alter(sim, "QM2", "ALTER LISTENER(TCP.LISTENER) TRPTYPE(TCP) PORT(1415)")
+    sim.start_channel("QM1", "QM1.TO.QM2")
+    assert put(sim, "AWAY") == 0
+    assert sim.depth("QM2", "TARGET") == 1  # nobody listens at qm2(1414) now
+    assert sim.channel_status("QM1", "QM1.TO.QM2") == "RETRYING"
+    alter(sim, "QM1", "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1415)')")
+    sim.retry("QM1")
+    sim.run()
+    assert sim.depth("QM2", "TARGET") == 2
