@@ -64,6 +64,21 @@ class Resolution:
         return self.ok and not self.xmitq
 
 
+_LOCAL: dict[tuple[str, str], Resolution] = {}
+
+
+def local_resolution(qmgr: str, queue: str) -> Resolution:
+    """Resolution(qmgr, queue), a put to a local queue: one value per (qmgr, queue), made
+    once (a frozen dataclass of 14 fields costs a microsecond to build; it is immutable)."""
+    key = (qmgr, queue)
+    r = _LOCAL.get(key)
+    if r is None:
+        if len(_LOCAL) >= 65536:  # bounded: estates with ever new dynamic queues
+            _LOCAL.clear()
+        r = _LOCAL[key] = Resolution(qmgr, queue)
+    return r
+
+
 def _fail(qm: QueueManager, reason: int, related: str = "", related_type: int = 0,
           quiet: bool = False) -> Resolution:
     return Resolution(qm.name, reason=reason, related=related, related_type=related_type,
@@ -203,10 +218,10 @@ def _resolve_local(network: Network, qm: QueueManager, name: str,
                                                                             instances)
             chosen = instances[pick]
             if chosen == qm.name:
-                return Resolution(qm.name, name)
+                return local_resolution(qm.name, name)
             return _to(transmission_queue(network, qm, chosen), name, chosen)
         if obj.kind == "QLOCAL":
-            return Resolution(qm.name, name)
+            return local_resolution(qm.name, name)
         if obj.kind == "QALIAS":
             base = obj.get("TARGET")
             if alias_base:  # an alias's base may not be another alias
@@ -265,7 +280,7 @@ def resolve_input(network: Network, qmgr: str, name: str) -> Resolution:
         obj, name = target, base
     if obj.kind != "QLOCAL":
         return _fail(qm, mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE)
-    return Resolution(qm.name, name)
+    return local_resolution(qm.name, name)
 
 
 def local_loop(qm: QueueManager, name: str) -> list[str]:

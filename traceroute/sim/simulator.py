@@ -145,6 +145,9 @@ from traceroute.sim.pubsub import (
 from traceroute.sim.qmini import MAX_VALUE
 from traceroute.sim.resolve import (
     Resolution,
+    cluster_receiver,
+    clusters_of,
+    local_resolution,
     resolve,
     resolve_input,
     sending_channel,
@@ -955,7 +958,7 @@ class Simulator:
         """Where an open for input of `queue` goes (a queue holding messages is local,
         defined or not: the simulator's own writes need no definition)."""
         if qm.queues.get(queue) is None and self.queues.get((qm.name, queue)):
-            return Resolution(qm.name, queue)
+            return local_resolution(qm.name, queue)
         return resolve_input(self.network, qm.name, queue)
 
     def _input_handle(self, qmgr: str, queue: str, appl_name: str, browse: bool,
@@ -1464,10 +1467,12 @@ class Simulator:
         q = self._queue(qm.name, xmitq)
         if not q or not self._up(qm.name):
             return
-        if xmitq != "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
+        cluster = xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+        served = None if cluster else Resolution(qm.name, xmitq, xmitq)
+        if served is not None:
             # one channel serves every message here: none moves while it is stopped (a
             # stopped channel's messages are not looked at again each time one more arrives)
-            channel = sending_channel(self.network, qm, Resolution(qm.name, xmitq, xmitq))
+            channel = sending_channel(self.network, qm, served)
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name) or self._holding(qm, channel.name):
                 return
@@ -1475,10 +1480,10 @@ class Simulator:
         blocked: dict[str, MQObject] = {}
         for s in list(q):
             xqh = s.xqh or unpack_xqh(s.data)
-            r = Resolution(qm.name, xmitq, xmitq, xqh.remote_q_name, xqh.remote_q_mgr_name)
-            if xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE":
-                r = replace(r, channel=self._cluster_channel(qm, xqh.remote_q_mgr_name))
-            channel = sending_channel(self.network, qm, r)
+            # sending_channel's answer: the CLUSRCVR of the message's queue manager in a
+            # cluster of qm's (the cluster-sender made from it), else the xmitq's SDR/SVR
+            channel = cluster_receiver(self.network, xqh.remote_q_mgr_name, clusters_of(qm)) \
+                if served is None else sending_channel(self.network, qm, served)
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name):
                 continue
@@ -1519,12 +1524,6 @@ class Simulator:
                      options=mqc.MQGMO_SYNCPOINT, xmit_msg_id=original.msg_id,
                      xmit_correl_id=original.correl_id, xmit_remote_q=xqh.remote_q_name,
                      xmit_remote_qmgr=xqh.remote_q_mgr_name)
-
-    def _cluster_channel(self, qm: QueueManager, remote: str) -> str:
-        from traceroute.sim.resolve import cluster_receiver, clusters_of
-
-        ch = cluster_receiver(self.network, remote, clusters_of(qm))
-        return ch.name if ch else ""
 
     # --- applications ------------------------------------------------------------------
 
