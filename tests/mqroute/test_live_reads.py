@@ -21,7 +21,7 @@ import pytest
 
 from pcf import dmpmqmsg, mqc
 from pcf.mqmd import MQMD
-from tests.support.cli import run
+from tests.support.cli import begun, run
 from traceroute.sim.estate import Estate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,19 +37,6 @@ def mqroute(*words: str) -> subprocess.CompletedProcess:
 def start(*words: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "mqroute", *words], cwd=ROOT, env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def begun(proc: subprocess.Popen) -> str:
-    """What `proc` printed up to a first whole line, read from the pipe's descriptor: a
-    readline() would buffer more than the line, and communicate() reads the descriptor, so
-    whatever sat in that buffer would be missing from its answer."""
-    data = b""
-    while b"\n" not in data:
-        chunk = os.read(proc.stdout.fileno(), 65536)
-        if not chunk:
-            break
-        data += chunk
-    return data.decode()
 
 
 @pytest.fixture
@@ -177,7 +164,7 @@ def test_sigint_stops_cleanly_and_loses_nothing(estate, tmp_path):
     dump = tmp_path / "saved.dmp"
     reader = start("events", "-m", "QM1", "--network", estate, "--wait", "30", "--save",
                    str(dump))
-    first = begun(reader)  # printing has begun
+    first = begun(reader.stdout)  # printing has begun
     assert "Unknown Object Name" in first
     reader.send_signal(signal.SIGINT)
     rest, err = reader.communicate(timeout=60)
@@ -208,7 +195,7 @@ def test_sigkill_at_a_random_moment_loses_nothing(estate, tmp_path, seed):
     assert set(ids_in(dump)) | set(on_queue(estate, EVENT)) == every
     again = mqroute("events", "-m", "QM1", "--network", estate, "--save", str(dump))
     assert again.returncode == 0, again.stderr
-    assert on_queue(estate, EVENT) == [] and set(ids_in(dump)) == every
+    assert on_queue(estate, EVENT) == [] and set(ids_in(dump)) == every, again.stderr
     assert os.listdir(os.path.join(estate, "QM1", "uow")) == []
 
 

@@ -30,3 +30,18 @@ def stopped_demo_estate(path: str) -> str:
                "STOP CHANNEL(QM1.TO.QM2)\n")[0] == 0
     assert run("sim", "put", path, "-m", "QM1", "-q", "TARG.AT.QM2", "--count", "3")[0] == 0
     return path
+
+
+def begun(stream) -> str:
+    """What a child process wrote to the pipe `stream` up to a first whole line, read from
+    the pipe's descriptor: a readline() would buffer more than the line, and communicate()
+    reads the descriptor, so whatever sat in that buffer would be missing from its answer."""
+    import os
+
+    data = b""
+    while b"\n" not in data:
+        chunk = os.read(stream.fileno(), 65536)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode()

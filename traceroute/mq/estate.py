@@ -67,6 +67,7 @@ class _Queue:
     looked: float | None = None                      # the clock of the last visit
     error: TransportError | None = None
     depth: int | None = None                         # messages there at the first visit
+    more: bool = False   # the last visit stopped at `batch` messages: more may wait there
 
 
 class EstateTransport:
@@ -128,7 +129,8 @@ class EstateTransport:
                 del self._queues[(queue, browse)]
                 raise error
             now = self._clock()
-            if q.looked is not None and now - q.looked < self.poll:  # empty a moment ago
+            if q.looked is not None and not q.more and now - q.looked < self.poll:
+                # empty a moment ago (a visit that stopped at a full batch says nothing of it)
                 if now >= deadline:
                     return None
                 self._sleep(max(0.0, min(q.looked + self.poll, deadline) - now))
@@ -288,8 +290,10 @@ class EstateTransport:
             messages = [s for s in waiting if not sim.expired(s)]
             if q.depth is None:
                 q.depth = len(messages)
+            q.more = False
             for s in messages:
                 if len(q.buffer) >= self.batch:
+                    q.more = True
                     break
                 key = _browse_key(s.md, s.data)
                 if key not in q.seen:
@@ -309,6 +313,7 @@ class EstateTransport:
                 stored = Stored(result.md, result.data, sim.now)
             taken += 1
             q.buffer.append(self._unit.add(name, stored))
+        q.more = taken >= self.batch
         if q.depth is None and q.error is None:
             q.depth = taken + len(sim.queues.get((qmgr, base), ()))
 

@@ -167,3 +167,19 @@ def test_a_locked_estate_is_waited_for_then_one_line(estate):
     with Folder(estate).locked(), pytest.raises(EstateError) as e:
         EstateTransport(estate, "QM1", lock_wait=0.2)
     assert "another command" in str(e.value)
+
+
+@pytest.mark.parametrize("browse", [False, True])
+def test_a_visit_that_stopped_at_a_full_batch_is_not_an_empty_queue(estate, browse):
+    # a reader drains a queue of 7 in batches of 3, faster than its poll interval: each
+    # empty buffer after a full batch is a reason to look again, not "empty a moment ago"
+    # (a once-through `events -m` read only its first 200 events of a queue of 366)
+    put(estate, Q, *(b"m%d" % i for i in range(7)))
+    t = EstateTransport(estate, "QM1", batch=3, poll=3600.0)
+    got = []
+    while (message := t.get(Q, wait=0, browse=browse)) is not None:
+        got.append(message[1])
+    assert got == [b"m%d" % i for i in range(7)] and t.visits == 3
+    t.commit()
+    t.close()
+    assert on_queue(estate, Q) == ([b"m%d" % i for i in range(7)] if browse else [])
