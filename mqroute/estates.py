@@ -181,12 +181,14 @@ def simulated_admins(live: Simulation, *, wait: float | None = None,
     """Admins of the simulated queue managers of `live` (through their command servers);
     their answers' dates read in `tz` (default: the zone the estate's clocks show)."""
     from traceroute.mq.admin import MODEL_QUEUE, WAIT, Admin, PCFOverQueues
+    from traceroute.mq.estate import READER
     from traceroute.mq.transport import SimTransport
 
     zone = live.server.tz if tz is None else tz
 
     def make(name: str):
-        transport = SimTransport(live.sim, name or live.first, quiet_ends_wait=True)
+        transport = SimTransport(live.sim, name or live.first, quiet_ends_wait=True,
+                                 appl_name=READER)  # mqroute, as mqat.ini's rules see it
         return Admin(PCFOverQueues(transport, model_queue=model or MODEL_QUEUE), tz=zone,
                      wait=WAIT if wait is None else wait)
 

@@ -93,6 +93,8 @@ class SimTransport:
     sim: Simulator
     qmgr_name: str
     quiet_ends_wait: bool = False  # nothing in flight: nothing more can come (an estate)
+    #: the connection's ApplName (PutApplName, activity trace, mqat.ini's rules)
+    appl_name: str = "dspmqrte"
     _idle: float = 0.0
     _uncommitted: list[tuple[str, MQMD, bytes]] = field(default_factory=list)
     _browsed: dict[str, set[bytes]] = field(default_factory=dict)
@@ -111,13 +113,13 @@ class SimTransport:
                     bind_not_fixed: bool = False) -> object:
         """Open for output in the simulator."""
         if topic:
-            handle = self.sim.open_topic(self.qmgr_name, topic, appl_name="dspmqrte",
+            handle = self.sim.open_topic(self.qmgr_name, topic, appl_name=self.appl_name,
                                          appl_type=mqc.MQAT_UNIX)
             if handle.reason:
                 raise TransportError("MQOPEN", handle.reason, f"topic '{topic}'")
             return handle
         handle = self.sim.open(self.qmgr_name, queue, target_qmgr=target_qmgr,
-                               bind_not_fixed=bind_not_fixed, appl_name="dspmqrte",
+                               bind_not_fixed=bind_not_fixed, appl_name=self.appl_name,
                                appl_type=mqc.MQAT_UNIX)
         if handle.reason:
             raise TransportError("MQOPEN", handle.reason, f"'{queue}'")
@@ -175,7 +177,8 @@ class SimTransport:
     def _take(self, queue: str, correl_id: bytes | None,
               browse: bool) -> tuple[MQMD, bytes] | None:
         if not browse:
-            return self.sim.get(self.qmgr_name, queue, correl_id=correl_id)
+            return self.sim.get(self.qmgr_name, queue, correl_id=correl_id,
+                                appl_name=self.appl_name)
         seen = self._browsed.setdefault(queue, set())
         for md, data in self.sim.browse(self.qmgr_name, queue):
             if (correl_id is None or md.correl_id == correl_id) and md.msg_id not in seen:
