@@ -173,7 +173,7 @@ def definition_items(d: Definition, wanted: Iterable[str] | None = None) -> list
         if k in FLAGS and value in ("YES", "NO"):
             out.append(item(FLAGS[k][value == "NO"]))  # SHARE / NOSHARE, as runmqsc shows
         else:
-            out.append(item(k) if value == "" else item(k, value))
+            out.append(item(k, value))  # a blank value shows as DESCR( ), as runmqsc does
     return out
 
 

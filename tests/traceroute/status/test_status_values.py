@@ -141,8 +141,9 @@ def test_runmqsc_layout_and_hostile_names_stay_on_one_line():
     assert columns(queue_status_items(s, {"CURDEPTH"})) == [
         "   QUEUE(A)                                TYPE(QUEUE)", "   CURDEPTH(2)"]
     assert item("DESCR", "evil)\nQUEUE(X") == "DESCR('evil)\\x0aQUEUE(X')"
+    # a blank value shows as DESCR( ), as runmqsc shows it
     d = Definition("QM1", "QLOCAL", "Q", {"SHARE": "NO", "TRIGGER": "YES", "DESCR": ""})
-    assert definition_items(d) == ["QUEUE(Q)", "TYPE(QLOCAL)", "NOSHARE", "TRIGGER", "DESCR"]
+    assert definition_items(d) == ["QUEUE(Q)", "TYPE(QLOCAL)", "NOSHARE", "TRIGGER", "DESCR( )"]
 
 
 def test_explanations_in_one_line():
