@@ -8,7 +8,7 @@ import sys
 from mqroute.errors import Problems
 from mqroute.eventinputs import add_events_option, print_explanations
 from mqroute.inputs import Inputs, add_inputs
-from mqroute.livestatus import live_explainer, stop_of_route
+from mqroute.livestatus import destinations, live_explainer, stop_of_route
 from mqroute.options import add_connection, add_msg_id, add_network, msg_ids
 from mqroute.otlp import add_otlp_options, check_otlp, export
 from mqroute.output import (
@@ -65,9 +65,12 @@ def run(args: argparse.Namespace) -> int:
     records = inputs.decoded(_record, skip=(NotActivityData,))
     if wanted:
         records = (r for r in records if r.key.ljust(24, b"\0") in wanted)
-    routes = build_routes(records)
     with live_explainer(args, stop_of_route,
                         lambda text: problems("live status", text)) as why:
+        # with queue managers to ask (-m, --network), a publication's branches end at each
+        # subscription's destination, as trace's do
+        where = destinations(why.admins, lambda text: problems("subscriptions", text))
+        routes = build_routes(records, where)
         shown = print_routes(routes, as_json=args.json, verbosity=args.v, live=why)
     draw_routes(args, routes)
     export(args, routes)

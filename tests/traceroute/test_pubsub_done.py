@@ -223,3 +223,28 @@ def test_show_lists_every_branch_of_the_publication(day, capsys):
     assert branches == ["Branch 1", "Branch 2.1", "Branch 2.2", "Branch 2.3", "Branch 3.1",
                         "Branch 3.2"]
     assert "on the dead-letter queue of QMB" in next(x for x in lines if "Branch 2.1" in x)
+
+
+def test_show_with_queue_managers_to_ask_names_each_subscribers_queue(tmp_path, capsys):
+    """show --network asks where each subscription sends its copies, as trace does: every
+    delivered branch ends at its subscriber's queue (without it, on its queue manager)."""
+    from pathlib import Path
+
+    from mqroute.main import main
+
+    example = Path(__file__).resolve().parents[2] / "traceroute" / "examples" / "pubsub.mqsc"
+    estate, dump = str(tmp_path / "estate"), str(tmp_path / "t.dmp")
+    assert main(["sim", "init", estate, str(example)]) == 0
+    main(["trace", "--network", estate, "-m", "QMA", "-ts", "Sport/Scores/Soccer", "-d", "yes",
+          "-ro", "activity", "--save", dump])
+    capsys.readouterr()
+
+    def delivered(*words: str) -> list[str]:
+        main(["show", dump, *words])
+        return [x.split("last known location: ")[1] for x in capsys.readouterr().out.splitlines()
+                if x.startswith("Branch ") and ": delivered;" in x]
+
+    asked = delivered("--network", estate)
+    assert "queue manager 'QMA', queue 'A.SCORES'" in asked
+    assert len(asked) >= 3 and all(", queue '" in x for x in asked)
+    assert all(", queue '" not in x for x in delivered())  # nobody to ask: where it is known
