@@ -2,11 +2,11 @@
 
 A message waiting on a transmission queue, or one that expired there, sits next to the
 channel-stopped events of its channel (or of the channel serving that transmission queue);
-a put that failed, or a message dead-lettered, next to Queue Full / Put Inhibited / Unknown
-Object events for the queue; a message left on its queue next to Queue Service Interval
-High (nobody got it in time) or Queue Depth High events. Only events of the same queue
-manager count, and, when a time is known, only those up to `window` before it (and a little
-after: clocks differ).
+a put that failed, or a message dead-lettered, next to THE Queue Full / Put Inhibited /
+Unknown Object event of its reason for the queue nearest its time; a message left on its
+queue next to Queue Service Interval High (nobody got it in time) or Queue Depth High
+events. Only events of the same queue manager count, and, when a time is known, only those
+up to `window` before it (and a little after: clocks differ).
 Pure functions over values.
 """
 
@@ -127,6 +127,18 @@ def _in_time(time: datetime | None, at: datetime | None, window: timedelta,
     return -window <= gap <= slack
 
 
+def _nearness(time: datetime | None, at: datetime | None, index: int) -> tuple:
+    """Order of an event for a put at `at`: nearest in time first; at equal distance the
+    one not after the put; at the same time the later written (higher `index`). Without
+    a time to measure from: the latest event. An event without a time comes last."""
+    if time is None:
+        return (2, 0.0, False, -index)
+    if at is None:
+        return (1, -_aware(time).timestamp(), False, -index)
+    gap = (_aware(time) - _aware(at)).total_seconds()
+    return (0, abs(gap), gap > 0, -index)
+
+
 @dataclass(frozen=True, slots=True)
 class EventFacts:
     """What the rule reads of an event: where, which reason, the objects it names, when.
@@ -164,9 +176,12 @@ def explain_facts(place: Place, events: Sequence[EventFacts], *,
     came after); the channel is the one it was last seen on, or the one serving its
     transmission queue (`xmitqs`, channel -> transmission queue from the MQSC, and what the
     events that name both say). Other events count on the same queue manager within
-    `window` before the message was last seen (and `slack` after): puts refused for its
-    queue (dead-lettered, put failed), its queue not served (left on its queue), its
-    transmission queue full or deep.
+    `window` before the message was last seen (and `slack` after): its queue not served
+    (left on its queue), its transmission queue full or deep; and a put refused for its
+    queue (put failed, dead-lettered) by THE one event of the put's reason nearest its time
+    (at equal distance the one not after it; at the same second the later written), so
+    that puts failing seconds apart each meet their own event. A dead letter, whose reason
+    the route does not carry, takes the nearest event of each refusal reason.
     """
     if not place.stop:
         return []
@@ -178,6 +193,7 @@ def explain_facts(place: Place, events: Sequence[EventFacts], *,
             xmitq_of.setdefault(e.channel, e.xmitq)
     found: list[tuple[str, int]] = []
     latest_channel: dict[str, int] = {}
+    nearest: dict[int, int] = {}   # a refused put: reason -> its one event
     for i in mine:
         e = events[i]
         if place.stop in ("xmitq", "expired") and e.reason in CHANNEL_DOWN | CHANNEL_UP:
@@ -198,9 +214,13 @@ def explain_facts(place: Place, events: Sequence[EventFacts], *,
             continue
         elif place.stop == "refused" and e.reason in PUT_REFUSED:
             if e.object_name == place.queue and place.reason in (None, 0, e.reason):
-                found.append(("refused", i))
+                old = nearest.get(e.reason)
+                if old is None or _nearness(e.time, place.time, i) < _nearness(
+                        events[old].time, place.time, old):
+                    nearest[e.reason] = i
         elif e.object_name == place.queue and e.reason in _SERVED_AT.get(place.stop, ()):
             found.append(("served", i))
+    found += [("refused", i) for i in nearest.values()]
     for i in latest_channel.values():  # the channel's last word: stopped (not restarted)
         if events[i].reason in CHANNEL_DOWN:
             found.append(("channel", i))

@@ -151,9 +151,11 @@ RULES = [
     (_route("a8", "discarded_at_target", "QM2", "TARGET.Q", 30),
      [_event("QM2", 2224, 29, category="performance", obj="TARGET.Q")],
      set()),                               # nothing to explain
-    # every queue manager event of a failed put explains a dead letter for its queue
+    # every queue manager event of a failed put explains a dead letter for its queue: the
+    # one of that reason nearest it, not every one of the hour (older puts' own events)
     *[(_route(f"r{reason}", "dead_lettered", "QM2", "TARGET.Q", 30),
        [_event("QM2", reason, 29, category="qmgr", obj="TARGET.Q"),
+        _event("QM2", reason, 5, category="qmgr", obj="TARGET.Q"),
         _event("QM2", reason, 29, category="qmgr", obj="OTHER.Q")],
        {reason}) for reason in (2001, 2016, 2035, 2051, 2057, 2082, 2085, 2087, 2091, 2092,
                                 2184, 2196, 2197, 2198, 2199)],
@@ -171,6 +173,40 @@ RULES = [
 ]
 
 
+S = "2026-11-22T10:{}Z"
+
+
+def _put(key, mmss):
+    """A message dead-lettered at 10:mm:ss (its put to TARGET.Q on QM3 failed)."""
+    return {"correl_id": key, "verdict": "dead_lettered", "last_queue_manager": "QM3",
+            "last_queue": "TARGET.Q", "last_channel": None,
+            "last_time": f"2026-11-22 10:{mmss}"}
+
+
+def _refusal(mmss, reason=2051):
+    """QM3's event of `reason` for TARGET.Q at 10:mm:ss."""
+    m, sec = (int(x) for x in mmss.split(":"))
+    return {"category": "qmgr", "reason": reason, "reason_name": str(reason),
+            "queue_manager": "QM3", "object": "TARGET.Q", "channel": None,
+            "xmit_queue": None, "time": S.format(mmss),
+            "epoch": 1795341600 + 60 * m + sec, "source": "ev.dmp", "position": 0}
+
+
+#: Puts failing seconds apart, each explained by its own event (the one of its reason
+#: nearest its time; at equal distance the one not after it; one per reason):
+#: (the routes, the events, {(correl_id, reason, event time)}).
+PUTS = ([_put("p1", "35:15"), _put("p2", "36:12"), _put("p3", "36:22"),
+         _put("p4", "40:00"), _put("p5", "45:00")],
+        [_refusal("36:22"), _refusal("36:12"), _refusal("35:15"),
+         _refusal("39:58"), _refusal("40:02"),        # equally near p4: the one before
+         _refusal("44:10"), _refusal("45:03"),        # p5's clock 3 s behind its event
+         _refusal("45:10", 2053), _refusal("20:00", 2053)],  # a dead letter: each reason
+        {("p1", 2051, S.format("35:15")), ("p2", 2051, S.format("36:12")),
+         ("p3", 2051, S.format("36:22")), ("p4", 2051, S.format("39:58")),
+         ("p5", 2051, S.format("45:03")), ("p5", 2053, S.format("45:10")),
+         *((p, 2053, S.format("20:00")) for p in ("p1", "p2", "p3", "p4"))})
+
+
 def _numbered(events):
     return [{**e, "position": i} for i, e in enumerate(events)]
 
@@ -179,7 +215,13 @@ def _numbered(events):
                          ids=[r[0]["correl_id"] for r in RULES])
 def test_the_rule_in_one_process(route, events, reasons):
     got = route_event_rows([route], _numbered(events))
-    assert {r["reason"] for r in got} == reasons
+    assert sorted(r["reason"] for r in got) == sorted(reasons)   # one event per reason
+
+
+def test_puts_failing_seconds_apart_each_meet_their_own_event():
+    routes, events, want = PUTS
+    got = route_event_rows(routes, _numbered(events))
+    assert sorted((r["correl_id"], r["reason"], r["time"]) for r in got) == sorted(want)
 
 
 @pytest.mark.slow
@@ -201,8 +243,9 @@ def test_spark_writes_the_same_tables_and_explanations(spark, estate, tmp_path):
         return {k: (f"{v}.{i}" if k in ("queue_manager", "last_queue_manager") else v)
                 for k, v in row.items()}
 
-    routes = [own(r, i) for i, (r, _, _) in enumerate(RULES)]
-    events = _numbered([own(e, i) for i, (_, es, _) in enumerate(RULES) for e in es])
+    routes = [own(r, i) for i, (r, _, _) in enumerate(RULES)] + PUTS[0]
+    events = _numbered([own(e, i) for i, (_, es, _) in enumerate(RULES) for e in es]
+                       + PUTS[1])
     columns = [c for c in EVENT_COLUMNS]
     frame = spark.createDataFrame([tuple(e.get(n) for n, _ in columns) for e in events],
                                   ddl(columns))
@@ -210,7 +253,11 @@ def test_spark_writes_the_same_tables_and_explanations(spark, estate, tmp_path):
              "last_time")
     route_frame = spark.createDataFrame([tuple(r[n] for n in names) for r in routes],
                                         ", ".join(f"{n} string" for n in names))
-    got = {(r["correl_id"], r["reason"]) for r in route_events(route_frame, frame).collect()}
-    want = {(r["correl_id"], r["reason"]) for r in route_event_rows(routes, events)}
+    got = sorted((r["correl_id"], r["reason"], r["time"])
+                 for r in route_events(route_frame, frame).collect())
+    want = sorted((r["correl_id"], r["reason"], r["time"])
+                  for r in route_event_rows(routes, events))
     assert got == want
-    assert want == {(r["correl_id"], reason) for r, _, reasons in RULES for reason in reasons}
+    assert sorted(w[:2] for w in want if w[0] in {r["correl_id"] for r, _, _ in RULES}) \
+        == sorted((r["correl_id"], reason) for r, _, reasons in RULES for reason in reasons)
+    assert {w for w in want if w[0].startswith("p")} == PUTS[2]

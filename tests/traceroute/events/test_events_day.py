@@ -33,8 +33,8 @@ def test_every_failed_put_is_explained_by_the_event_of_its_reason() -> None:
     for journey, why in explain_journeys(failed, events):
         reason = journey.steps[-1].call.reason
         assert why, (reason, journey.last_location)
-        assert {w.event.reason for w in why} == {reason}
-        assert all(w.kind == "refused" for w in why)
+        assert [(w.kind, w.event.reason) for w in why] == [("refused", reason)]  # its one
+        assert abs((why[0].event.time - journey.times[-1]).total_seconds()) <= 1
 
 
 def test_messages_waiting_for_qm4_are_explained_by_their_channel_s_tls_failure() -> None:

@@ -86,6 +86,33 @@ def test_failed_put_and_slow_consumer_and_time_window() -> None:
     assert explain_place(Place("QM2", "APP.IN", None, "", t), events) == []
 
 
+def test_each_failed_put_is_explained_by_its_own_event_not_the_hour_s() -> None:
+    """Three puts to a PUT(DISABLED) queue seconds apart: each 2051 is explained by the Put
+    Inhibited event nearest it (not by the two older ones of the other puts); at equal
+    distance the one not after it; another reason's events are not its explanation."""
+    def inhibited(h, m, s, queue="APP.CLOSED"):
+        return _event(mqc.MQRC_PUT_INHIBITED, 44, {"queueMgrName": "QM2", "queueName": queue},
+                      datetime(2026, 11, 22, h, m, s, tzinfo=UTC))
+
+    events = [inhibited(17, 35, 15), inhibited(17, 36, 12), inhibited(17, 36, 22),
+              inhibited(17, 36, 21, "OTHER.Q"),
+              _event(mqc.MQRC_Q_FULL, 45, {"queueMgrName": "QM2",
+                                           "baseObjectName": "APP.CLOSED"},
+                     datetime(2026, 11, 22, 17, 36, 22, tzinfo=UTC))]
+    for h, m, s, want in ((17, 36, 22, (17, 36, 22)), (17, 36, 12, (17, 36, 12)),
+                          (17, 35, 15, (17, 35, 15)), (17, 35, 43, (17, 35, 15)),
+                          (17, 36, 17, (17, 36, 12)), (17, 40, 0, (17, 36, 22))):
+        put = Place("QM2", "APP.CLOSED", None, "refused",
+                    datetime(2026, 11, 22, h, m, s, tzinfo=UTC), mqc.MQRC_PUT_INHIBITED)
+        (why,) = explain_place(put, events)
+        assert why.kind == "refused" and why.event.reason == mqc.MQRC_PUT_INHIBITED
+        assert why.event.time == datetime(2026, 11, 22, *want, tzinfo=UTC), (h, m, s)
+    # a put whose clock is behind: the event a few seconds after it is the nearest
+    behind = Place("QM2", "APP.CLOSED", None, "refused",
+                   datetime(2026, 11, 22, 17, 36, 20, tzinfo=UTC), mqc.MQRC_PUT_INHIBITED)
+    assert [w.event.time.second for w in explain_place(behind, events)] == [22]
+
+
 def test_a_message_that_expired_behind_a_stopped_channel_is_explained_by_it() -> None:
     sim = Simulator(parse_mqsc(EXAMPLE + "\n* Queue manager name: QM1\n"
                                "ALTER QMGR CHLEV(ENABLED)\n"))
