@@ -69,7 +69,14 @@ VALUE_SPELLING: dict[int, tuple[str, ...]] = {
     mqc.MQIACF_COMP_CODE: ("MQCC_",),
     mqc.MQIA_QSG_DISP: ("MQQSGD_",),
     mqc.MQIACF_QSG_DISPS: ("MQQSGD_",),
-    mqc.MQIA_CHANNEL_AUTO_DEF_EVENT: ("MQEVR_",),
+    # amqsevt (amqsevta.c) spells every event switch of a queue manager with MQEVR_STR:
+    # 'Disabled', 'Enabled', 'Exception' (CHLEV), 'No Display' (CMDEV) [derived: its source]
+    **{p: ("MQEVR_",) for p in (
+        mqc.MQIA_CHANNEL_AUTO_DEF_EVENT, mqc.MQIA_AUTHORITY_EVENT, mqc.MQIA_BRIDGE_EVENT,
+        mqc.MQIA_CHANNEL_EVENT, mqc.MQIA_COMMAND_EVENT, mqc.MQIA_COMM_EVENT,
+        mqc.MQIA_CONFIGURATION_EVENT, mqc.MQIA_INHIBIT_EVENT, mqc.MQIA_LOCAL_EVENT,
+        mqc.MQIA_LOGGER_EVENT, mqc.MQIA_REMOTE_EVENT, mqc.MQIA_SSL_EVENT,
+        mqc.MQIA_START_STOP_EVENT)},
     mqc.MQIACH_CHANNEL_STATUS: ("MQCHS_",),
     mqc.MQIACF_AUTH_REC_TYPE: ("MQOT_",),
     mqc.MQIACF_AUTHORIZATION_LIST: ("MQAUTH_",),

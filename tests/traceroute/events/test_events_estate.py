@@ -109,3 +109,77 @@ def test_trace_on_a_simulated_network_says_which_event_explains_the_wait(tmp_pat
     assert ("mqroute: trace: event: channel QM1.TO.QM3 stopped (Channel Stopped: channel "
             "stopped retry, AMQ9202E) on QM1: messages wait on its transmission queue"
             in r.stderr)
+
+
+def test_event_switches_are_spelled_as_amqsevt_spells_them(tmp_path) -> None:
+    """A PCF Change Queue Manager of every event switch: its Command event and the queue
+    manager's Config Change pair show the switches as amqsevt does (MQEVR_STR: 'Enabled',
+    'Exception', 'No Display'), through `events --json`, `--text` and `--text --constants`,
+    and the JSON reads back to the same numbers."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from pcf import dmpmqmsg
+
+    switches = {mqc.MQIA_AUTHORITY_EVENT: ("authorityEvent", mqc.MQEVR_ENABLED, "Enabled"),
+                mqc.MQIA_CHANNEL_EVENT: ("channelEvent", mqc.MQEVR_EXCEPTION, "Exception"),
+                mqc.MQIA_COMMAND_EVENT: ("commandEvent", mqc.MQEVR_NO_DISPLAY, "No Display"),
+                mqc.MQIA_SSL_EVENT: ("sslEvent", mqc.MQEVR_ENABLED, "Enabled"),
+                mqc.MQIA_INHIBIT_EVENT: ("inhibitEvent", mqc.MQEVR_ENABLED, "Enabled"),
+                mqc.MQIA_LOCAL_EVENT: ("localEvent", mqc.MQEVR_ENABLED, "Enabled"),
+                mqc.MQIA_REMOTE_EVENT: ("remoteEvent", mqc.MQEVR_ENABLED, "Enabled"),
+                mqc.MQIA_START_STOP_EVENT: ("startStopEvent", mqc.MQEVR_DISABLED, "Disabled"),
+                mqc.MQIA_LOGGER_EVENT: ("loggerEvent", mqc.MQEVR_ENABLED, "Enabled")}
+    path = _estate(tmp_path)
+    with Estate.open(path, now=T0) as e:
+        run_mqsc(e, "QM1", "ALTER QMGR CMDEV(ENABLED) CONFIGEV(ENABLED)\n")
+        for queue in ("SYSTEM.ADMIN.COMMAND.EVENT", "SYSTEM.ADMIN.CONFIG.EVENT"):
+            read_events(e.sim, "QM1", queue)
+        request = pcf.Message(pcf.Header(type=mqc.MQCFT_COMMAND,
+                                         command=mqc.MQCMD_CHANGE_Q_MGR),
+                              [pcf.Integer(p, v) for p, (_, v, _) in switches.items()])
+        md = MQMD(format="MQADMIN", reply_to_q="REPLY", user_identifier="mqm",
+                  msg_type=mqc.MQMT_REQUEST)
+        e.sim.put("QM1", "SYSTEM.ADMIN.COMMAND.QUEUE", md, encode(request),
+                  appl_name="admin.tool")
+        e.sim.run(until=e.sim.now + 1)
+        dumps = {}
+        for queue in ("SYSTEM.ADMIN.COMMAND.EVENT", "SYSTEM.ADMIN.CONFIG.EVENT"):
+            got = []
+            while (m := e.sim.get("QM1", queue, appl_name="amqsevt")) is not None:
+                got.append(dmpmqmsg.DumpedMessage(*m))
+            dumps[queue] = tmp_path / f"{queue}.dmp"
+            dmpmqmsg.write_file(dumps[queue], got, qmgr="QM1", queue=queue)
+
+    def events(*args) -> str:
+        r = subprocess.run([sys.executable, "-m", "mqroute", "events", *map(str, args)],
+                           cwd=Path(__file__).resolve().parents[3], capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    [command] = [json.loads(x) for x in events(dumps["SYSTEM.ADMIN.COMMAND.EVENT"],
+                                               "--json").splitlines()]
+    assert command["eventReason"]["value"] == mqc.MQRC_COMMAND_PCF
+    assert command["eventData"]["commandContext"]["command"] == "Change Queue Mgr"
+    config = [json.loads(x) for x in events(dumps["SYSTEM.ADMIN.CONFIG.EVENT"],
+                                            "--json").splitlines()]
+    assert [c["eventReason"]["value"] for c in config] == [mqc.MQRC_CONFIG_CHANGE_OBJECT] * 2
+    before, after = (c["eventData"] for c in config)
+    assert before["objectType"] == after["objectType"] == "Queue Mgr"
+    for name, _, shown in switches.values():
+        assert command["eventData"]["commandData"][name] == shown, name
+        assert after[name] == shown, name
+    assert before["commandEvent"] == "Enabled" and before["channelEvent"] == "Disabled"
+    assert before["configurationEvent"] == after["configurationEvent"] == "Enabled"
+    text = events(dumps["SYSTEM.ADMIN.CONFIG.EVENT"], "--text")
+    assert "No Display" in text and "Exception" in text
+    constants = events(dumps["SYSTEM.ADMIN.CONFIG.EVENT"], "--text", "--constants")
+    assert "MQEVR_NO_DISPLAY" in constants and "MQEVR_EXCEPTION" in constants
+    # the spelled JSON reads back to the numbers
+    back = tmp_path / "config.json"
+    back.write_text(events(dumps["SYSTEM.ADMIN.CONFIG.EVENT"], "--json"))
+    again = [json.loads(x) for x in events("--from-json", back, "--json").splitlines()]
+    assert again == config
