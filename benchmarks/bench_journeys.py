@@ -88,7 +88,8 @@ def generate(n_calls: int, qmgrs: int, seed: int = 1):
     t0 = 1_795_000_000_000_000
     base = dict.fromkeys(("appl_type", "pid", "operation_date", "operation_time", "hobj",
                           "object_qmgr", "resolved_local_q_mgr", "correl_id", "msg_length",
-                          "put_options", "get_options", "call_type", "xmitq_remote_q_name"))
+                          "put_options", "open_options", "get_options", "call_type",
+                          "xmitq_remote_q_name"))
 
     def row(qmgr, kind, appl, env, channel, op, op_id, key, t, **f):
         conn_id, seq, index = est.conn(qmgr, kind, channel)

@@ -28,7 +28,8 @@ class Step:
     """One call on a message's path: the call, what it did, the local queue, the channel."""
 
     call: MQICall
-    role: str            # put, mca_get, mca_put, dlq_put, get, browse, failed_put
+    role: str            # put, mca_get, mca_put, dlq_put, get, browse, failed_put (a failed
+    #                      MQPUT/MQPUT1, or an application's MQOPEN for output that failed)
     queue: str | None
     channel: str | None = None  # an MCA's channel; a client application's SVRCONN channel
 
@@ -163,6 +164,14 @@ _PUT, _PUT1, _GET, _CALLBACK = mqc.MQXF_PUT, mqc.MQXF_PUT1, mqc.MQXF_GET, mqc.MQ
 _OPEN, _FAILED, _SUB = mqc.MQXF_OPEN, mqc.MQCC_FAILED, mqc.MQXF_SUB
 
 
+def failed_open_for_output(c: MQICall) -> bool:
+    """True for an application's MQOPEN for output (MQOO_OUTPUT) that failed: a put that
+    failed at its open (2085, 2087, 2082, 2196/2197, 2035 ...), a put-failed journey as a
+    failed MQPUT is. A failed open for input, or of unknown options, is no put."""
+    return (c.operation == _OPEN and c.comp_code == _FAILED and not c.conn.is_mca
+            and c.open_options is not None and bool(c.open_options & mqc.MQOO_OUTPUT))
+
+
 class _Index:
     """The calls that move messages, keyed by the ids §8 links them with."""
 
@@ -193,6 +202,8 @@ class _Index:
                 else:
                     if op == _OPEN and c.hobj is not None and c.comp_code != _FAILED:
                         handles[key, c.hobj] = c
+                    elif op == _OPEN and not mca and failed_open_for_output(c):
+                        failed.append(c)  # the put never got as far as its MQPUT
                     elif op == _SUB and c.comp_code != _FAILED:
                         self.subscriptions.append(c)
                     continue
@@ -549,7 +560,7 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
             by_id[put.msg_id] = j  # type: ignore[index]
         origin_of[id(j)] = put
         journeys.append(j)
-    for put in index.failed:  # failed puts: the Reason is the answer
+    for put in index.failed:  # failed puts (and opens for output): the Reason is the answer
         j = Journey(put.msg_id or bytes(24), V.PUT_FAILED,
                     [Step(put, "failed_put", index.queue(put) or put.object_name or None,
                           put.conn.channel_name or None)],

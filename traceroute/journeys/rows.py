@@ -26,7 +26,12 @@ from traceroute.journeys.calls import (
     call_maker,
     iso,
 )
-from traceroute.journeys.reconstruct import Journey, reconstruct, split_distribution_list
+from traceroute.journeys.reconstruct import (
+    Journey,
+    failed_open_for_output,
+    reconstruct,
+    split_distribution_list,
+)
 
 #: calls/: one row per MQI call (name, Spark SQL type).
 CALL_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -42,7 +47,8 @@ CALL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("resolved_local_q_name", "string"), ("resolved_local_q_mgr", "string"),
     ("msg_id", "string"), ("correl_id", "string"), ("format", "string"),
     ("msg_type", "long"), ("msg_length", "long"), ("get_options", "long"),
-    ("put_options", "long"), ("call_type", "long"), ("xmitq_msg_id", "string"),
+    ("put_options", "long"), ("open_options", "long"), ("call_type", "long"),
+    ("xmitq_msg_id", "string"),
     ("xmitq_remote_q_name", "string"), ("xmitq_remote_q_mgr", "string"),
     ("source", "string"), ("position", "long"))
 
@@ -64,21 +70,27 @@ def _hex(b: bytes | None) -> str | None:
 
 
 def journey_key(call: MQICall) -> str | None:
-    """The original MsgId (hex) a message-moving call belongs to; failed application puts get
-    a key of their own; None for calls that move no message."""
+    """The original MsgId (hex) a message-moving call belongs to; failed application puts
+    (and failed opens for output: `failed_open_for_output`) get a key of their own; None for
+    calls that move no message."""
     op = call.operation
+    if op == mqc.MQXF_OPEN:
+        return _failed_key(call) if failed_open_for_output(call) else None
     if op in (mqc.MQXF_PUT, mqc.MQXF_PUT1):
         if call.msg_id is not None and (call.conn.is_mca or not call.failed):
             return _hex(call.msg_id)
         if call.failed and not call.conn.is_mca:
-            return f"failed:{call.conn.key[0]}:{call.conn.key[1]}:{call.conn.seq_number}:" \
-                   f"{call.index}"
+            return _failed_key(call)
         return None
     if op in (mqc.MQXF_GET, mqc.MQXF_CALLBACK) and not call.failed:
         if call.conn.is_mca:
             return _hex(call.xmitq_msg_id or call.msg_id)
         return _hex(call.msg_id)
     return None
+
+
+def _failed_key(call: MQICall) -> str:
+    return f"failed:{call.conn.key[0]}:{call.conn.key[1]}:{call.conn.seq_number}:{call.index}"
 
 
 def call_rows(trace: ActivityTrace, *, source: str = "", position: int = 0) -> list[dict]:
@@ -111,6 +123,7 @@ def call_rows(trace: ActivityTrace, *, source: str = "", position: int = 0) -> l
             "msg_id": _hex(call.msg_id), "correl_id": _hex(call.correl_id),
             "format": call.format, "msg_type": call.msg_type, "msg_length": call.msg_length,
             "get_options": call.get_options, "put_options": call.put_options,
+            "open_options": call.open_options,
             "call_type": call.call_type, "xmitq_msg_id": _hex(call.xmitq_msg_id),
             "xmitq_remote_q_name": call.xmitq_remote_q_name or None,
             "xmitq_remote_q_mgr": call.xmitq_remote_q_mgr or None,
@@ -155,8 +168,9 @@ def traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
 _ROW_FIELDS = ("operation", "operation_date", "operation_time", "comp_code", "reason", "hobj",
                "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
                "resolved_local_q_name", "resolved_local_q_mgr", "msg_id", "correl_id",
-               "format", "msg_type", "msg_length", "get_options", "put_options", "call_type",
-               "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr")
+               "format", "msg_type", "msg_length", "get_options", "put_options", "open_options",
+               "call_type", "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name",
+               "xmitq_remote_q_mgr")
 _ROW_CALL = call_maker(*_ROW_FIELDS)
 _CALL_INDEX = attrgetter("index")
 
@@ -179,7 +193,7 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
         "operation_id", "operation_date", "operation_time", "comp_code", "reason", "hobj",
         "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
         "resolved_local_q_name", "resolved_local_q_mgr", "msg_id", "correl_id", "format",
-        "msg_type", "msg_length", "get_options", "put_options", "call_type",
+        "msg_type", "msg_length", "get_options", "put_options", "open_options", "call_type",
         "high_res_time", "xmitq_msg_id", "xmitq_remote_q_name", "xmitq_remote_q_mgr")),
         strict=True)
     members: dict[tuple, list[tuple]] = {}
@@ -198,7 +212,8 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
         calls = groups[gk] = []
         for (_key, qmgr, conn_key, seq, conn_id, appl, appl_type, pid, env, channel, chltype,
              source, index, op, odate, otime, cc, reason, hobj, oname, oqmgr, rq, rqm, rlq,
-             rlqm, m, c, fmt, msg_type, length, gopt, popt, ctype, hrt, x, xq, xqm) in group:
+             rlqm, m, c, fmt, msg_type, length, gopt, popt, oopt, ctype, hrt, x, xq,
+             xqm) in group:
             if not calls:
                 conn = conns[gk] = Connection(
                     qmgr=qmgr, conn_id=_b(conn_id) or b"", seq_number=seq,
@@ -210,7 +225,7 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
                 conn, index, op, odate or "", otime or "", cc, reason, hobj, oname or "",
                 oqmgr or "", rq or "", rqm or "", rlq or "", rlqm or "",
                 fromhex(m) if m else None, fromhex(c) if c else None, fmt, msg_type, length,
-                gopt, popt, ctype, hrt, fromhex(x) if x else None, xq or "", xqm or ""))
+                gopt, popt, oopt, ctype, hrt, fromhex(x) if x else None, xq or "", xqm or ""))
         del group[:]
     traces = []
     for gk, calls in groups.items():
