@@ -38,6 +38,7 @@ def _traced(tmp: Path) -> tuple[list[str], list]:
         Producer("QM1", "LQ", count=5, put1=False, appl_name="batch"),
         Producer("QM1", "TO.NOWHERE", count=2, appl_name="typo"),
         Producer("QM1", "NO.SUCH.Q", appl_name="lost"),
+        Producer("QM1", "NO.SUCH.Q", put1=False, appl_name="lostopen"),  # MQOPEN fails
         DistributionList("QM1", ["LQ", ("TARGET.Q", "QM2")], count=2)).run(until=12)
     sim.stop_channel("QM1", "QM1.TO.QM2")
     Workload(sim).add(Producer("QM1", "TARG.AT.QM2", count=3, appl_name="late")).run(until=14)
@@ -65,6 +66,9 @@ def test_local_rows_agree_with_follow(tmp_path: Path) -> None:
     assert len(calls) == whole.calls
     verdicts = Counter(r["verdict"] for r in journeys)
     assert {"consumed", "on_queue", "on_xmitq", "dead_lettered", "put_failed"} <= set(verdicts)
+    failed = {r["applications"]: r["last_queue"] for r in journeys
+              if r["verdict"] == "put_failed"}
+    assert failed["lostopen"] == failed["lost"] == "NO.SUCH.Q"  # MQOPEN as MQPUT1
     assert sum(1 for r in journeys if r["reply_to"]) >= 10
     hopped = [r for r in journeys if r["hops"] == 1 and r["verdict"] == "consumed"]
     assert hopped and all(r["first_time"] <= r["last_time"] for r in hopped)
