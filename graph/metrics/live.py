@@ -5,8 +5,9 @@ A status source answers, for one queue manager, the questions of `Answers` with
 does, over a simulated estate's command server, a real queue manager's (PCF over MQ), or
 MQ's REST API. This module only maps the answers onto the metrics' facts: DISPLAY QSTATUS
 and QLOCAL per local queue, CHSTATUS (current instances, as mq_prometheus shows by default)
-and CHANNEL per channel (the temporary reply queues of the asking itself left out), the
-queue manager running while it answers (status 0 when it does not).
+and CHANNEL per channel (the temporary reply queues of the asking itself left out), DISPLAY
+QMSTATUS and QMGR per queue manager (status, start -> uptime, connections, command server
+and channel initiator; status 0 when it does not answer).
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from typing import Protocol
 from graph.metrics.status import ChannelFacts, EstateFacts, QMgrFacts, QueueFacts
 from pcf import mqc
 from traceroute.mq.admin import REPLY_PREFIX
-from traceroute.status import ChannelStatus, CommandFailed, Definition, QueueStatus, ResponseError
+from traceroute.status import (
+    ChannelStatus,
+    CommandFailed,
+    Definition,
+    QmgrStatus,
+    QueueStatus,
+    ResponseError,
+)
 from traceroute.status.words import (
     CHANNEL_STATUS,
     CHANNEL_SUBSTATE,
@@ -44,6 +52,9 @@ class Answers(Protocol):
 
     def queue_manager(self) -> Definition:
         """DISPLAY QMGR."""
+
+    def qmgr_status(self) -> QmgrStatus:
+        """DISPLAY QMSTATUS."""
 
     @property
     def qmgr(self) -> str:
@@ -112,6 +123,7 @@ def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
             channels = _by_name(a.channels("*"))
             chstatus = a.channel_status("*")
             described = a.queue_manager()
+            running = a.qmgr_status()
         except (CommandFailed, ResponseError, OSError, TimeoutError, RuntimeError) as e:
             if on_error is not None:
                 on_error(qmgr, str(e))
@@ -128,6 +140,11 @@ def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
             c = channel_facts(s, channels.get(s.name))
             c.platform = platform
             facts.channels.append(c)
-        facts.qmgrs.append(QMgrFacts(qmgr, status=mqc.MQQMSTA_RUNNING, platform=platform,
-                                     description=described.attrs.get("DESCR", "")))
+        facts.qmgrs.append(QMgrFacts(
+            qmgr, status=running.status, connection_count=running.connections,
+            channel_initiator_status=running.channel_initiator,
+            command_server_status=running.command_server, start=running.start,
+            platform=platform, description=described.attrs.get("DESCR", ""),
+            # HostName (MQ 9.3.2 on): mq_prometheus's label turns '-' into '.'
+            hostname=running.host_name.replace("-", ".")))
     return facts

@@ -627,7 +627,9 @@ class _Queue:
               browse: bool) -> tuple[MQMD, bytes] | None:
         sim, qmgr = self._world.sim, self._qm._qmgr
         if not browse:
-            return sim.get(qmgr, self._queue, correl_id=correl_id, msg_id=msg_id)
+            # the connection's own ApplName, as for its puts: one connection, one name
+            return sim.get(qmgr, self._queue, correl_id=correl_id, msg_id=msg_id,
+                           appl_name=self._world.appl_name)
         for desc, data in sim.browse(qmgr, self._queue):
             if desc.msg_id in self._browsed:
                 continue  # at or before the browse cursor
@@ -746,8 +748,8 @@ def make_fake_pymqi(sim: Simulator, *, appl_name: str = "dspmqrte",
                     appl_type: int = mqc.MQAT_UNIX) -> types.ModuleType:
     """A `pymqi`-like module whose queue managers are those of `sim`.
 
-    `appl_name`/`appl_type` are what puts are attributed to (a real queue manager takes the
-    program's name); the defaults are SimTransport's, so both give identical reports.
+    `appl_name`/`appl_type` are what puts and gets are attributed to (a real queue manager
+    takes the program's name); the defaults are SimTransport's, so both give identical reports.
     The module's `world.calls` lists the MQI calls made, in order.
     """
     world = _World(sim, appl_name, appl_type)

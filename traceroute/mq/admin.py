@@ -48,6 +48,7 @@ from traceroute.status.values import (
     ClusterQmgr,
     Definition,
     HandleStatus,
+    QmgrStatus,
     QueueStatus,
     ResetStats,
 )
@@ -215,6 +216,14 @@ class Admin:
                            lambda m: resp.definition_from(m, self.qmgr, "QMGR"))
         if not found:
             raise AdminError(f"Inquire Queue Manager to {self.qmgr}: an empty response")
+        return found[0]
+
+    def qmgr_status(self) -> QmgrStatus:
+        """DISPLAY QMSTATUS (Inquire Queue Manager Status): status, start, connections."""
+        found = self._read(cmd.inquire_qmgr_status(), self.qmgr,
+                           lambda m: resp.qmgr_status_from(m, self.qmgr, self.tz))
+        if not found:
+            raise AdminError(f"Inquire Queue Manager Status to {self.qmgr}: an empty response")
         return found[0]
 
     def queues(self, name: str = "*", qtype: int = mqc.MQQT_ALL, *,

@@ -17,19 +17,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime, tzinfo
 
+from pcf import mqc
 from traceroute.status.attributes import INT, LIST, WORDS, table_for
 from traceroute.status.values import (
     ChannelStatus,
     ClusterQmgr,
     Definition,
     HandleStatus,
+    QmgrStatus,
     QueueStatus,
     ResetStats,
 )
 
 __all__ = ["RestBodyError", "channel_status_json", "channel_status_of", "cluster_qmgr_json",
            "cluster_qmgr_of", "definition_json", "definition_of", "handle_json",
-           "handle_of", "queue_status_json", "queue_status_of", "reset_stats_json",
+           "handle_of", "qmgr_status_json", "qmgr_status_of", "queue_status_json",
+           "queue_status_of", "reset_stats_json",
            "reset_stats_of"]
 
 
@@ -279,6 +282,51 @@ def cluster_qmgr_of(data: object, qmgr: str, what: str = "clusqmgr") -> ClusterQ
                        o.text("qmtype").upper() or "NORMAL",
                        o.text("deftype").upper() or "CLUSSDRA",
                        o.text("status").upper() or "INACTIVE", o.yes("suspend"))
+
+
+# --- DISPLAY QMSTATUS --------------------------------------------------------------------------
+
+_QMSTA = {mqc.MQQMSTA_STARTING: "STARTING", mqc.MQQMSTA_RUNNING: "RUNNING",
+          mqc.MQQMSTA_QUIESCING: "QUIESCING"}
+_SVC = {mqc.MQSVC_STATUS_STOPPED: "STOPPED", mqc.MQSVC_STATUS_STARTING: "STARTING",
+        mqc.MQSVC_STATUS_RUNNING: "RUNNING", mqc.MQSVC_STATUS_STOPPING: "STOPPING"}
+
+
+def qmgr_status_json(s: QmgrStatus, tz: tzinfo = UTC) -> dict:
+    """DISPLAY QMSTATUS ALL."""
+    date, time = _date_time(s.start, tz)
+    out: dict = {"qmname": s.queue_manager, "status": _QMSTA.get(s.status, str(s.status))}
+    if s.channel_initiator is not None:
+        out["chinit"] = _SVC.get(s.channel_initiator, str(s.channel_initiator))
+    if s.command_server is not None:
+        out["cmdserv"] = _SVC.get(s.command_server, str(s.command_server))
+    out.update(_known(conns=s.connections))
+    return {**out, "hostname": s.host_name, "instdesc": s.installation_desc,
+            "instname": s.installation_name, "instpath": s.installation_path,
+            "startda": date, "startti": time}
+
+
+def _word(o: _Object, key: str, words: dict[int, str]) -> int | None:
+    text = o.text(key).upper()
+    if not text:
+        return None
+    found = {w: n for n, w in words.items()}.get(text)
+    if found is None:
+        raise RestBodyError(f"{o.where(key)}: {text!r} is not one of {sorted(words.values())}")
+    return found
+
+
+def qmgr_status_of(data: object, qmgr: str, tz: tzinfo = UTC,
+                   what: str = "qmstatus") -> QmgrStatus:
+    """A QmgrStatus from DISPLAY QMSTATUS's parameters."""
+    o = _Object(data, what)
+    status = _word(o, "status", _QMSTA)
+    if status is None:
+        raise RestBodyError(f"{what}: no status")
+    return QmgrStatus(o.text("qmname") or qmgr, status, o.moment("startda", "startti", tz),
+                      o.number("conns", None), _word(o, "cmdserv", _SVC),
+                      _word(o, "chinit", _SVC), o.text("instname"), o.text("instpath"),
+                      o.text("instdesc"), o.text("hostname"))
 
 
 # --- DISPLAY QMGR / QUEUE / CHANNEL -----------------------------------------------------------

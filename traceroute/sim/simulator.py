@@ -461,6 +461,9 @@ class Simulator:
         self._starting: dict[str, list[tuple[MQObject, str]]] = {}
         #: (qmgr, channel) handed a slot that is about to start (the slot counts as active)
         self._slotted: set[tuple[str, str]] = set()
+        #: queue manager -> virtual seconds of its strmqm after an endmqm (none: it runs
+        #: since `start`)
+        self.started_at: dict[str, float] = {}
         #: queue managers ended (end_qmgr) and not started again
         self.ended: set[str] = set()
         #: application name -> the user it runs as ('mqm' when not named here)
@@ -1395,11 +1398,20 @@ class Simulator:
     def start_qmgr(self, qmgr: str) -> None:
         """strmqm: an ended queue manager runs again (Queue Manager Active); its senders
         with messages waiting start, and channels retrying toward it try again."""
+        if qmgr in self.ended:
+            self.started_at[qmgr] = self.now
         self.ended.discard(qmgr)
         for w in self.watchers:
             w.qmgr_changed(qmgr, True, mqc.MQRQ_FAILOVER_NOT_PERMITTED)
         for name in self.network.qmgrs:
             self.retry(name)
+
+    def qmgr_started(self, qmgr: str) -> datetime:
+        """When the queue manager started, on its clock (naive UTC): the simulation's start,
+        or its last strmqm after an endmqm."""
+        qm = self.network.qmgrs[qmgr]
+        return self.start + timedelta(seconds=self.started_at.get(qmgr, 0.0)
+                                      + self.clock_skew.get(qm.name, 0.0))
 
     def active(self, qmgr: str) -> bool:
         """Whether the queue manager runs (not ended)."""

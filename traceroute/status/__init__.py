@@ -1,9 +1,9 @@
 """Live status and configuration of queue managers, as typed values (pure: no I/O).
 
 `values` holds what a queue manager says now (QueueStatus, ChannelStatus, HandleStatus,
-ResetStats, Definition, ClusterQmgr); `commands` builds the PCF commands that ask for them
-(and reads a failed response: CommandFailed); `responses` turns values into response
-parameters and back, so a simulated command server and a client of a real one share one
+QmgrStatus, ResetStats, Definition, ClusterQmgr); `commands` builds the PCF commands that
+ask for them (and reads a failed response: CommandFailed); `responses` turns values into
+response parameters and back, so a simulated command server and a client of a real one share one
 reading of IBM's PCF reference; `attributes` maps MQSC keywords to PCF parameters; `words`
 MQ's words for status values. The transports that carry the commands are in
 `traceroute.mq` (the administration client) and `traceroute.sim.cmdserver`.
@@ -16,10 +16,11 @@ from traceroute.status.values import (
     ClusterQmgr,
     Definition,
     HandleStatus,
+    QmgrStatus,
     QueueStatus,
     ResetStats,
 )
 
 __all__ = ["ChannelStatus", "ClusterQmgr", "CommandFailed", "Definition", "HandleStatus",
-           "QueueStatus", "ResetStats", "ResponseError", "failure_of", "matches",
+           "QmgrStatus", "QueueStatus", "ResetStats", "ResponseError", "failure_of", "matches",
            "reason_text"]

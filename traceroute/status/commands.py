@@ -99,6 +99,12 @@ def inquire_qmgr() -> Message:
                    [IntegerList(mqc.MQIACF_Q_MGR_ATTRS, [mqc.MQIACF_ALL])])
 
 
+def inquire_qmgr_status() -> Message:
+    """Inquire Queue Manager Status (DISPLAY QMSTATUS), every status attribute."""
+    return command(mqc.MQCMD_INQUIRE_Q_MGR_STATUS,
+                   [IntegerList(mqc.MQIACF_Q_MGR_STATUS_ATTRS, [mqc.MQIACF_ALL])])
+
+
 def inquire_queue(name: str, qtype: int = mqc.MQQT_ALL, *,
                   where: Parameter | None = None) -> Message:
     """Inquire Queue: every attribute of the queues `name` (generic) of type `qtype`."""

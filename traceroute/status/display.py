@@ -20,6 +20,7 @@ from traceroute.status.values import (
     ClusterQmgr,
     Definition,
     HandleStatus,
+    QmgrStatus,
     QueueStatus,
     ResetStats,
 )
@@ -189,6 +190,30 @@ def cluster_qmgr_items(c: ClusterQmgr) -> list[str]:
     return [item("CLUSQMGR", c.name), item("CHANNEL", c.channel), item("CLUSTER", c.cluster),
             item("CONNAME", c.conname), item("DEFTYPE", c.deftype), item("QMTYPE", c.qmtype),
             item("STATUS", c.status), item("SUSPEND", "YES" if c.suspended else "NO")]
+
+
+#: DISPLAY QMSTATUS ALL's items after QMNAME and STATUS, in runmqsc's order.
+QMSTATUS_ALL = ("CHINIT", "CMDSERV", "CONNS", "HOSTNAME", "INSTDESC", "INSTNAME",
+                "INSTPATH", "STARTDA", "STARTTI")
+_QMSTA = {1: "STARTING", 2: "RUNNING", 3: "QUIESCING"}
+_SVC = {0: "STOPPED", 1: "STARTING", 2: "RUNNING", 3: "STOPPING"}
+
+
+def qmstatus_items(s: QmgrStatus, wanted: Iterable[str] | None = (),
+                   tz: tzinfo = UTC) -> list[str]:
+    """DISPLAY QMSTATUS: QMNAME, STATUS and the items asked for (None: ALL)."""
+    date, time = _date(s.start, tz)
+    values: dict[str, str | None] = {
+        "CHINIT": _SVC.get(s.channel_initiator, "") if s.channel_initiator is not None
+        else None,
+        "CMDSERV": _SVC.get(s.command_server, "") if s.command_server is not None else None,
+        "CONNS": None if s.connections is None else str(s.connections),
+        "HOSTNAME": s.host_name, "INSTDESC": s.installation_desc,
+        "INSTNAME": s.installation_name, "INSTPATH": s.installation_path,
+        "STARTDA": date, "STARTTI": time}
+    values = {k: v for k, v in values.items() if v is not None}
+    return [item("QMNAME", s.queue_manager), item("STATUS", _QMSTA.get(s.status, s.status)),
+            *_chosen(values, wanted, QMSTATUS_ALL)]
 
 
 def columns(items: list[str], width: int = 40, indent: str = "   ") -> list[str]:

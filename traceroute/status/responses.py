@@ -28,6 +28,7 @@ from traceroute.status.values import (
     Definition,
     HandleStatus,
     Indicator,
+    QmgrStatus,
     QueueStatus,
     ResetStats,
 )
@@ -332,6 +333,44 @@ def reset_stats_from(message: Message, qmgr: str) -> ResetStats:
     return ResetStats(qmgr, r.text(mqc.MQCA_Q_NAME), r.number(mqc.MQIA_TIME_SINCE_RESET),
                       r.number(mqc.MQIA_HIGH_Q_DEPTH), r.number(mqc.MQIA_MSG_ENQ_COUNT),
                       r.number(mqc.MQIA_MSG_DEQ_COUNT))
+
+
+def qmgr_status_parameters(s: QmgrStatus, tz: tzinfo = UTC) -> list[Parameter]:
+    """An Inquire Queue Manager Status response's parameters (Multiplatforms; QMgrName and
+    QMgrStatus always, then the status attributes, as IBM's reference lists them)."""
+    date, time = _date_time(s.start, tz)
+    out: list[Parameter] = [_s(mqc.MQCA_Q_MGR_NAME, s.queue_manager),
+                            Integer(mqc.MQIACF_Q_MGR_STATUS, s.status)]
+    for pid, value in ((mqc.MQIACF_CHINIT_STATUS, s.channel_initiator),
+                       (mqc.MQIACF_CMD_SERVER_STATUS, s.command_server),
+                       (mqc.MQIACF_CONNECTION_COUNT, s.connections)):
+        if value is not None:
+            out.append(Integer(pid, value))
+    out += [_s(mqc.MQCA_INSTALLATION_DESC, s.installation_desc, 64),
+            _s(mqc.MQCA_INSTALLATION_NAME, s.installation_name, 16),
+            _s(mqc.MQCA_INSTALLATION_PATH, s.installation_path, 256),
+            _s(mqc.MQCACF_HOST_NAME, s.host_name, 256)]
+    if s.start is not None:
+        out += [_s(mqc.MQCACF_Q_MGR_START_DATE, date, 12),
+                _s(mqc.MQCACF_Q_MGR_START_TIME, time, 8)]
+    return out
+
+
+def qmgr_status_from(message: Message, qmgr: str, tz: tzinfo = UTC) -> QmgrStatus:
+    """A QmgrStatus from an Inquire Queue Manager Status response (StartDate/StartTime in
+    the queue manager's zone `tz`)."""
+    r = _Reader(message)
+    return QmgrStatus(r.text(mqc.MQCA_Q_MGR_NAME, qmgr) or qmgr,
+                      r.number(mqc.MQIACF_Q_MGR_STATUS),
+                      start=r.moment(mqc.MQCACF_Q_MGR_START_DATE,
+                                     mqc.MQCACF_Q_MGR_START_TIME, tz),
+                      connections=r.optional(mqc.MQIACF_CONNECTION_COUNT),
+                      command_server=r.optional(mqc.MQIACF_CMD_SERVER_STATUS),
+                      channel_initiator=r.optional(mqc.MQIACF_CHINIT_STATUS),
+                      installation_name=r.text(mqc.MQCA_INSTALLATION_NAME, ""),
+                      installation_path=r.text(mqc.MQCA_INSTALLATION_PATH, ""),
+                      installation_desc=r.text(mqc.MQCA_INSTALLATION_DESC, ""),
+                      host_name=r.text(mqc.MQCACF_HOST_NAME, ""))
 
 
 _QMTYPE = {"NORMAL": mqc.MQQMT_NORMAL, "REPOS": mqc.MQQMT_REPOSITORY}

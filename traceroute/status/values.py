@@ -2,11 +2,12 @@
 
 `QueueStatus` is one line of DISPLAY QSTATUS TYPE(QUEUE), `HandleStatus` one of TYPE(HANDLE),
 `ChannelStatus` one of DISPLAY CHSTATUS (CURRENT or SAVED), `ResetStats` what RESET QSTATS
-returns, `Definition` one object's configuration (MQSC keywords and values, as DISPLAY
-QUEUE/CHANNEL/QMGR shows them) and `ClusterQmgr` one DISPLAY CLUSQMGR entry. Counters
-MQ wraps at 999,999,999 (BYTSSENT ...) are kept as the queue manager gave them. Times are
-aware datetimes in UTC; monitoring values the queue manager does not provide (MONQ/MONCHL
-OFF, nothing measured yet) are None. `to_json` gives the `mqroute status --json` objects.
+returns, `QmgrStatus` what DISPLAY QMSTATUS says, `Definition` one object's configuration
+(MQSC keywords and values, as DISPLAY QUEUE/CHANNEL/QMGR shows them) and `ClusterQmgr` one
+DISPLAY CLUSQMGR entry. Counters MQ wraps at 999,999,999 (BYTSSENT ...) are kept as the
+queue manager gave them. Times are aware datetimes in UTC; monitoring values the queue
+manager does not provide (MONQ/MONCHL OFF, nothing measured yet) are None. `to_json` gives
+the `mqroute status --json` objects.
 """
 
 from __future__ import annotations
@@ -146,6 +147,24 @@ class ResetStats:
     high_depth: int
     enqueued: int
     dequeued: int
+
+
+@dataclass(frozen=True)
+class QmgrStatus:
+    """DISPLAY QMSTATUS (Inquire Queue Manager Status): MQQMSTA_* status, the moment it
+    started, its connections and its command server's and channel initiator's MQSVC_STATUS_*
+    (None: not returned)."""
+
+    queue_manager: str
+    status: int
+    start: datetime | None = None
+    connections: int | None = None
+    command_server: int | None = None
+    channel_initiator: int | None = None
+    installation_name: str = ""
+    installation_path: str = ""
+    installation_desc: str = ""
+    host_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -240,3 +240,49 @@ def test_bytes_buffers_and_queue_files_the_same_over_every_path():
     assert one("ibmmq_queue_qfile_current_size", "QM2", "TARGET.Q") == 1  # 5 messages
     assert one("ibmmq_queue_qfile_max_size", "QM2", "TARGET.Q") == 2_088_960
     assert one("ibmmq_queue_qfile_current_size", "QM1", "QM2") == 0  # all sent
+
+
+@pytest.mark.parametrize("over", ["sim", "ibmmq", "pymqi", "rest"])
+def test_queue_manager_status_metrics_from_display_qmstatus(over):
+    """ibmmq_qmgr_* from Inquire Queue Manager Status: running, uptime since its start (the
+    simulation's), its connections when it answered, command server and channel initiator
+    running; the same over every path."""
+    sim = estate()
+    assert sim.put("QM1", "TARG.AT.QM2", MQMD(format="MQSTR"), b"x").ok
+    sim.run(until=sim.now + 30)
+    ask = admins(sim, over)
+    asked_at = {}
+
+    def answers(qmgr):
+        asked_at[qmgr] = {c.appl_name for c in sim.connections() if c.qmgr == qmgr}
+        return ask(qmgr)
+
+    now = datetime(2026, 11, 22, 12, 30, tzinfo=UTC)  # 2.5 h after the estate's start
+    snap = status_snapshot(collect(answers, ["QM1", "QM2"]), now=now)
+    for qmgr in ("QM1", "QM2"):
+        labels = {"qmgr": qmgr, "platform": "UNIX"}
+        assert snap.get("ibmmq_qmgr_status", **labels) == mqc.MQQMSTA_RUNNING
+        assert snap.get("ibmmq_qmgr_uptime", **labels) == 9000
+        assert snap.get("ibmmq_qmgr_command_server_status", **labels) == \
+            mqc.MQSVC_STATUS_RUNNING
+        assert snap.get("ibmmq_qmgr_channel_initiator_status", **labels) == \
+            mqc.MQSVC_STATUS_RUNNING
+        conns = snap.get("ibmmq_qmgr_connection_count", **labels)
+        # those open when it was asked, and the asker's own (the REST handler here calls the
+        # command server in-process: no MQ connection of its own)
+        asker = 0 if over == "rest" else 1
+        assert conns is not None and conns >= max(asker, len(asked_at[qmgr]))
+
+
+def test_qmgr_series_equal_over_sim_and_ibmmq():
+    def series(over):
+        sim = estate()
+        snap = status_snapshot(collect(admins(sim, over), ["QM1"]),
+                               now=datetime(2026, 11, 22, 11, tzinfo=UTC))
+        return {n: v for n, v in snap.series.items() if n.startswith("ibmmq_qmgr_")}
+
+    via_sim = series("sim")
+    assert via_sim == series("ibmmq")
+    assert {n for n, v in via_sim.items() if v} >= {
+        "ibmmq_qmgr_status", "ibmmq_qmgr_uptime", "ibmmq_qmgr_connection_count",
+        "ibmmq_qmgr_command_server_status", "ibmmq_qmgr_channel_initiator_status"}

@@ -15,10 +15,16 @@ from pcf.decoder import decode
 from pcf.encoder import encode
 from pcf.model import Header, IntegerFilter, Message, StringFilter
 from traceroute.sim.crtmqm import QMGR_DEFAULTS, SYSTEM_OBJECTS, type_default
-from traceroute.status import ChannelStatus, QueueStatus
+from traceroute.status import ChannelStatus, QmgrStatus, QueueStatus
 from traceroute.status import responses as resp
 from traceroute.status.attributes import from_parameters, to_parameters
-from traceroute.status.display import columns, definition_items, item, queue_status_items
+from traceroute.status.display import (
+    columns,
+    definition_items,
+    item,
+    qmstatus_items,
+    queue_status_items,
+)
 from traceroute.status.explain import QUEUE, XMITQ, Stop, explain
 from traceroute.status.values import Definition
 from traceroute.status.where import where_filter
@@ -225,3 +231,55 @@ def test_runmqsc_shows_and_filters_them():
         mqc.MQIACH_BYTES_SENT, mqc.MQCFOP_GREATER, 1000)
     assert where_filter("QSTATUS", "CURFSIZE NL 1") == IntegerFilter(
         mqc.MQIACF_CUR_Q_FILE_SIZE, mqc.MQCFOP_NOT_LESS, 1)
+
+
+# --- DISPLAY QMSTATUS (Inquire Queue Manager Status) -------------------------------------------
+
+_QMSTATUS = st.builds(
+    QmgrStatus, st.sampled_from(["QM1", "QM.X_1"]),
+    st.sampled_from([mqc.MQQMSTA_STARTING, mqc.MQQMSTA_RUNNING, mqc.MQQMSTA_QUIESCING]),
+    start=st.none() | st.datetimes(datetime(2000, 1, 1), datetime(2099, 1, 1)).map(
+        lambda d: d.replace(microsecond=0, tzinfo=UTC)),
+    connections=st.none() | st.integers(0, 999_999),
+    command_server=st.none() | st.integers(0, 3), channel_initiator=st.none() | st.integers(0, 3),
+    installation_name=st.sampled_from(["", "Installation1"]),
+    installation_path=st.sampled_from(["", "/opt/mqm"]),
+    host_name=st.sampled_from(["", "mq-host.example"]))
+
+
+@given(_QMSTATUS, st.sampled_from([UTC, timezone(timedelta(hours=-5))]))
+@settings(max_examples=60, deadline=None)
+def test_qmgr_status_round_trips_through_pcf_and_rest(s, tz):
+    from traceroute.rest import objects
+
+    message = decode(encode(Message(Header(mqc.MQCFT_RESPONSE, mqc.MQCMD_INQUIRE_Q_MGR_STATUS,
+                                           1, mqc.MQCFC_LAST),
+                                    resp.qmgr_status_parameters(s, tz))))
+    assert resp.qmgr_status_from(message, "QM1", tz) == s
+    assert objects.qmgr_status_of(objects.qmgr_status_json(s, tz), "QM1", tz) == s
+
+
+def test_qmgr_status_reads_ibm_shapes():
+    # StartDate / StartTime as IBM gives them: MQCFST yyyy-mm-dd, hh.mm.ss in the queue
+    # manager's zone; ConnectionCount etc. MQCFIN
+    from pcf.model import Integer, String
+    m = Message(Header(mqc.MQCFT_RESPONSE, mqc.MQCMD_INQUIRE_Q_MGR_STATUS, 1, mqc.MQCFC_LAST), [
+        String(mqc.MQCA_Q_MGR_NAME, "QM1", width=48), Integer(mqc.MQIACF_Q_MGR_STATUS, 2),
+        String(mqc.MQCACF_Q_MGR_START_DATE, "2026-11-22", width=12),
+        String(mqc.MQCACF_Q_MGR_START_TIME, "05.00.00", width=8),
+        Integer(mqc.MQIACF_CONNECTION_COUNT, 23)])
+    s = resp.qmgr_status_from(m, "QM1", timezone(timedelta(hours=-5)))
+    assert s.start == datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+    assert (s.status, s.connections, s.command_server) == (2, 23, None)
+
+
+def test_display_qmstatus_items_as_runmqsc_shows_them():
+    s = QmgrStatus("QM1", mqc.MQQMSTA_RUNNING, datetime(2026, 11, 22, 10, 0, tzinfo=UTC), 7,
+                   mqc.MQSVC_STATUS_RUNNING, mqc.MQSVC_STATUS_STOPPED, "Installation1",
+                   "/opt/mqm")
+    assert qmstatus_items(s) == ["QMNAME(QM1)", "STATUS(RUNNING)"]
+    assert qmstatus_items(s, {"CONNS", "STARTDA"}) == [
+        "QMNAME(QM1)", "STATUS(RUNNING)", "CONNS(7)", "STARTDA(2026-11-22)"]
+    every = qmstatus_items(s, None)
+    assert "CHINIT(STOPPED)" in every and "CMDSERV(RUNNING)" in every
+    assert "STARTTI(10.00.00)" in every and "INSTNAME(Installation1)" in every

@@ -85,6 +85,7 @@ from traceroute.status.responses import (
     cluster_qmgr_parameters,
     definition_parameters,
     handle_status_parameters,
+    qmgr_status_parameters,
     queue_status_parameters,
     reset_stats_parameters,
 )
@@ -93,6 +94,7 @@ from traceroute.status.values import (
     ClusterQmgr,
     Definition,
     HandleStatus,
+    QmgrStatus,
     QueueStatus,
 )
 from traceroute.status.words import CHANNEL_TYPE, QUEUE_TYPE, reverse
@@ -211,6 +213,7 @@ class CommandServer(Watcher):
         sim.add_watcher(self)
         self._handlers: dict[int, Callable[[QueueManager, Message], list[list[Parameter]]]] = {
             mqc.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
+            mqc.MQCMD_INQUIRE_Q_MGR_STATUS: self._inquire_qmgr_status,
             mqc.MQCMD_INQUIRE_Q: self._inquire_queue,
             mqc.MQCMD_INQUIRE_Q_NAMES: self._inquire_queue_names,
             mqc.MQCMD_INQUIRE_Q_STATUS: self._inquire_queue_status,
@@ -420,6 +423,24 @@ class CommandServer(Watcher):
         params = self._parameters(Definition(qm.name, "QMGR", qm.name,
                                                      masked("QMGR", attrs)))
         return [_select(params, r.selected(mqc.MQIACF_Q_MGR_ATTRS), (mqc.MQCA_Q_MGR_NAME,))]
+
+    def _inquire_qmgr_status(self, qm: QueueManager,
+                             message: Message) -> list[list[Parameter]]:
+        """Inquire Queue Manager Status (Multiplatforms): running (it answers) since the
+        simulation's start or its last strmqm; ConnectionCount the connections open to it
+        now (applications, channel agents, this command's asker); command server and
+        channel initiator running; the installation a Linux crtmqm makes by default."""
+        r = Request(message, (), (mqc.MQIACF_Q_MGR_STATUS_ATTRS,))
+        connections = sum(1 for c in self.sim.connections() if c.qmgr == qm.name)
+        status = QmgrStatus(
+            qm.name, mqc.MQQMSTA_RUNNING,
+            start=self.sim.qmgr_started(qm.name).replace(tzinfo=UTC),
+            connections=connections, command_server=mqc.MQSVC_STATUS_RUNNING,
+            channel_initiator=mqc.MQSVC_STATUS_RUNNING, installation_name="Installation1",
+            installation_path="/opt/mqm", installation_desc="")
+        return [_select(qmgr_status_parameters(status, self.tz),
+                        r.selected(mqc.MQIACF_Q_MGR_STATUS_ATTRS),
+                        (mqc.MQCA_Q_MGR_NAME, mqc.MQIACF_Q_MGR_STATUS))]
 
     def _queues(self, qm: QueueManager, pattern: str, qtype: int) -> list[MQObject]:
         return [q for q in all_objects(qm) if q.kind in _QTYPES and matches(pattern, q.name)

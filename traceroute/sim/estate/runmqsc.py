@@ -274,6 +274,13 @@ class _Runner:
             return ["AMQ8408I: Display Queue Manager details.",
                     *display.columns(display.definition_items(d, None if everything
                                                               else shown))]
+        if kind == "QMSTATUS":
+            m = self._execute(pcf_commands.inquire_qmgr_status(), self.qmgr)[0]
+            tz = self.server.tz
+            status = responses.qmgr_status_from(m, self.qmgr, tz)
+            return ["AMQ8705I: Display Queue Manager Status Details.",
+                    *display.columns(display.qmstatus_items(
+                        status, None if "ALL" in attrs else shown, tz))]
         if kind == "QSTATUS":
             return self._display_qstatus(name, attrs, where, shown)
         if kind == "CHSTATUS":

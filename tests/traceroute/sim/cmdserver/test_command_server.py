@@ -5,11 +5,15 @@ MsgSeqNumber/Control/CompCode/Reason, one message per object, MQCFC_LAST on the 
 
 from __future__ import annotations
 
+from datetime import UTC, timedelta
+
 import pytest
 
 from pcf import mqc
 from pcf.mqmd import MQMD
 from tests.support import pcfbytes as b
+from traceroute.mq.admin import Admin, PCFOverQueues
+from traceroute.mq.transport import SimTransport
 from traceroute.sim.cmdserver import attach
 from traceroute.sim.mqsc import parse_mqsc
 from traceroute.sim.simulator import Simulator
@@ -237,3 +241,51 @@ def test_inquire_queue_manager_says_its_platform_and_command_level(sim):
     assert params[mqc.MQIA_PLATFORM] == mqc.MQPL_UNIX
     assert params[mqc.MQIA_COMMAND_LEVEL] == 940
     assert params[mqc.MQCA_Q_MGR_NAME].rstrip() == b"QM1"
+
+
+def test_inquire_queue_manager_status_answers_as_ibm_lists_it(sim):
+    # "Inquire Queue Manager Status (Response)" on Multiplatforms: QMgrName and QMgrStatus
+    # always; StartDate (MQCFST yyyy-mm-dd), StartTime (hh.mm.ss), ConnectionCount,
+    # CommandServerStatus, ChannelInitiatorStatus ... when QMStatusAttrs asks (default: all)
+    sim.now += 3600
+    msg_id, got = ask(sim, mqc.MQCMD_INQUIRE_Q_MGR_STATUS, [])
+    assert len(got) == 1 and got[0][0].correl_id == msg_id
+    cfh = b.read_cfh(got[0][1])
+    assert (cfh["Type"], cfh["Command"], cfh["Control"], cfh["CompCode"]) == (
+        mqc.MQCFT_RESPONSE, mqc.MQCMD_INQUIRE_Q_MGR_STATUS, mqc.MQCFC_LAST, mqc.MQCC_OK)
+    kinds = {pid: kind for kind, pid, _ in b.read_parameters(got[0][1])}
+    params = {pid: v for _, pid, v in b.read_parameters(got[0][1])}
+    assert params[mqc.MQCA_Q_MGR_NAME].rstrip() == b"QM1"
+    assert params[mqc.MQIACF_Q_MGR_STATUS] == mqc.MQQMSTA_RUNNING == 2
+    # started with the simulation (not moved by the hour that passed since)
+    assert params[mqc.MQCACF_Q_MGR_START_DATE].rstrip() == sim.start.strftime(
+        "%Y-%m-%d").encode()
+    assert params[mqc.MQCACF_Q_MGR_START_TIME].rstrip() == sim.start.strftime(
+        "%H.%M.%S").encode()
+    assert params[mqc.MQIACF_CMD_SERVER_STATUS] == mqc.MQSVC_STATUS_RUNNING == 2
+    assert params[mqc.MQIACF_CHINIT_STATUS] == mqc.MQSVC_STATUS_RUNNING
+    # the connections open when it answered: all but the one that got the answer since
+    # (amqsget, ask()'s reader), the asker's (amqsput's) among them
+    then = {c.appl_name for c in sim.connections() if c.qmgr == "QM1"} - {"amqsget"}
+    assert params[mqc.MQIACF_CONNECTION_COUNT] == len(then) >= 1
+    assert params[mqc.MQCA_INSTALLATION_NAME].rstrip() == b"Installation1"
+    assert kinds[mqc.MQIACF_CONNECTION_COUNT] == mqc.MQCFT_INTEGER
+    assert kinds[mqc.MQCACF_Q_MGR_START_DATE] == mqc.MQCFT_STRING
+
+
+def test_inquire_queue_manager_status_returns_what_is_asked_and_the_status(sim):
+    _, [(_md, data)] = ask(sim, mqc.MQCMD_INQUIRE_Q_MGR_STATUS, [
+        b.cfil(mqc.MQIACF_Q_MGR_STATUS_ATTRS, [mqc.MQIACF_CONNECTION_COUNT])])
+    assert {pid for _, pid, _ in b.read_parameters(data)} == {
+        mqc.MQCA_Q_MGR_NAME, mqc.MQIACF_Q_MGR_STATUS, mqc.MQIACF_CONNECTION_COUNT}
+
+
+def test_queue_manager_status_start_is_its_last_strmqm(sim):
+    sim.now += 600
+    sim.end_qmgr("QM2")
+    sim.now += 60
+    sim.start_qmgr("QM2")
+    sim.now += 30
+    status = Admin(PCFOverQueues(SimTransport(sim, "QM2"))).qmgr_status()
+    assert status.start == (sim.start + timedelta(seconds=660)).replace(tzinfo=UTC)
+    assert sim.qmgr_started("QM1") == sim.start  # the other one runs since the start

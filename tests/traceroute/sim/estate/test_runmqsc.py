@@ -65,3 +65,23 @@ def test_an_open_queue_cannot_be_cleared_or_deleted_and_other_types_are_not_foun
     assert result.lines[-3:] == ["8 MQSC commands read.", "No commands have a syntax error.",
                                  "4 valid MQSC commands could not be processed."]
     assert not result.ok
+
+
+def test_display_qmstatus_says_the_queue_manager_runs_since_the_estate_began(tmp_path):
+    path = tmp_path / "estate"
+    Estate.create(path, parse_mqsc(resources.files("traceroute").joinpath(
+        "examples/qm1_qm2.mqsc").read_text()), now=T0)
+    later = datetime(2026, 11, 28, 15, 30, 0, tzinfo=UTC)
+    with Estate.open(path, now=later) as e:
+        result = run_mqsc(e, "QM1", "DISPLAY QMSTATUS\nDISPLAY QMSTATUS CONNS STARTDA STARTTI\n"
+                                    "DISPLAY QMSTATUS ALL\n")
+    short, chosen, every = _answers(result)
+    assert short[0] == "AMQ8705I: Display Queue Manager Status Details."
+    assert short[1].split() == ["QMNAME(QM1)", "STATUS(RUNNING)"]
+    words = " ".join(chosen).split()
+    assert "STARTDA(2026-11-28)" in words and "STARTTI(12.00.00)" in words  # not 15.30
+    assert any(w.startswith("CONNS(") for w in words)
+    assert "CHINIT" not in " ".join(chosen)
+    words = " ".join(every).split()
+    assert {"CHINIT(RUNNING)", "CMDSERV(RUNNING)", "INSTNAME(Installation1)"} <= set(words)
+    assert result.failed == 0
