@@ -7,7 +7,8 @@ MQ's REST API. This module only maps the answers onto the metrics' facts: DISPLA
 and QLOCAL per local queue, CHSTATUS (current instances, as mq_prometheus shows by default)
 and CHANNEL per channel (the temporary reply queues of the asking itself left out), DISPLAY
 QMSTATUS and QMGR per queue manager (status, start -> uptime, connections, command server
-and channel initiator; status 0 when it does not answer).
+and channel initiator), LSSTATUS (listeners running, counted as mq_prometheus counts them);
+status 0 when it does not answer).
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ class Answers(Protocol):
 
     def qmgr_status(self) -> QmgrStatus:
         """DISPLAY QMSTATUS."""
+
+    def active_listeners(self) -> int:
+        """DISPLAY LSSTATUS(*): how many listeners run."""
 
     @property
     def qmgr(self) -> str:
@@ -130,6 +134,12 @@ def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
             facts.qmgrs.append(QMgrFacts(qmgr, status=0))
             continue
         platform = described.attrs.get("PLATFORM", "").removeprefix("MQPL_")
+        try:  # a source that cannot ask it (a REST API without DISPLAY LSSTATUS): no series
+            listening: int | None = a.active_listeners()
+        except (CommandFailed, ResponseError, RuntimeError) as e:
+            listening = None
+            if on_error is not None:
+                on_error(qmgr, f"listeners: {e}")
         for s in qstatus:
             if s.name.startswith(REPLY_PREFIX):  # the asking's own reply queue, not theirs
                 continue
@@ -144,6 +154,7 @@ def collect(answers_of: Callable[[str], Answers], qmgrs: Iterable[str], *,
             qmgr, status=running.status, connection_count=running.connections,
             channel_initiator_status=running.channel_initiator,
             command_server_status=running.command_server, start=running.start,
+            active_listeners=listening,
             platform=platform, description=described.attrs.get("DESCR", ""),
             # HostName (MQ 9.3.2 on): mq_prometheus's label turns '-' into '.'
             hostname=running.host_name.replace("-", ".")))

@@ -226,6 +226,17 @@ class Admin:
             raise AdminError(f"Inquire Queue Manager Status to {self.qmgr}: an empty response")
         return found[0]
 
+    def active_listeners(self) -> int:
+        """How many listeners run (or start, stop): the responses to Inquire Channel Listener
+        Status of every listener, as mq_prometheus counts them (none: 0)."""
+        try:
+            responses = self.run(cmd.inquire_listener_status("*"), "*", generic=True)
+        except CommandFailed as e:
+            if e.reason == mqc.MQRCCF_LSTR_STATUS_NOT_FOUND:
+                return 0
+            raise
+        return sum(1 for m in responses if m.parameters)
+
     def queues(self, name: str = "*", qtype: int = mqc.MQQT_ALL, *,
                where: Parameter | None = None) -> list[Definition]:
         """Queue definitions (Inquire Queue), every attribute."""

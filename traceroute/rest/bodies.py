@@ -110,6 +110,9 @@ def request_body(command: Message) -> dict:
         body, kind = {"command": "display", "qualifier": "qmgr"}, "QMGR"
     elif c == mqc.MQCMD_INQUIRE_Q_MGR_STATUS:
         body, kind = {"command": "display", "qualifier": "qmstatus"}, "QMSTATUS"
+    elif c == mqc.MQCMD_INQUIRE_LISTENER_STATUS:
+        body, kind = {"command": "display", "qualifier": "lsstatus",
+                      "name": name(mqc.MQCACH_LISTENER_NAME)}, "LSSTATUS"
     elif c in (mqc.MQCMD_INQUIRE_Q, mqc.MQCMD_INQUIRE_Q_NAMES):
         qtype = by_id.get(mqc.MQIA_Q_TYPE)
         qualifier = _QUALIFIER_OF_QTYPE.get(qtype.value if qtype is not None else mqc.MQQT_ALL,
@@ -230,6 +233,8 @@ def command_of(body: object) -> tuple[Message, bool]:
             return cmd.inquire_qmgr(), False
         if qualifier == "qmstatus":
             return cmd.inquire_qmgr_status(), False
+        if qualifier == "lsstatus":
+            return cmd.inquire_listener_status(name), False
         if qualifier in _QTYPE_OF_QUALIFIER:
             qtype = _QTYPE_OF_QUALIFIER[qualifier]
             if names_only:
@@ -264,9 +269,9 @@ def command_of(body: object) -> tuple[Message, bool]:
     if verb == "stop" and qualifier == "channel":
         return cmd.stop_channel(name, inactive=param("status").lower() == "inactive"), False
     raise RestBodyError(f"{verb} {qualifier}: not offered here (DISPLAY QMGR, QMSTATUS, "
-                        "QUEUE, QLOCAL, QALIAS, QREMOTE, QMODEL, QSTATUS, CHANNEL, CHSTATUS, "
-                        "CLUSQMGR; RESET QSTATS, QMGR TYPE(STATISTICS); START and STOP "
-                        "CHANNEL)")
+                        "LSSTATUS, QUEUE, QLOCAL, QALIAS, QREMOTE, QMODEL, QSTATUS, CHANNEL, "
+                        "CHSTATUS, CLUSQMGR; RESET QSTATS, QMGR TYPE(STATISTICS); START and "
+                        "STOP CHANNEL)")
 
 
 # --- PCF responses -> answer (the server's side) ---------------------------------------------
@@ -313,6 +318,8 @@ def _objects(command: Message, m: Message, qmgr: str, tz: tzinfo,
         return [objects.definition_json(resp.definition_from(m, qmgr, "QMGR"))]
     if c == mqc.MQCMD_INQUIRE_Q_MGR_STATUS:
         return [objects.qmgr_status_json(resp.qmgr_status_from(m, qmgr, tz), tz)]
+    if c == mqc.MQCMD_INQUIRE_LISTENER_STATUS:
+        return [objects.listener_status_json(m)]
     if c == mqc.MQCMD_INQUIRE_Q:
         return [objects.definition_json(resp.definition_from(m, qmgr, "QUEUE"))]
     if c == mqc.MQCMD_INQUIRE_Q_NAMES:
@@ -432,6 +439,8 @@ def _parameters(c: int, data: object, qmgr: str, tz: tzinfo, what: str,
                                               tz)
     if c == mqc.MQCMD_INQUIRE_Q_MGR_STATUS:
         return resp.qmgr_status_parameters(objects.qmgr_status_of(data, qmgr, tz, what), tz)
+    if c == mqc.MQCMD_INQUIRE_LISTENER_STATUS:
+        return objects.listener_status_parameters(data, what)
     if c == mqc.MQCMD_INQUIRE_CLUSTER_Q_MGR:
         return resp.cluster_qmgr_parameters(objects.cluster_qmgr_of(data, qmgr, what))
     if c == mqc.MQCMD_RESET_Q_STATS:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, tzinfo
 
 from pcf import mqc
+from pcf.model import Integer, Message, Parameter, String
 from traceroute.status.attributes import INT, LIST, WORDS, table_for
 from traceroute.status.values import (
     ChannelStatus,
@@ -31,7 +32,8 @@ from traceroute.status.values import (
 
 __all__ = ["RestBodyError", "channel_status_json", "channel_status_of", "cluster_qmgr_json",
            "cluster_qmgr_of", "definition_json", "definition_of", "handle_json",
-           "handle_of", "qmgr_status_json", "qmgr_status_of", "queue_status_json",
+           "handle_of", "listener_status_json", "listener_status_parameters",
+           "qmgr_status_json", "qmgr_status_of", "queue_status_json",
            "queue_status_of", "reset_stats_json",
            "reset_stats_of"]
 
@@ -327,6 +329,53 @@ def qmgr_status_of(data: object, qmgr: str, tz: tzinfo = UTC,
                       o.number("conns", None), _word(o, "cmdserv", _SVC),
                       _word(o, "chinit", _SVC), o.text("instname"), o.text("instpath"),
                       o.text("instdesc"), o.text("hostname"))
+
+
+# --- DISPLAY LSSTATUS ---------------------------------------------------------------------------
+
+_CONTROL = {mqc.MQSVC_CONTROL_Q_MGR: "QMGR", mqc.MQSVC_CONTROL_Q_MGR_START: "STARTONLY",
+            mqc.MQSVC_CONTROL_MANUAL: "MANUAL"}
+
+
+def listener_status_json(m: Message) -> dict:
+    """DISPLAY LSSTATUS ALL of one listener, from its Inquire Channel Listener Status
+    response."""
+    def text(pid: int) -> str:
+        value = m.get(pid, "")
+        return (value.decode("latin-1") if isinstance(value, bytes) else str(value)).rstrip()
+
+    status = m.get(mqc.MQIACH_LISTENER_STATUS)
+    out: dict = {"listener": text(mqc.MQCACH_LISTENER_NAME),
+                 "status": _SVC.get(status, str(status)) if isinstance(status, int) else ""}
+    for key, pid in (("port", mqc.MQIACH_PORT), ("backlog", mqc.MQIACH_BACKLOG)):
+        if isinstance(m.get(pid), int):
+            out[key] = m.get(pid)
+    control = m.get(mqc.MQIACH_LISTENER_CONTROL)
+    if isinstance(control, int):
+        out["control"] = _CONTROL.get(control, str(control))
+    return {**out, "descr": text(mqc.MQCACH_LISTENER_DESC),
+            "startda": text(mqc.MQCACH_LISTENER_START_DATE),
+            "startti": text(mqc.MQCACH_LISTENER_START_TIME), "trptype": "TCP"}
+
+
+def listener_status_parameters(data: object, what: str = "lsstatus") -> list[Parameter]:
+    """An Inquire Channel Listener Status response's parameters from DISPLAY LSSTATUS's."""
+    o = _Object(data, what)
+    status = _word(o, "status", _SVC)
+    out: list[Parameter] = [String(mqc.MQCACH_LISTENER_NAME, o.text("listener", required=True),
+                                   width=48),
+                            Integer(mqc.MQIACH_LISTENER_STATUS,
+                                    mqc.MQSVC_STATUS_RUNNING if status is None else status)]
+    for key, pid in (("port", mqc.MQIACH_PORT), ("backlog", mqc.MQIACH_BACKLOG)):
+        value = o.number(key, None)
+        if value is not None:
+            out.append(Integer(pid, value))
+    control = _word(o, "control", _CONTROL)
+    if control is not None:
+        out.append(Integer(mqc.MQIACH_LISTENER_CONTROL, control))
+    return [*out, String(mqc.MQCACH_LISTENER_DESC, o.text("descr"), width=64),
+            String(mqc.MQCACH_LISTENER_START_DATE, o.text("startda"), width=12),
+            String(mqc.MQCACH_LISTENER_START_TIME, o.text("startti"), width=8)]
 
 
 # --- DISPLAY QMGR / QUEUE / CHANNEL -----------------------------------------------------------

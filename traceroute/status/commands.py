@@ -105,6 +105,12 @@ def inquire_qmgr_status() -> Message:
                    [IntegerList(mqc.MQIACF_Q_MGR_STATUS_ATTRS, [mqc.MQIACF_ALL])])
 
 
+def inquire_listener_status(name: str = "*") -> Message:
+    """Inquire Channel Listener Status (DISPLAY LSSTATUS): one response per listener that
+    runs (or starts, stops); none: MQRCCF_LSTR_STATUS_NOT_FOUND."""
+    return command(mqc.MQCMD_INQUIRE_LISTENER_STATUS, [_name(mqc.MQCACH_LISTENER_NAME, name)])
+
+
 def inquire_queue(name: str, qtype: int = mqc.MQQT_ALL, *,
                   where: Parameter | None = None) -> Message:
     """Inquire Queue: every attribute of the queues `name` (generic) of type `qtype`."""

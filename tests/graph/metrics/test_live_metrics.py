@@ -286,3 +286,18 @@ def test_qmgr_series_equal_over_sim_and_ibmmq():
     assert {n for n, v in via_sim.items() if v} >= {
         "ibmmq_qmgr_status", "ibmmq_qmgr_uptime", "ibmmq_qmgr_connection_count",
         "ibmmq_qmgr_command_server_status", "ibmmq_qmgr_channel_initiator_status"}
+
+
+@pytest.mark.parametrize("over", ["sim", "ibmmq", "rest"])
+def test_active_listeners_count_running_listeners(over):
+    net = parse_mqsc(DEMO)
+    parse_mqsc("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)\n"
+               "DEFINE LISTENER(L2) TRPTYPE(TCP) PORT(1415) CONTROL(QMGR)\n"
+               "DEFINE LISTENER(L3) TRPTYPE(TCP) PORT(1416) CONTROL(MANUAL)\n",
+               qmgr="QM1", network=net)
+    sim = Simulator(net)
+    attach(sim)
+    snap = status_snapshot(collect(admins(sim, over), ["QM1", "QM2"]),
+                           now=datetime(2026, 11, 22, 11, tzinfo=UTC))
+    assert snap.get("ibmmq_qmgr_active_listeners", qmgr="QM1", platform="UNIX") == 2
+    assert snap.get("ibmmq_qmgr_active_listeners", qmgr="QM2", platform="UNIX") == 0

@@ -63,6 +63,7 @@ from pcf.model import (
 )
 from pcf.mqmd import MQMD
 from traceroute.events.config import AUTHORITIES, RECORD_TYPES
+from traceroute.sim.channels import listeners, listening
 from traceroute.sim.cmdserver import change
 from traceroute.sim.cmdserver.monitor import COMMAND_SERVER, Monitor
 from traceroute.sim.cmdserver.request import Fail, Request
@@ -214,6 +215,7 @@ class CommandServer(Watcher):
         self._handlers: dict[int, Callable[[QueueManager, Message], list[list[Parameter]]]] = {
             mqc.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
             mqc.MQCMD_INQUIRE_Q_MGR_STATUS: self._inquire_qmgr_status,
+            mqc.MQCMD_INQUIRE_LISTENER_STATUS: self._inquire_listener_status,
             mqc.MQCMD_INQUIRE_Q: self._inquire_queue,
             mqc.MQCMD_INQUIRE_Q_NAMES: self._inquire_queue_names,
             mqc.MQCMD_INQUIRE_Q_STATUS: self._inquire_queue_status,
@@ -441,6 +443,36 @@ class CommandServer(Watcher):
         return [_select(qmgr_status_parameters(status, self.tz),
                         r.selected(mqc.MQIACF_Q_MGR_STATUS_ATTRS),
                         (mqc.MQCA_Q_MGR_NAME, mqc.MQIACF_Q_MGR_STATUS))]
+
+    def _inquire_listener_status(self, qm: QueueManager,
+                                 message: Message) -> list[list[Parameter]]:
+        """Inquire Channel Listener Status: the TCP listeners that run (started, or started
+        with the queue manager), since the queue manager's start; none:
+        MQRCCF_LSTR_STATUS_NOT_FOUND, as MQ answers."""
+        r = Request(message, (mqc.MQCACH_LISTENER_NAME,), (mqc.MQIACF_LISTENER_STATUS_ATTRS,))
+        pattern = r.text(mqc.MQCACH_LISTENER_NAME)
+        date, time = moment_strings(self.sim.qmgr_started(qm.name))[:2]
+        control = {"QMGR": mqc.MQSVC_CONTROL_Q_MGR, "STARTONLY": mqc.MQSVC_CONTROL_Q_MGR_START}
+        out = []
+        for obj in listeners(qm):
+            if not (matches(pattern, obj.name) and listening(qm, obj)):
+                continue
+            params: list[Parameter] = [
+                String(mqc.MQCACH_LISTENER_NAME, obj.name, width=48),
+                Integer(mqc.MQIACH_LISTENER_STATUS, mqc.MQSVC_STATUS_RUNNING),
+                Integer(mqc.MQIACH_BACKLOG, int(obj.get("BACKLOG") or 0)),
+                String(mqc.MQCACH_LISTENER_DESC, obj.get("DESCR") or "", width=64),
+                Integer(mqc.MQIACH_PORT, int(obj.get("PORT") or 0)),
+                String(mqc.MQCACH_LISTENER_START_DATE, date, width=12),
+                String(mqc.MQCACH_LISTENER_START_TIME, time.replace(":", "."), width=8),
+                Integer(mqc.MQIACH_LISTENER_CONTROL, control.get(
+                    (obj.get("CONTROL") or "").upper(), mqc.MQSVC_CONTROL_MANUAL)),
+                Integer(mqc.MQIACH_XMIT_PROTOCOL_TYPE, mqc.MQXPT_TCP)]
+            out.append(_select(params, r.selected(mqc.MQIACF_LISTENER_STATUS_ATTRS),
+                               (mqc.MQCACH_LISTENER_NAME, mqc.MQIACH_LISTENER_STATUS)))
+        if not out:
+            raise Fail(mqc.MQRCCF_LSTR_STATUS_NOT_FOUND)
+        return out
 
     def _queues(self, qm: QueueManager, pattern: str, qtype: int) -> list[MQObject]:
         return [q for q in all_objects(qm) if q.kind in _QTYPES and matches(pattern, q.name)

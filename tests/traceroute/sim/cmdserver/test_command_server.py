@@ -289,3 +289,24 @@ def test_queue_manager_status_start_is_its_last_strmqm(sim):
     status = Admin(PCFOverQueues(SimTransport(sim, "QM2"))).qmgr_status()
     assert status.start == (sim.start + timedelta(seconds=660)).replace(tzinfo=UTC)
     assert sim.qmgr_started("QM1") == sim.start  # the other one runs since the start
+
+
+def test_listener_status_answers_for_running_listeners_only():
+    # Inquire Channel Listener Status: one response per listener that runs (ListenerName and
+    # Status always); none runs: MQRCCF_LSTR_STATUS_NOT_FOUND (mq_prometheus counts answers)
+    s = Simulator(parse_mqsc(NET + "* Queue manager name: QM1\n"
+                             "DEFINE LISTENER(L.QMGR) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)\n"
+                             "DEFINE LISTENER(L.MANUAL) TRPTYPE(TCP) PORT(1415) CONTROL(MANUAL)\n"),
+                  seed=3)
+    attach(s)
+    _, got = ask(s, mqc.MQCMD_INQUIRE_LISTENER_STATUS, [b.cfst(mqc.MQCACH_LISTENER_NAME, b"*")])
+    assert len(got) == 1
+    params = {pid: v for _, pid, v in b.read_parameters(got[0][1])}
+    assert params[mqc.MQCACH_LISTENER_NAME].rstrip() == b"L.QMGR"
+    assert params[mqc.MQIACH_LISTENER_STATUS] == mqc.MQSVC_STATUS_RUNNING
+    assert params[mqc.MQIACH_PORT] == 1414
+    _, [(_md, data)] = ask(s, mqc.MQCMD_INQUIRE_LISTENER_STATUS,
+                           [b.cfst(mqc.MQCACH_LISTENER_NAME, b"L.MANUAL")])
+    cfh = b.read_cfh(data)
+    assert (cfh["CompCode"], cfh["Reason"]) == (mqc.MQCC_FAILED, mqc.MQRCCF_LSTR_STATUS_NOT_FOUND)
+    assert Admin(PCFOverQueues(SimTransport(s, "QM2"))).active_listeners() == 0
