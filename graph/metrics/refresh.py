@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.metrics.catalog import Family
-from graph.metrics.snapshot import Snapshot, bounded, merged
+from graph.metrics.snapshot import Snapshot, bounded, merged, with_status_labels
 
 #: --max-series when none is given: samples exported per refresh, self-metrics excluded.
 DEFAULT_MAX_SERIES = 50_000
@@ -102,7 +102,7 @@ class Refresher:
             self.last_error.pop(source.name, None)
             parts.append(snap)
             up[source.name] = (1, problems)
-        values = merged(parts)
+        values = with_status_labels(merged(parts))
         if self.keep is not None:
             values = values.kept(self.keep)
         values, dropped = bounded(values, self.max_series)

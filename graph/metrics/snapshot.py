@@ -195,6 +195,42 @@ def merged(parts: Iterable[Snapshot]) -> Snapshot:
     return out
 
 
+#: (status family whose series carry an object's labels, the labels that name the object)
+_LABELLED_BY = (("ibmmq_queue_depth", ("qmgr", "queue")), ("ibmmq_qmgr_status", ("qmgr",)))
+
+
+def with_status_labels(snapshot: Snapshot) -> Snapshot:
+    """Series of an object whose other labels are all blank (statistics, which say only the
+    queue manager and queue) take the labels its live status series carry in the same
+    snapshot (platform, usage, description, cluster; a queue manager's platform, description,
+    hostname), as mq_prometheus labels its statistics from the attributes it inquired; an
+    object without status in the snapshot keeps them blank. In place; returns it."""
+    for source, naming in _LABELLED_BY:
+        fam = BY_NAME[source]
+        at = [fam.labels.index(n) for n in naming]
+        known = {tuple(k[i] for i in at): k for k in snapshot.series.get(source, {})}
+        if not known:
+            continue
+        for name, values in list(snapshot.series.items()):
+            other = BY_NAME[name]
+            if set(other.labels) != set(fam.labels) or name == source:
+                continue
+            order = [fam.labels.index(n) for n in other.labels]
+            moved: dict[tuple[str, ...], Value] = {}
+            for key, value in values.items():
+                labels = dict(zip(other.labels, key, strict=True))
+                full = known.get(tuple(labels[n] for n in naming))
+                blank = all(v == "" for n, v in labels.items() if n not in naming)
+                new = tuple(full[i] for i in order) if full is not None and blank else key
+                old = moved.get(new)
+                if old is None or isinstance(old, Histogram) or isinstance(value, Histogram):
+                    moved[new] = value if old is None else old
+                else:
+                    moved[new] = COMBINE["sum" if other.kind == COUNTER else "set"](old, value)
+            snapshot.series[name] = moved
+    return snapshot
+
+
 def bounded(snapshot: Snapshot, max_series: int) -> tuple[Snapshot, dict[str, int]]:
     """At most `max_series` samples, shared fairly: round by round each family (in the
     catalog's order) adds its next series in label order while it fits, so every family

@@ -222,3 +222,34 @@ def test_real_statistics_vector_gives_the_counts_mqroute_stats_gives(vectors):
         assert snap.get("ibmmq_queue_failed_destructive_mqget_count", **q) == \
             d["GetFailCount"]
         assert snap.get("ibmmq_queue_max_depth", **q) == d["QMaxDepth"]
+
+
+def test_statistics_take_the_labels_of_the_status_collected_with_them():
+    """A dashboard filtering on usage/platform finds a queue's statistics when live status is
+    read in the same refresh (mq_prometheus labels its statistics from the attributes it
+    inquired); statistics alone keep them blank."""
+    from graph.metrics.refresh import Refresher, Source
+
+    def status():
+        s = Snapshot()
+        s.put("ibmmq_queue_depth", {"qmgr": "QM1", "queue": "QM2", "platform": "UNIX",
+                                    "usage": "XMITQ", "description": "to QM2"}, 4)
+        s.put("ibmmq_qmgr_status", {"qmgr": "QM1", "platform": "UNIX"}, 2)
+        return s, 0
+
+    def stats():
+        s = Snapshot()
+        s.put("ibmmq_queue_mqput_message_count", {"qmgr": "QM1", "queue": "QM2"}, 5)
+        s.put("ibmmq_queue_mqput_message_count", {"qmgr": "QM1", "queue": "GONE"}, 2)
+        s.put("ibmmq_qmgr_mqput_message_count", {"qmgr": "QM1"}, 9)
+        s.put("ibmmq_qmgr_mqput_message_count", {"qmgr": "QM9"}, 1)
+        return s, 0
+
+    both = Refresher([Source("status", status), Source("stats", stats)]).refresh()
+    assert both.get("ibmmq_queue_mqput_message_count", qmgr="QM1", queue="QM2",
+                    platform="UNIX", usage="XMITQ", description="to QM2") == 5
+    assert both.get("ibmmq_queue_mqput_message_count", qmgr="QM1", queue="GONE") == 2
+    assert both.get("ibmmq_qmgr_mqput_message_count", qmgr="QM1", platform="UNIX") == 9
+    assert both.get("ibmmq_qmgr_mqput_message_count", qmgr="QM9") == 1
+    alone = Refresher([Source("stats", stats)]).refresh()
+    assert alone.get("ibmmq_queue_mqput_message_count", qmgr="QM1", queue="QM2") == 5
