@@ -84,8 +84,11 @@ def test_events_arrive_while_another_process_stops_channels_and_puts(estate):
     out, err = reader.communicate(timeout=60)
     assert reader.returncode == 0, err
     reasons = [json.loads(line)["eventReason"]["name"] for line in out.splitlines()]
-    assert reasons == ["Channel Started", "Channel Stopped", "Channel Stopped By User",
-                       "Unknown Object Name"]
+    # each queue's events in their order; across the two queues, as the reader's visits fell
+    assert [r for r in reasons if r.startswith("Channel")] == [
+        "Channel Started", "Channel Stopped", "Channel Stopped By User"]
+    assert sorted(reasons) == sorted(["Channel Started", "Channel Stopped",
+                                      "Channel Stopped By User", "Unknown Object Name"])
     assert "mqroute: 4 events; read live from QM1 (7 queues)" in err
     assert on_queue(estate, EVENT) == [] and on_queue(estate, "SYSTEM.ADMIN.CHANNEL.EVENT") == []
 

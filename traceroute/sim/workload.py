@@ -174,9 +174,13 @@ class Workload:
             result = self.sim.put(p.qmgr, p.queue, md, p.data, target_qmgr=p.target_qmgr,
                                   appl_name=p.appl_name)
         else:
-            if p.handle is None:
+            if p.handle is None or p.handle.reason:  # (after a failed MQOPEN: opens again)
                 p.handle = self.sim.open(p.qmgr, p.queue, target_qmgr=p.target_qmgr,
                                          appl_name=p.appl_name)
+            if p.handle.reason:  # as amqsput: no MQPUT on a handle whose MQOPEN failed
+                self.failed.append((p.appl_name, p.handle.reason))
+                p.done += 1
+                return p.interval if p.done < p.count else None
             result = p.handle.put(md, p.data)
         if result.ok:
             self.sent.append((p.appl_name, result.msg_id))
