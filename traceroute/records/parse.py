@@ -20,6 +20,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _TRACE_FIELDS = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
+_INTEGERS = (pcf.Integer, pcf.Integer64)
 
 #: Operation group members read into Operation fields: parameter id -> field (MQCFST).
 OPERATION_TEXT = {
@@ -33,6 +34,15 @@ OPERATION_TEXT = {
 OPERATION_INT = {
     mqc.MQIACF_OPERATION_TYPE: "type", mqc.MQIACH_CHANNEL_TYPE: "channel_type",
     mqc.MQIACF_FEEDBACK: "feedback", mqc.MQIACF_SUB_LEVEL: "sub_level",
+}
+
+#: Every member parse_operation reads: parameter id -> (field, its class, is text); the
+#: Message group's field is "" (it gives msg_length, md and embedded_md).
+_OPERATION_MEMBERS: dict[int, tuple[str, type, bool]] = {
+    **{pid: (name, pcf.String, True) for pid, name in OPERATION_TEXT.items()},
+    **{pid: (name, pcf.Integer, False) for pid, name in OPERATION_INT.items()},
+    mqc.MQBACF_SUB_ID: ("sub_id", pcf.ByteString, False),
+    mqc.MQGACF_MESSAGE: ("", Group, False),
 }
 
 
@@ -76,9 +86,10 @@ def parse_trace_route(group: Group) -> TraceRoute:
         raise ValueError(f"group {group.label} is not a TraceRoute group (MQGACF_TRACE_ROUTE)")
     values: dict[str, int] = {}
     extra: list[Parameter] = []
+    known = _TRACE_FIELDS
     for p in group.parameters:
-        name = _TRACE_FIELDS.get(p.parameter)
-        if name and name not in values and isinstance(p, pcf.Integer | pcf.Integer64):
+        name = known.get(p.parameter)
+        if name is not None and name not in values and isinstance(p, _INTEGERS):
             values[name] = p.value
         else:
             extra.append(p)
@@ -89,15 +100,17 @@ def parse_operation(group: Group) -> Operation:
     """An Operation group as an Operation value."""
     values: dict[str, object] = {}
     extra: list[Extra] = []
+    members = _OPERATION_MEMBERS
     for p in group.parameters:
-        pid = p.parameter
-        if pid in OPERATION_TEXT and isinstance(p, pcf.String):
-            values[OPERATION_TEXT[pid]] = text_of(p)
-        elif pid in OPERATION_INT and isinstance(p, pcf.Integer):
-            values[OPERATION_INT[pid]] = p.value
-        elif pid == mqc.MQBACF_SUB_ID and isinstance(p, pcf.ByteString):
-            values["sub_id"] = p.value
-        elif pid == mqc.MQGACF_MESSAGE and isinstance(p, Group):
+        known = members.get(p.parameter)
+        if known is None or not isinstance(p, known[1]):
+            extra.append(_extra(p))
+        elif known[2]:  # an MQCFST
+            v = p.value
+            values[known[0]] = v if isinstance(v, str) else text_of(p)
+        elif known[0]:
+            values[known[0]] = p.value
+        else:  # the Message group
             length = p.get(mqc.MQIACF_MSG_LENGTH)
             values["msg_length"] = length if isinstance(length, int) else None
             md = p.find(mqc.MQGACF_MQMD)
@@ -105,8 +118,6 @@ def parse_operation(group: Group) -> Operation:
             # read when asked (the pipeline asks only for MsgId): LazyMQMD == md_from_group's
             values["md"] = LazyMQMD(md) if isinstance(md, Group) else None
             values["embedded_md"] = LazyMQMD(emb) if isinstance(emb, Group) else None
-        else:
-            extra.append(_extra(p))
     values.setdefault("type", mqc.MQOPER_UNKNOWN)
     return Operation(**values, extra=tuple(extra), group=group)
 

@@ -46,6 +46,15 @@ def _changed() -> None:
     _generation += 1
 
 
+_queue_changes = 0
+
+
+def queue_changes() -> int:
+    """A number that changes whenever a queue is defined or replaced on any queue manager,
+    in a cluster or not (`generation()` covers the rest: deletions, attributes ...)."""
+    return _queue_changes
+
+
 class Tracked(dict):
     """A dict whose every change advances `generation()` (reads cost what a dict's do)."""
 
@@ -153,11 +162,13 @@ class _Queues(_Objects):
     (queues are read where they are; only cluster queues are indexed)."""
 
     def __setitem__(self, key, value) -> None:
+        global _queue_changes
         deleted = self.__dict__.get("deleted")
         if deleted:
             deleted.discard(key)
         if _clustered(value) or _clustered(dict.get(self, key)):
             _changed()
+        _queue_changes += 1
         dict.__setitem__(self, key, value)
 
 

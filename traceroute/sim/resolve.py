@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcf import mqc
-from traceroute.sim.network import MQObject, Network, QueueManager, cached
+from traceroute.sim.network import MQObject, Network, QueueManager, cached, queue_changes
 
 CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 
@@ -174,6 +174,38 @@ def resolve(network: Network, qmgr: str, queue: str, target_qmgr: str = "", *,
     qm = network.qmgrs.get(qmgr)
     if qm is None:
         raise KeyError(f"no queue manager {qmgr!r} in the network")
+    # kept per queue manager, network generation and queue changes (any ALTER, DEFINE or
+    # DELETE resolves anew), unless `choose` picked one of several cluster instances (it
+    # may pick another next time)
+    kept = cached(qm, "resolutions", lambda: [-1, {}])
+    if kept[0] != queue_changes():
+        kept[:] = [queue_changes(), {}]
+    known = kept[1]
+    key = (queue, target_qmgr)
+    r = known.get(key)
+    if r is not None:
+        return r
+    chose = False
+
+    def chooser(opener: str, name: str, candidates: list[str]) -> int:
+        nonlocal chose
+        chose = True
+        return choose(opener, name, candidates) if choose is not None else 0
+    r = _resolve(network, qm, queue, target_qmgr, chooser)
+    if not chose:
+        if len(known) >= _KEPT:
+            known.clear()
+        known[key] = r
+    return r
+
+
+#: Resolutions kept per queue manager at most (then forgotten and made again).
+_KEPT = 4096
+
+
+def _resolve(network: Network, qm: QueueManager, queue: str, target_qmgr: str,
+             choose: Chooser) -> Resolution:
+    """`resolve`, every time."""
     target = target_qmgr or qm.name
     if target == qm.name:
         return _resolve_local(network, qm, queue, choose)

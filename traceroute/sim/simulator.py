@@ -2302,9 +2302,11 @@ class Simulator:
                         _s(mqc.MQCACH_CHANNEL_NAME, channel.name, 20),
                         Integer(mqc.MQIACH_CHANNEL_TYPE, _sender_type(channel)),
                         _s(mqc.MQCACH_XMIT_Q_NAME, xmitq)])
+            # the receiving MCA takes the trace-route message as this MCA wrote it: `trace`
+            # is what decoding `d` again gives (it is not used here after the send)
             return _Action(op, lambda d: self._at(
                 self.latency, lambda: self._receive(other, qm, channel, md, d, xqh,
-                                                    (s, xmitq, retrying))))
+                                                    (s, xmitq, retrying), sent=trace)))
 
         self._perform(act, md, data, trace, choose)
 
@@ -2328,11 +2330,12 @@ class Simulator:
 
     def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
                  data: bytes, xqh: MQXQH, back: tuple[Stored, str, list | None] | None = None,
-                 attempt: int = 0) -> None:
+                 attempt: int = 0, sent: ts.TraceMessage | None = None) -> None:
         """The receiving MCA's activity: Receive, then the put onwards (or a rejection).
         A put that fails is retried (MRRTY/MRTMR), then dead-lettered, discarded (a
         nonpersistent message on a FAST channel) or backed out (`back`: the message and
-        its transmission queue on the sender) as MQ documents."""
+        its transmission queue on the sender) as MQ documents. `sent`: the trace-route
+        message `data` holds, decoded (the sending MCA's), taken instead of decoding."""
         def receive() -> Group:
             return operation_group(mqc.MQOPER_RECEIVE, **self._now(qm), qmgr=qm.name, md=md,
                                    msg_length=len(data), details=[
@@ -2342,7 +2345,8 @@ class Simulator:
                                                _receiver_type(channel))])
         act = _Activity(qm, self.receiving_mca, mqc.MQAT_QMGR, "Receiving Message Channel Agent",
                         ts.MEDIUM, [receive])
-        trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
+        trace = None if not qm.supports_trace_route else sent if sent is not None \
+            else ts.TraceMessage.recognise(md, data)
         if trace is not None and not sender.supports_trace_route:
             trace.discontinuity()
         r = resolve(self.network, qm.name, xqh.remote_q_name, xqh.remote_q_mgr_name,
@@ -2423,9 +2427,8 @@ class Simulator:
     def _respond_md(self, qm: QueueManager, original: MQMD) -> MQMD:
         enc, ccsid = self._encoding(qm)
         date, time = self._put_stamp(qm)
-        md = report_descriptor(original, qmgr=qm.name, msg_id=self.new_msg_id(qm.name),
-                               put_date=date, put_time=time, encoding=enc)
-        return _md_with(md, coded_char_set_id=ccsid)
+        return report_descriptor(original, qmgr=qm.name, msg_id=self.new_msg_id(qm.name),
+                                 put_date=date, put_time=time, encoding=enc, ccsid=ccsid)
 
     def _activity_report(self, qm: QueueManager, original: MQMD, activity: Group) -> None:
         md = self._respond_md(qm, original)

@@ -4,7 +4,7 @@ trace-route.md §5 (record or not, loop check, forwarding, delivery). Pure funct
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pcf
 from pcf import mqc
@@ -22,6 +22,7 @@ _REJ_UNSUP = 0xFFFF0000
 _EPH_IDS = (b"EPH ", b"\xc5\xd7\xc8\x40")  # ASCII, EBCDIC
 _KIND = (mqc.MQCFT_TRACE_ROUTE, mqc.MQCMD_TRACE_ROUTE)
 _PEEK = (struct.Struct("<i8xi"), struct.Struct(">i8xi"))  # MQCFH Type, Command
+_FIELD_OF = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
 
 
 def _may_be_trace_route(data: bytes, fmt: str) -> bool:
@@ -68,12 +69,17 @@ class TraceMessage:
         return self._state
 
     def _set(self, pid: int, value: int) -> None:
-        self._state = None
         member = self.group.find(pid)
-        if isinstance(member, Integer):
+        if isinstance(member, Integer):  # the first of its id: the one the state reads
             member.value = value
         else:
             self.group.parameters.append(Integer(pid, value))
+            if member is not None:  # another type first: the state is read anew
+                self._state = None
+                return
+        state = self._state  # kept, as parse_trace_route reads the group now
+        if state is not None:
+            self._state = replace(state, **{_FIELD_OF[pid]: value})
 
     def count(self, recorded: bool) -> None:
         """Step 2: RecordedActivities or UnrecordedActivities + 1."""
@@ -89,8 +95,9 @@ class TraceMessage:
 
     def snapshot(self) -> Group:
         """A copy of the TraceRoute group as it is now (for a report or an Activity)."""
+        state = self.state
         members = [Integer(pid, v) for name, pid, _ in TRACE_ROUTE_MEMBERS
-                   if (v := getattr(self.state, name)) is not None]
+                   if (v := getattr(state, name)) is not None]
         return Group(mqc.MQGACF_TRACE_ROUTE, members)
 
     def append(self, activity: Group) -> None:

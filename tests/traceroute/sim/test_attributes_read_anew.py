@@ -1,14 +1,16 @@
 """The simulator keeps what it reads of objects on every put (a queue's PUT/MAXMSGL/MAXDEPTH,
 the queue manager's MAXMSGL, a channel's negotiated MAXMSGL, which queue manager listens at
-a CONNAME) between changes: an ALTER or DEFINE made while it runs must be seen by the very
-next message, as a queue manager sees it. One case per kept value: if a new cache forgets
-to read anew after a change, the message after the change shows it."""
+a CONNAME, where a queue name resolves to) between changes: an ALTER, DEFINE or DELETE made
+while it runs must be seen by the very next message, as a queue manager sees it. One case
+per kept value: if a new cache forgets to read anew after a change, the message after the
+change shows it."""
 
 from __future__ import annotations
 
 from pcf import mqc
 from pcf.mqmd import MQMD
 from traceroute.sim.mqsc import Session, parse_mqsc
+from traceroute.sim.network import MQObject
 from traceroute.sim.simulator import Simulator
 
 ESTATE = """\
@@ -99,3 +101,44 @@ def test_listener_port_altered():
     sim.retry("QM1")
     sim.run()
     assert sim.depth("QM2", "TARGET") == 2
+
+
+def test_resolution_of_a_queue_defined_later():
+    sim = simulator()
+    assert put(sim, "LATER") == mqc.MQRC_UNKNOWN_OBJECT_NAME
+    alter(sim, "QM1", "DEFINE QLOCAL(LATER)")  # no cluster: no index changes
+    assert put(sim, "LATER") == 0
+    assert sim.depth("QM1", "LATER") == 1
+
+
+def test_resolution_of_a_queue_added_to_the_store():
+    sim = simulator()  # as a dynamic queue is made: straight into the queue manager's store
+    assert put(sim, "DYNAMIC") == mqc.MQRC_UNKNOWN_OBJECT_NAME
+    sim.network.qmgrs["QM1"].queues["DYNAMIC"] = MQObject("QLOCAL", "DYNAMIC")
+    assert put(sim, "DYNAMIC") == 0
+    assert sim.depth("QM1", "DYNAMIC") == 1
+
+
+def test_resolution_after_a_remote_definition_changes():
+    sim = simulator()
+    assert put(sim, "AWAY") == 0
+    assert sim.depth("QM2", "TARGET") == 1
+    alter(sim, "QM2", "DEFINE QLOCAL(ELSEWHERE)")
+    alter(sim, "QM1", "ALTER QREMOTE(AWAY) RNAME(ELSEWHERE)")
+    assert put(sim, "AWAY") == 0
+    assert sim.depth("QM2", "ELSEWHERE") == 1
+    alter(sim, "QM1", "DELETE QREMOTE(AWAY)")
+    assert put(sim, "AWAY") == mqc.MQRC_UNKNOWN_OBJECT_NAME
+    alter(sim, "QM1", "DEFINE QLOCAL(AWAY)")
+    assert put(sim, "AWAY") == 0
+    assert sim.depth("QM1", "AWAY") == 1
+
+
+def test_resolution_after_an_alias_is_replaced():
+    sim = simulator()
+    alter(sim, "QM1", "DEFINE QALIAS(VIA) TARGET(TARGET)")
+    assert put(sim, "VIA") == 0
+    assert sim.depth("QM1", "TARGET") == 1
+    alter(sim, "QM1", "DEFINE QALIAS(VIA) TARGET(AWAY) REPLACE")
+    assert put(sim, "VIA") == 0
+    assert sim.depth("QM2", "TARGET") == 1
