@@ -280,12 +280,3 @@ def trace_messages(classified):
     return classified.filter(F.col("kind") == TRACE).select(
         "source", "position", "md", "data", F.lit(None).cast("string").alias("error"))
 
-
-def counts(classified) -> dict[str, tuple[int, int]]:
-    """kind -> (rows, messages: first operations for `op`, rows otherwise), in one action."""
-    from pyspark.sql import functions as F
-
-    got = classified.groupBy("kind").agg(
-        F.count(F.lit(1)).alias("rows"),
-        F.sum(F.when(F.col("first"), 1).otherwise(0)).alias("firsts")).collect()
-    return {r["kind"]: (r["rows"], r["firsts"] if r["kind"] == OP else r["rows"]) for r in got}

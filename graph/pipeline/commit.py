@@ -262,6 +262,15 @@ def staged_output(spark, inputs: Sequence[str], out: str, progress=None) -> Iter
         yield staging
 
 
+def remove_folders(spark, uris: Sequence[str]) -> None:
+    """Remove folders (and what they hold) through Spark's file system: scratch parts of
+    the job inside its staging folder, before the commit."""
+    for uri in uris:
+        fs = _HadoopFS(spark, uri)
+        if fs.exists(uri):
+            fs.delete(uri)
+
+
 @contextmanager
 def staged_local(inputs: Sequence[str], out: str, progress=None) -> Iterator[str]:
     """A staging folder for the tables of a one-process run (a local `out`)."""

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from graph.pipeline import storage
-from graph.pipeline.schema import ddl
+from graph.pipeline.schema import arrow_schema, ddl, row_batch
 
 RAW_COLUMNS = (("source", "string"), ("position", "long"), ("md", "binary"),
                ("data", "binary"), ("error", "string"))
@@ -22,6 +22,8 @@ DEFAULT_SPLIT_BYTES = 32 << 20
 MAX_MESSAGE_BYTES = 100 * 1024 * 1024
 #: Bytes read from each file to tell a dump from a raw message.
 SNIFF_BYTES = 512
+#: Raw rows read (and classified) at a time by the readers that run in Python.
+BATCH_ROWS = 2_000
 
 
 @dataclass
@@ -235,6 +237,47 @@ def parquet_groups(entries: Sequence[storage.Entry], *, data_column: str = "data
         key = frozenset((n, str(t)) for n, t in used.items())
         groups.setdefault(key, []).append(entry.uri)
     return list(groups.values()), bad
+
+
+def raw_row_batches(rows: Iterator[tuple]) -> Iterator:
+    """Raw rows (RAW_COLUMNS tuples) as Arrow batches of BATCH_ROWS."""
+    from itertools import islice
+
+    schema = arrow_schema(RAW_COLUMNS)
+    rows = iter(rows)
+    while chunk := list(islice(rows, BATCH_ROWS)):
+        yield row_batch(schema, chunk)
+
+
+def parquet_batches(uri: str, start: int = 0, end: int | None = None) -> Iterator:
+    """Row groups [start, end) (default: all) of a Parquet file as raw batches, read as
+    Arrow (no Python value per message): its `source`, `position` and `md` columns when it
+    has them, else the file's URI, the row's index in the file, no MQMD."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = arrow_schema(RAW_COLUMNS)
+    with storage.open_input(uri) as f:
+        pf = pq.ParquetFile(f)
+        meta = pf.metadata
+        end = meta.num_row_groups if end is None else min(end, meta.num_row_groups)
+        if start >= end:
+            return
+        names = set(pf.schema_arrow.names)
+        wanted = [c for c in ("source", "position", "md", "data") if c in names]
+        row = sum(meta.row_group(g).num_rows for g in range(start))
+        for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=wanted,
+                                     row_groups=list(range(start, end))):
+            n = batch.num_rows
+            got = dict(zip(batch.schema.names, batch.columns, strict=True))
+            arrays = {
+                "source": got.get("source", pa.array([uri] * n, pa.string())),
+                "position": got.get("position", pa.array(range(row, row + n), pa.int64())),
+                "md": got.get("md", pa.nulls(n, pa.binary())), "data": got["data"],
+                "error": pa.nulls(n, pa.string())}
+            row += n
+            yield pa.RecordBatch.from_arrays([arrays[f.name].cast(f.type) for f in schema],
+                                             schema=schema)
 
 
 def error_rows(spark, problems: Sequence[tuple[str, str]]):

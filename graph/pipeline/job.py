@@ -21,33 +21,24 @@ from graph.pipeline.classify import (
     REJECT,
     STATS,
     TRACE,
-    classify,
-    counts,
     events_frame,
-    operations,
-    rejects,
     stats_frame,
     trace_messages,
 )
-from graph.pipeline.commit import OutputError, check_out, staged_output
+from graph.pipeline.commit import OutputError, check_out, remove_folders, staged_output
 from graph.pipeline.events import EVENT_COLUMNS, ROUTE_EVENT_COLUMNS
 from graph.pipeline.events import write_tables as write_events_tables
-from graph.pipeline.inputs import (
-    DEFAULT_SPLIT_BYTES,
-    Listing,
-    list_inputs,
-    read_inputs,
-)
+from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs
 from graph.pipeline.journeys import TABLE_COLUMNS as JOURNEY_TABLE_COLUMNS
 from graph.pipeline.journeys import write_tables as write_journey_tables
-from graph.pipeline.reports import build_routes_with_failures, route_counts
 from graph.pipeline.rows import REJECT_COLUMNS
-from graph.pipeline.schema import arrow_schema, ddl, write_partitioned
+from graph.pipeline.schema import arrow_schema, ddl
 from graph.pipeline.smf import write_tables as write_smf_tables
 from graph.pipeline.stats import TABLES as STATS_TABLES
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
 from graph.pipeline.summary import Summary
+from graph.pipeline.units import COUNTS, SIDE, side_rows, write_reports
 from pcf.text import has_credentials, masked, printable
 from traceroute.journeys.rows import CALL_COLUMNS
 
@@ -70,54 +61,49 @@ def run(spark, inputs: Sequence[str], out: str, *, split_bytes: int = DEFAULT_SP
     ship(spark)
     storage.forward_environment(spark)
     with staged_output(spark, inputs, out, progress) as stage:
-        raw = read_inputs(spark, inputs, split_bytes=split_bytes, listing=listing)
-        classified = classify(raw)  # one read and one decode serve every stage (persisted)
-        by_kind = counts(classified)  # the first action: fills the cache
+        # one job: tasks read and classify their own units and write operations/, rejects/
+        # and routes/, hops/ with pyarrow (graph.pipeline.units); no raw message enters
+        # the JVM, nothing is cached
+        found = write_reports(spark, listing, stage, split_bytes)
+        by_kind = found.by_kind
         ops_n, messages = by_kind.get(OP, (0, 0))
         rejected = by_kind.get(REJECT, (0, 0))[0]
         messages += rejected
         progress(f"reports read {messages}, decoded {messages - rejected}, rejected {rejected}")
-        ops = operations(classified)
-        write_partitioned(ops, f"{stage}/operations", "date", ops_n)
-        rejects(classified).write.mode("overwrite").parquet(f"{stage}/rejects")
+        verdicts, failed_n = found.verdicts, found.failed
+        n_routes = sum(verdicts.values())
+        if failed_n:  # messages whose route could not be built: rejects too
+            rejected += failed_n
+            progress(f"routes failed {failed_n} (in rejects)")
+        progress(f"routes built {n_routes}")
+
         def present(kind: str) -> bool:
             return by_kind.get(kind, (0, 0))[0] > 0
 
         # a kind the input has none of: its tables are written empty, with no Spark job
-        # over the cache (each stage's jobs were seconds of fixed cost at any size)
-        stats_rows = stats_frame(classified).persist() if present(STATS) else None
-        if stats_rows is not None:
+        if present(STATS):
+            stats_rows = stats_frame(side_rows(spark, stage, STATS)).persist()
             stats = write_stats_tables(stats_rows, stage)
+            stats_rows.unpersist()
         else:
             stats = {table: 0 for table in STATS_TABLES}
             write_empty_tables(spark, stage, STATS_TABLES)
-        # events/ (graph.pipeline.events)
-        event_rows = events_frame(classified).persist() if present(EVENT) else None
         if present(TRACE):
-            journeys = write_journey_tables(trace_messages(classified), stage)
+            journeys = write_journey_tables(trace_messages(side_rows(spark, stage, TRACE)),
+                                            stage)
         else:
             journeys = {}
             write_empty_tables(spark, stage, {"calls": CALL_COLUMNS,
                                               "journeys": JOURNEY_TABLE_COLUMNS})
-        routes, hops, failed = build_routes_with_failures(ops)
-        verdicts, failed_n = route_counts(routes, failed)  # fills their cache
-        n_routes = sum(verdicts.values())
-        write_partitioned(routes, f"{stage}/routes", "verdict", n_routes)
-        hops.write.mode("overwrite").parquet(f"{stage}/hops")
-        if failed_n:  # messages whose route could not be built: rejects too
-            failed.write.mode("append").parquet(f"{stage}/rejects")
-            rejected += failed_n
-            progress(f"routes failed {failed_n} (in rejects)")
-        progress(f"routes built {n_routes}")
-        if event_rows is not None:
-            write_events_tables(event_rows, stage, routes)  # events/, route_events/
+        if present(EVENT):  # events/, route_events/ (the routes read back)
+            event_rows = events_frame(side_rows(spark, stage, EVENT)).persist()
+            write_events_tables(event_rows, stage, spark.read.parquet(
+                storage.spark_path(storage.join(stage, "routes"))))
             event_rows.unpersist()
         else:
             write_empty_tables(spark, stage, {"events": EVENT_COLUMNS,
                                               "route_events": ROUTE_EVENT_COLUMNS})
-        if stats_rows is not None:
-            stats_rows.unpersist()
-        classified.unpersist()
+        remove_folders(spark, [storage.join(stage, SIDE), storage.join(stage, COUNTS)])
         smf = write_smf_tables(spark, listing.smf, stage, split_bytes, progress)  # smf/
         if smf.problems:  # bad spots in SMF data sets: rejects too
             spark.createDataFrame([(src, pos, None, error) for src, pos, error in smf.problems],

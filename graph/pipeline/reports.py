@@ -195,13 +195,3 @@ def build_routes_with_failures(ops):
         *(F.col(f"failed_{n}").alias(n) for n, _ in REJECT_COLUMNS))
     return routes, hops, failures
 
-
-def route_counts(routes, failures) -> tuple[dict[str, int], int]:
-    """(routes by verdict, failures) of build_routes_with_failures' frames, in one action."""
-    from pyspark.sql import functions as F
-
-    failed = "\0failed"  # no verdict is spelled so
-    both = routes.select("verdict").unionByName(
-        failures.select(F.lit(failed).alias("verdict")))
-    got = {r["verdict"]: r["count"] for r in both.groupBy("verdict").count().collect()}
-    return {v: n for v, n in got.items() if v != failed}, got.get(failed, 0)

@@ -41,10 +41,11 @@ from graph.pipeline.commit import OutputError, staged_local
 from graph.pipeline.events import EVENT_COLUMNS, ROUTE_EVENT_COLUMNS, route_event_rows
 from graph.pipeline.inputs import (
     DEFAULT_SPLIT_BYTES,
-    RAW_COLUMNS,
     Listing,
     dump_rows,
+    parquet_batches,
     parquet_groups,
+    raw_row_batches,
     read_raw,
 )
 from graph.pipeline.journeys import CALL_COLUMNS, TABLE_COLUMNS
@@ -57,15 +58,13 @@ from graph.pipeline.rows import (
     REJECT_COLUMNS,
     ROUTE_COLUMNS,
 )
-from graph.pipeline.schema import arrow_schema, dict_batch, row_batch
+from graph.pipeline.schema import arrow_schema, dict_batch
 from graph.pipeline.smf import write_local as write_smf_local
 from graph.pipeline.stats import TABLES as STATS_TABLES
 from graph.pipeline.summary import Summary
 
 #: Messages at most that `mqroute analyze` runs in one process when no master is given.
 SMALL_INPUT = 50_000
-#: Raw rows classified at a time.
-BATCH_ROWS = 2_000
 #: Operation rows the routes body takes at a time.
 ROUTE_BATCH_ROWS = 65_536
 #: Operation rows per spill bucket aimed at (about 150 MB of Arrow columns each).
@@ -112,46 +111,12 @@ def raw_batches(listing: Listing) -> Iterator:
             data, error = read_raw(entry)
             yield (entry.uri, 0, None, data, error)
 
-    yield from _batches(tuples())
+    yield from raw_row_batches(tuples())
     groups, bad = parquet_groups(listing.parquets)
     for uri in (u for group in groups for u in group):
-        yield from _parquet_batches(uri)
-    yield from _batches((uri, 0, None, None, error) for uri, error in [*listing.problems, *bad])
-
-
-def _parquet_batches(uri: str) -> Iterator:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    schema = arrow_schema(RAW_COLUMNS)
-    with storage.open_input(uri) as f:
-        pf = pq.ParquetFile(f)
-        names = set(pf.schema_arrow.names)
-        wanted = [c for c in ("source", "position", "md", "data") if c in names]
-        row = 0
-        for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=wanted):
-            n = batch.num_rows
-            got = dict(zip(batch.schema.names, batch.columns, strict=True))
-            arrays = {
-                "source": got.get("source", pa.array([uri] * n, pa.string())),
-                "position": got.get("position", pa.array(range(row, row + n), pa.int64())),
-                "md": got.get("md", pa.nulls(n, pa.binary())), "data": got["data"],
-                "error": pa.nulls(n, pa.string())}
-            row += n
-            yield pa.RecordBatch.from_arrays([arrays[f.name].cast(f.type) for f in schema],
-                                             schema=schema)
-
-
-def _batches(rows: Iterator[tuple]) -> Iterator:
-    schema = arrow_schema(RAW_COLUMNS)
-    chunk: list[tuple] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) >= BATCH_ROWS:
-            yield row_batch(schema, chunk)
-            chunk = []
-    if chunk:
-        yield row_batch(schema, chunk)
+        yield from parquet_batches(uri)
+    yield from raw_row_batches((uri, 0, None, None, error)
+                               for uri, error in [*listing.problems, *bad])
 
 
 class _Tables:

@@ -110,11 +110,11 @@ def test_an_interrupted_run_leaves_the_last_tables(spark, tmp_path, monkeypatch)
 
     from graph.pipeline import job
 
-    def broken(ops):
+    def broken(spark, uris):
         raise RuntimeError("killed half way")
 
-    # operations written, then a failure
-    monkeypatch.setattr(job, "build_routes_with_failures", broken)
+    # operations, routes, hops and the scratch parts written, then a failure
+    monkeypatch.setattr(job, "remove_folders", broken)
     with pytest.raises(RuntimeError, match="killed half way"):
         pipeline.run(spark, [str(second)], str(out))
     assert _tree(out) == before  # the first run's tables, byte for byte
