@@ -3,8 +3,11 @@
 Holds the storage layer every input and output goes through (`storage`: plain paths and
 URIs), the readers of dumps, raw files and Parquet (`inputs`, `dumpsplit`), the one pass that
 decodes every raw message for the stage of its kind (`classify`), the reports' view of it
-and the route-building stage (`reports`), the pure row conversions both paths share (`rows`),
-the job that writes the Parquet tables (`job`) all at once through a staging folder (`commit`),
+and the route-building stage (`reports`; with `inputs.read_inputs`, the DataFrame API for
+composing Spark work), the pure row conversions both paths share (`rows`), the job that
+writes the Parquet tables (`job`) all at once through a staging folder (`commit`), its
+reports in one Spark job whose tasks read their own input units and write their own parts
+(`units`),
 the zip it ships to bare executors (`ship`, `zipcodecs`), the single-process reference
 (`local`) and the SparkSession defaults (`session`). May import `pcf`, `traceroute` and
 pyspark/pyarrow (lazily, inside functions, so that importing this package needs neither).
