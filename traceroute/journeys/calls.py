@@ -304,6 +304,16 @@ def from_micros(micros: int) -> datetime | None:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+
+
+def iso_micros(micros: int) -> str | None:
+    """`iso` of a HighResTime, in integer arithmetic (it is UTC already): equal to
+    iso(from_micros(micros)) while a double holds the microseconds exactly (until the year
+    2242); None past what a datetime holds (a claim, not a time)."""
+    if not MIN_MICROS <= micros <= MAX_MICROS:
+        return None
+    return (_NAIVE_EPOCH + timedelta(0, 0, micros)).isoformat() + "Z"
 
 
 def parse_date_time(date: str, time: str) -> datetime | None:

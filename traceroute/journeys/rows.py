@@ -13,19 +13,19 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
-from operator import attrgetter
+from itertools import pairwise
+from operator import attrgetter, itemgetter
 
 from pcf import mqc
 from traceroute.journeys.calls import (
-    MAX_MICROS,
-    MIN_MICROS,
     ActivityTrace,
     Connection,
     MQICall,
     call_maker,
     iso,
+    iso_micros,
 )
+from traceroute.journeys.chains import Chains, chain_journeys
 from traceroute.journeys.reconstruct import (
     Journey,
     failed_open_for_output,
@@ -235,28 +235,87 @@ def _traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
     return traces
 
 
-def journeys_of_columns(cols: dict[str, list]) -> list[dict]:
-    """`journeys_of_rows` for columns (name -> values)."""
+def journeys_of_columns(cols: dict[str, list], *, chains: bool = True) -> list[dict]:
+    """`journeys_of_rows` for columns (name -> values). The keys whose calls form one chain
+    are answered from the columns (`traceroute.journeys.chains`), the others by
+    `reconstruct`; `chains=False`: every key by `reconstruct` (the reference: the same rows
+    in the same order)."""
     enabled = gc.isenabled()
     gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
     try:
-        result = reconstruct(traces_of_columns(cols), sequences=False)
-        return [journey_row(j) for j in result.journeys]
+        found = chain_journeys(cols) if chains else None
+        if found is None:
+            result = reconstruct(traces_of_columns(cols), sequences=False)
+            return [journey_row(j) for j in result.journeys]
+        merged = _merged(cols, found)
+        return merged if merged is not None else journeys_of_columns(cols, chains=False)
     finally:
         if enabled:
             gc.enable()
 
 
-_EPOCH = datetime(1970, 1, 1)
+def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
+    """The chains' rows and `reconstruct`'s of the other keys, in `reconstruct`'s order
+    (puts by connection, SeqNumber and call; then failed puts; then messages whose put was
+    not traced), replies linked by its rule; None when two puts share a place (a call index
+    repeated in a trace message: only `reconstruct` knows their order)."""
+    rank = found.conn_rank
+    # (order, row, origin put's queue manager, its CorrelId hex or None)
+    origins: list[tuple] = [(c.order, c.row, c.origin_qmgr, c.correl) for c in found.chains]
+    rest: list[tuple[dict, bool]] = []  # (row, a failed put's: no request of replies)
+    if found.slow:
+        picked = found.slow
+        traces = traces_of_columns({n: [v[i] for i in picked] for n, v in cols.items()})
+        traces.sort(key=lambda t: rank[t.conn.key])  # connections met as in the whole
+        for j in reconstruct(traces, sequences=False).journeys:
+            row = journey_row(j)
+            first = j.steps[0] if j.steps else None
+            if first is None or first.role != "put":
+                rest.append((row, first is not None and first.role == "failed_put"))
+                continue
+            put = first.call
+            correl = _hex(put.correl_id) if put.correl_id and any(put.correl_id) else None
+            origins.append(((rank[put.conn.key], put.conn.seq_number, put.index), row,
+                            put.conn.qmgr, correl))
+    origins.sort(key=_FIRST)
+    for a, b in pairwise(origins):
+        if a[0] == b[0]:
+            return None
+    _link_merged(origins, rest)
+    return [o[1] for o in origins] + [r[0] for r in rest]
 
 
-def _iso_micros(micros: int) -> str | None:
-    # iso() of the same moment, in integer arithmetic (it is UTC already): equal to
-    # iso(datetime.fromtimestamp(micros / 1e6, UTC)) while a double holds the microseconds
-    # exactly (until the year 2242); None past what a datetime holds (a claim, not a time)
-    if not MIN_MICROS <= micros <= MAX_MICROS:
-        return None
-    return (_EPOCH + timedelta(0, 0, micros)).isoformat() + "Z"
+_FIRST = itemgetter(0)
+
+
+def _link_merged(origins: list[tuple], rest: list[tuple[dict, bool]]) -> None:
+    """`reconstruct`'s reply rule over the merged journeys: a put whose CorrelId is the
+    MsgId of another journey (the first of that MsgId, failed puts aside), put as a REPLY or
+    by the connection that consumed that message, is its reply."""
+    first: dict[str, int] = {}
+    consumed_by: set[tuple] = set()
+    n = 0
+    for row, failed in (*((o[1], False) for o in origins), *rest):
+        if failed:
+            n += 1
+            continue
+        first.setdefault(row["msg_id"], n)
+        if row["verdict"] == "consumed":  # its last step is a get
+            consumed_by.add((row["last_queue_manager"], row["consumer_conn"], row["msg_id"]))
+        n += 1
+    for n, (_, row, qmgr, correl) in enumerate(origins):
+        if correl is None:
+            continue
+        request = first.get(correl)
+        if request is None or request == n:
+            continue
+        if row["origin_msg_type"] == mqc.MQMT_REPLY or (
+                (qmgr, row["origin_conn"], correl) in consumed_by):
+            row["reply_to"] = correl
+
+
+#: the name the tests know it by
+_iso_micros = iso_micros
 
 
 def journey_row(j: Journey) -> dict:
