@@ -13,13 +13,31 @@ from pcf.model import Group, Message, Parameter
 from pcf.mqmd import MQMD
 from pcf.names import parameter_name
 from traceroute.records.descriptor import LazyMQMD
-from traceroute.records.model import TRACE_ROUTE_MEMBERS, Activity, Extra, Operation, TraceRoute
+from traceroute.records.model import (
+    TRACE_ROUTE_MEMBERS,
+    Activity,
+    Extra,
+    Operation,
+    TraceRoute,
+    defaults,
+    maker,
+)
 
 REPORT, REPLY, TRACE = "report", "reply", "trace-route message"
 T = TypeVar("T")
 R = TypeVar("R")
 
-_TRACE_FIELDS = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
+_TRACE_INDEX = {pid: i for i, (_name, pid, _label) in enumerate(TRACE_ROUTE_MEMBERS)}
+_EXTRA = len(TRACE_ROUTE_MEMBERS)  # TraceRoute's fields: the members', then extra
+_UNSET = object()
+_make_trace_route = maker(TraceRoute)
+_make_operation = maker(Operation)
+_make_activity = maker(Activity)
+_OPERATION_FIELDS = {f: i for i, f in enumerate(Operation.__dataclass_fields__)}
+_OPERATION_DEFAULTS = list(defaults(Operation))
+_OPERATION_DEFAULTS[_OPERATION_FIELDS["type"]] = mqc.MQOPER_UNKNOWN
+_MSG_LENGTH, _MD, _EMBEDDED_MD, _OP_EXTRA, _OP_GROUP = (
+    _OPERATION_FIELDS[f] for f in ("msg_length", "md", "embedded_md", "extra", "group"))
 _INTEGERS = (pcf.Integer, pcf.Integer64)
 
 #: Operation group members read into Operation fields: parameter id -> field (MQCFST).
@@ -36,13 +54,14 @@ OPERATION_INT = {
     mqc.MQIACF_FEEDBACK: "feedback", mqc.MQIACF_SUB_LEVEL: "sub_level",
 }
 
-#: Every member parse_operation reads: parameter id -> (field, its class, is text); the
-#: Message group's field is "" (it gives msg_length, md and embedded_md).
-_OPERATION_MEMBERS: dict[int, tuple[str, type, bool]] = {
-    **{pid: (name, pcf.String, True) for pid, name in OPERATION_TEXT.items()},
-    **{pid: (name, pcf.Integer, False) for pid, name in OPERATION_INT.items()},
-    mqc.MQBACF_SUB_ID: ("sub_id", pcf.ByteString, False),
-    mqc.MQGACF_MESSAGE: ("", Group, False),
+
+#: Every member parse_operation reads: parameter id -> (Operation field index, its class,
+#: is text); the Message group's index is -1 (it gives msg_length, md and embedded_md).
+_OPERATION_MEMBERS: dict[int, tuple[int, type, bool]] = {
+    **{pid: (_OPERATION_FIELDS[name], pcf.String, True) for pid, name in OPERATION_TEXT.items()},
+    **{pid: (_OPERATION_FIELDS[name], pcf.Integer, False) for pid, name in OPERATION_INT.items()},
+    mqc.MQBACF_SUB_ID: (_OPERATION_FIELDS["sub_id"], pcf.ByteString, False),
+    mqc.MQGACF_MESSAGE: (-1, Group, False),
 }
 
 
@@ -62,6 +81,9 @@ class Record:
     source: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
     dead_letter: MQDLH | None = field(default=None, compare=False)
+
+
+_make_record = maker(Record)
 
 
 def text_of(p: Parameter) -> str:
@@ -84,21 +106,23 @@ def parse_trace_route(group: Group) -> TraceRoute:
     """The TraceRoute group's members; absent members are None, others kept as extra."""
     if group.parameter != mqc.MQGACF_TRACE_ROUTE:
         raise ValueError(f"group {group.label} is not a TraceRoute group (MQGACF_TRACE_ROUTE)")
-    values: dict[str, int] = {}
+    values: list[object] = [_UNSET] * (_EXTRA + 1)
     extra: list[Parameter] = []
-    known = _TRACE_FIELDS
+    known = _TRACE_INDEX
     for p in group.parameters:
-        name = known.get(p.parameter)
-        if name is not None and name not in values and isinstance(p, _INTEGERS):
-            values[name] = p.value
+        i = known.get(p.parameter)
+        if i is not None and values[i] is _UNSET and isinstance(p, _INTEGERS):
+            values[i] = p.value  # the first counts
         else:
             extra.append(p)
-    return TraceRoute(**values, extra=tuple(extra))
+    values = [None if v is _UNSET else v for v in values]
+    values[_EXTRA] = tuple(extra)
+    return _make_trace_route(values)
 
 
 def parse_operation(group: Group) -> Operation:
     """An Operation group as an Operation value."""
-    values: dict[str, object] = {}
+    values = _OPERATION_DEFAULTS.copy()
     extra: list[Extra] = []
     members = _OPERATION_MEMBERS
     for p in group.parameters:
@@ -108,18 +132,19 @@ def parse_operation(group: Group) -> Operation:
         elif known[2]:  # an MQCFST
             v = p.value
             values[known[0]] = v if isinstance(v, str) else text_of(p)
-        elif known[0]:
+        elif known[0] >= 0:
             values[known[0]] = p.value
         else:  # the Message group
             length = p.get(mqc.MQIACF_MSG_LENGTH)
-            values["msg_length"] = length if isinstance(length, int) else None
+            values[_MSG_LENGTH] = length if isinstance(length, int) else None
             md = p.find(mqc.MQGACF_MQMD)
             emb = p.find(mqc.MQGACF_EMBEDDED_MQMD)
             # read when asked (the pipeline asks only for MsgId): LazyMQMD == md_from_group's
-            values["md"] = LazyMQMD(md) if isinstance(md, Group) else None
-            values["embedded_md"] = LazyMQMD(emb) if isinstance(emb, Group) else None
-    values.setdefault("type", mqc.MQOPER_UNKNOWN)
-    return Operation(**values, extra=tuple(extra), group=group)
+            values[_MD] = LazyMQMD(md) if isinstance(md, Group) else None
+            values[_EMBEDDED_MD] = LazyMQMD(emb) if isinstance(emb, Group) else None
+    values[_OP_EXTRA] = tuple(extra)
+    values[_OP_GROUP] = group
+    return _make_operation(values)
 
 
 def activity_parts(group: Group, operation: Callable[[Group], T], trace_route: Callable[[Group], R],
@@ -167,8 +192,8 @@ def parse_activity(group: Group) -> Activity:
     extra: list[Extra] = []
     appl_name, appl_type, description, operations, trace_route = activity_parts(
         group, parse_operation, parse_trace_route, lambda p: extra.append(_extra(p)))
-    return Activity(appl_name, appl_type, description, tuple(operations), trace_route,
-                    tuple(extra), group)
+    return _make_activity((appl_name, appl_type, description, tuple(operations), trace_route,
+                           tuple(extra), group))
 
 
 def _fallback_key(activities: list[Activity]) -> bytes:
@@ -192,7 +217,8 @@ def parse_pcf(message: Message, md: MQMD | None = None, *, source: str | None = 
             kind = TRACE
     else:
         key = md.msg_id if kind == TRACE else md.correl_id
-    return Record(kind, key, tuple(activities), trace_route, md, source, line, dead_letter)
+    return _make_record((kind, key, tuple(activities), trace_route, md, source, line,
+                         dead_letter))
 
 
 def record_kind(message: Message, md: MQMD | None) -> str:

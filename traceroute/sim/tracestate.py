@@ -4,14 +4,15 @@ trace-route.md §5 (record or not, loop check, forwarding, delivery). Pure funct
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
 import pcf
 from pcf import mqc
 from pcf.fastencode import encode_fast
 from pcf.model import Group, Integer, Message
 from pcf.mqmd import MQMD
-from traceroute.records.model import TRACE_ROUTE_MEMBERS, TraceRoute
+from traceroute.records.model import TRACE_ROUTE_MEMBERS, TraceRoute, maker
 from traceroute.records.parse import parse_trace_route
 
 LOW, MEDIUM, HIGH = (mqc.MQROUTE_DETAIL_LOW, mqc.MQROUTE_DETAIL_MEDIUM,
@@ -22,7 +23,10 @@ _REJ_UNSUP = 0xFFFF0000
 _EPH_IDS = (b"EPH ", b"\xc5\xd7\xc8\x40")  # ASCII, EBCDIC
 _KIND = (mqc.MQCFT_TRACE_ROUTE, mqc.MQCMD_TRACE_ROUTE)
 _PEEK = (struct.Struct("<i8xi"), struct.Struct(">i8xi"))  # MQCFH Type, Command
-_FIELD_OF = {pid: name for name, pid, _label in TRACE_ROUTE_MEMBERS}
+_STATE_FIELDS = tuple(f.name for f in fields(TraceRoute))
+_state_values = attrgetter(*_STATE_FIELDS)
+_make_state = maker(TraceRoute)
+_INDEX_OF = {pid: _STATE_FIELDS.index(name) for name, pid, _label in TRACE_ROUTE_MEMBERS}
 
 
 def _may_be_trace_route(data: bytes, fmt: str) -> bool:
@@ -79,7 +83,9 @@ class TraceMessage:
                 return
         state = self._state  # kept, as parse_trace_route reads the group now
         if state is not None:
-            self._state = replace(state, **{_FIELD_OF[pid]: value})
+            values = list(_state_values(state))
+            values[_INDEX_OF[pid]] = value
+            self._state = _make_state(values)
 
     def count(self, recorded: bool) -> None:
         """Step 2: RecordedActivities or UnrecordedActivities + 1."""
