@@ -201,6 +201,15 @@ class _TrackedFields:
         return state
 
 
+def kept(holder: object, key: object) -> object | None:
+    """What `cached` keeps on `holder` for `key` in this generation, or None (a hot path
+    looks first, and makes its `compute` only when it must)."""
+    cache = holder.__dict__.get("_cache")
+    if cache is not None and cache[0] == _generation:
+        return cache[1].get(key)
+    return None
+
+
 def cached(holder: object, key: object, compute: Callable[[], T]) -> T:
     """`compute()` once per key and generation, kept on `holder` (a network or its part)."""
     cache = holder.__dict__.get("_cache")

@@ -20,7 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcf import mqc
-from traceroute.sim.network import MQObject, Network, QueueManager, cached, queue_changes
+from traceroute.sim.network import (
+    MQObject,
+    Network,
+    QueueManager,
+    cached,
+    kept,
+    queue_changes,
+)
 
 CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 
@@ -96,6 +103,9 @@ def _type(obj: MQObject) -> int:
 
 def clusters_of(qm: QueueManager) -> frozenset[str]:
     """The clusters a queue manager belongs to (by its cluster channels)."""
+    found = kept(qm, "clusters")
+    if found is not None:
+        return found  # type: ignore[return-value]
     return cached(qm, "clusters", lambda: frozenset(
         ch.cluster for ch in qm.channels.values()
         if ch.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR") and ch.cluster))
@@ -103,6 +113,9 @@ def clusters_of(qm: QueueManager) -> frozenset[str]:
 
 def _cluster_receivers(qm: QueueManager) -> list[MQObject]:
     """qm's CLUSRCVR channels with a cluster, in definition order."""
+    found = kept(qm, "clusrcvr")
+    if found is not None:
+        return found  # type: ignore[return-value]
     return cached(qm, "clusrcvr", lambda: [
         ch for ch in qm.channels.values() if ch.get("CHLTYPE") == "CLUSRCVR" and ch.cluster])
 

@@ -124,7 +124,7 @@ from traceroute.sim.mqi import (
     SimCall,
     SimConnection,
 )
-from traceroute.sim.network import MQObject, Network, QueueManager, cached, generation
+from traceroute.sim.network import MQObject, Network, QueueManager, cached, generation, kept
 from traceroute.sim.pubsub import (
     API,
     INTER_QMGR_PUBS,
@@ -357,7 +357,7 @@ def _made(op: _Op) -> Group:
     return op if isinstance(op, Group) else op()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Action:
     """What an activity does with the message: its operation (and any more after it: a
     publication's), and doing it (given the data)."""
@@ -366,7 +366,7 @@ class _Action:
     run: Callable[[bytes], None]
     local: bool = False
     rejected: bool = False
-    more: list[_Op] = field(default_factory=list)
+    more: Sequence[_Op] = ()
 
 
 @dataclass
@@ -400,7 +400,7 @@ class _Copy:
     dlq: str = ""                   # the dead-letter queue it goes to instead
 
 
-@dataclass
+@dataclass(slots=True)
 class _Activity:
     """An activity being performed: who, where, and its operations so far."""
 
@@ -868,7 +868,8 @@ class Simulator:
 
     def _encoding(self, qm: QueueManager) -> tuple[int, int]:
         """(Encoding, CCSID) of what the queue manager writes: z/OS style when CCSID is EBCDIC."""
-        return cached(qm, "encoding", lambda: _encoding_of(qm))
+        found = kept(qm, "encoding")
+        return found if found is not None else cached(qm, "encoding", lambda: _encoding_of(qm))
 
     # --- queues ------------------------------------------------------------------------
 
@@ -1693,7 +1694,8 @@ class Simulator:
         self._actor = actor
         try:
             self._perform(act, md, data, trace,
-                          lambda: self._put_action(act, md, data, r, trace, handle.queue))
+                          lambda: self._put_action(act, md, data, r, trace, handle.queue,
+                                                   checked=len(data)))
         finally:
             self._actor = None
         return PutResult(0, md.msg_id, r)
@@ -2134,9 +2136,9 @@ class Simulator:
     def _put_action(self, act: _Activity, md: MQMD, data: bytes, r: Resolution,
                     trace: ts.TraceMessage | None, opened: str,
                     original: MQMD | None = None, failure: int = 0,
-                    dlq: str | None = None) -> _Action:
+                    dlq: str | None = None, checked: int = -1) -> _Action:
         """Put where `r` says (or reject with `failure`, to `dlq`); at the target, a
-        trace-route message needs Deliver=YES."""
+        trace-route message needs Deliver=YES. `checked`: see `_deliver`."""
         qm = act.qm
         if not r.ok or failure:
             return self._rejection(qm, md, data, failure or r.reason, queue=opened, dlq=dlq)
@@ -2152,7 +2154,7 @@ class Simulator:
                             _s(mqc.MQCA_REMOTE_Q_MGR_NAME, r.remote_qmgr)]
             return operation_group(mqc.MQOPER_PUT, **self._now(qm), qmgr=qm.name, md=md,
                                    msg_length=len(data), details=details)
-        return _Action(op, lambda d: self._deliver(qm, md, d, r, original),
+        return _Action(op, lambda d: self._deliver(qm, md, d, r, original, checked),
                        local=r.local and r.queue != INTER_QMGR_PUBS)
 
     def _rejection(self, qm: QueueManager, md: MQMD, data: bytes, feedback: int, *,
@@ -2181,10 +2183,12 @@ class Simulator:
                                                   dlq), rejected=True)
 
     def _deliver(self, qm: QueueManager, md: MQMD, data: bytes, r: Resolution,
-                 original: MQMD | None = None) -> None:
-        """Put on the resolved queue: a local queue, or an xmitq (then the channel moves it)."""
+                 original: MQMD | None = None, checked: int = -1) -> None:
+        """Put on the resolved queue: a local queue, or an xmitq (then the channel moves it).
+        `checked`: the length `put_limit` passed at this put's open, nothing put since (a
+        trace-route message may have grown: then it is checked again)."""
         actor, self._actor = self._actor, None
-        reason = self.put_limit(qm, r, len(data))
+        reason = 0 if len(data) == checked else self.put_limit(qm, r, len(data))
         if reason:
             self._actor = actor
             self._reject(qm, md, data, reason, r.queue if r.local else r.remote_q,
@@ -2320,12 +2324,17 @@ class Simulator:
                          channel: MQObject) -> int:
         """The channel's MAXMSGL as its two ends negotiate it: the smaller (0: the queue
         manager's)."""
+        key = ("maxmsgl", qm.name, other.name)
+        found = kept(channel, key)
+        if found is not None:
+            return found
+
         def end(owner: QueueManager, ch: MQObject | None) -> int:
             qmgr_max = _number(owner.attrs.get("MAXMSGL"), _MAXMSGL)
             value = _number(ch.get("MAXMSGL"), _MAXMSGL) if ch is not None else qmgr_max
             return value or qmgr_max
         # read once per pair and network generation (an ALTER or DEFINE reads it again)
-        return cached(channel, ("maxmsgl", qm.name, other.name), lambda: min(
+        return cached(channel, key, lambda: min(
             end(qm, channel), end(other, other.channels.get(channel.name))))
 
     def _receive(self, qm: QueueManager, sender: QueueManager, channel: MQObject, md: MQMD,
@@ -2397,8 +2406,10 @@ class Simulator:
             if not qm.supports_trace_route and r.ok:
                 self._deliver(qm, md, data, r)  # no trace-route support: Deliver not honoured
                 return
+            checked = len(data) if r.ok and not held and not failure else -1
             self._perform(act, md, data, trace, lambda: self._put_action(
-                act, md, data, r, trace, xqh.remote_q_name, failure=failure, dlq=dlq))
+                act, md, data, r, trace, xqh.remote_q_name, failure=failure, dlq=dlq,
+                checked=checked))
         finally:
             self._actor = None
 
