@@ -26,6 +26,7 @@ from pathlib import Path
 
 from graph.pipeline.journeys import TABLE_COLUMNS, UNREAD_COLUMNS, journey_record_batch
 from graph.pipeline.schema import arrow_schema, dict_batch
+from traceroute.journeys.calls import paused_collector
 from traceroute.journeys.rows import (
     CALL_COLUMNS,
     JOURNEY_COLUMNS,
@@ -296,53 +297,55 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     spills += [requests, replies]
     verdicts = result.verdicts
     for bucket in range(k):
-        c0 = clock()
-        table = keyed.read(bucket)
-        if table is None:
-            continue
-        cols = table.to_pydict()
-        del table
-        c1 = clock()
-        rows = journeys_of_columns(cols)
-        del cols
-        c2 = clock()
-        stage["read"] += c1 - c0
-        stage["journeys"] += c2 - c1
-        if not rows:
-            continue
-        result.journeys += len(rows)
-        for r in rows:
-            verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-        linked = pa.Table.from_batches([journey_record_batch(rows)])
-        del rows
-        request_part = linked.select([n for n, _ in _REQUEST_COLUMNS])
-        for part in request_part.to_batches():
-            requests.split(part, part.column("msg_id").to_pylist())
-        correl = linked.column("origin_correl_id")
-        waiting = pc.is_valid(correl)
-        if correl.null_count < len(correl):
-            for part in linked.filter(waiting).to_batches():
-                replies.split(part, part.column("origin_correl_id").to_pylist())
-            linked = linked.filter(pc.invert(waiting))
-        journeys_out.write(linked.select(list(_TABLE_NAMES)))
-        stage["out"] += clock() - c2
+        with paused_collector():  # a bucket's rows: no cycles, millions of objects
+            c0 = clock()
+            table = keyed.read(bucket)
+            if table is None:
+                continue
+            cols = table.to_pydict()
+            del table
+            c1 = clock()
+            rows = journeys_of_columns(cols)
+            del cols
+            c2 = clock()
+            stage["read"] += c1 - c0
+            stage["journeys"] += c2 - c1
+            if not rows:
+                continue
+            result.journeys += len(rows)
+            for r in rows:
+                verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+            linked = pa.Table.from_batches([journey_record_batch(rows)])
+            del rows
+            request_part = linked.select([n for n, _ in _REQUEST_COLUMNS])
+            for part in request_part.to_batches():
+                requests.split(part, part.column("msg_id").to_pylist())
+            correl = linked.column("origin_correl_id")
+            waiting = pc.is_valid(correl)
+            if correl.null_count < len(correl):
+                for part in linked.filter(waiting).to_batches():
+                    replies.split(part, part.column("origin_correl_id").to_pylist())
+                linked = linked.filter(pc.invert(waiting))
+            journeys_out.write(linked.select(list(_TABLE_NAMES)))
+            stage["out"] += clock() - c2
     c0 = clock()
     result.spill_bytes += requests.close() + replies.close()
     # pass 3: the reply rule (`link_replies`) per join-key bucket
     for bucket in range(k):
-        table = replies.read(bucket)
-        if table is None:
-            continue
-        rows = table.to_pylist()
-        found = requests.read(bucket)
-        by_id: dict[str, tuple] = {}
-        if found is not None:
-            for m, v, c in zip(*(found.column(n).to_pylist() for n, _ in _REQUEST_COLUMNS),
-                               strict=True):
-                by_id[m] = (v, c)
-        result.replies_linked += link_replies(rows, by_id)
-        journeys_out.write(pa.Table.from_batches([journey_record_batch(rows)])
-                           .select(list(_TABLE_NAMES)))
+        with paused_collector():
+            table = replies.read(bucket)
+            if table is None:
+                continue
+            rows = table.to_pylist()
+            found = requests.read(bucket)
+            by_id: dict[str, tuple] = {}
+            if found is not None:
+                for m, v, c in zip(*(found.column(n).to_pylist() for n, _ in _REQUEST_COLUMNS),
+                                   strict=True):
+                    by_id[m] = (v, c)
+            result.replies_linked += link_replies(rows, by_id)
+            journeys_out.write(pa.Table.from_batches([journey_record_batch(rows)])
+                               .select(list(_TABLE_NAMES)))
     journeys_out.close()
     stage["link"] = clock() - c0
     return result

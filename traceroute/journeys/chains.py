@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pcf import mqc
 from traceroute.journeys.calls import is_mca, iso_micros
 
-_PUT, _PUT1, _GET, _CALLBACK = mqc.MQXF_PUT, mqc.MQXF_PUT1, mqc.MQXF_GET, mqc.MQXF_CALLBACK
+_PUTS, _GETS = (mqc.MQXF_PUT, mqc.MQXF_PUT1), (mqc.MQXF_GET, mqc.MQXF_CALLBACK)
+_CALLBACK = mqc.MQXF_CALLBACK
 _OPEN, _FAILED = mqc.MQXF_OPEN, mqc.MQCC_FAILED
 _BROWSE = (mqc.MQGMO_BROWSE_FIRST | mqc.MQGMO_BROWSE_NEXT
            | mqc.MQGMO_BROWSE_MSG_UNDER_CURSOR)
@@ -28,21 +29,14 @@ _HEX = "0123456789ABCDEF"
 
 
 @dataclass(slots=True)
-class Chain:
-    """A journey computed here: its row, where `reconstruct` would place it, and what
-    replies are linked by."""
-
-    order: tuple[int, int, int]     # (connection's rank, SeqNumber, call index) of its put
-    row: dict
-    origin_qmgr: str                # the put's queue manager (the connection's key's half)
-    correl: str | None              # the put's CorrelId (hex), None when none or all zero
-
-
-@dataclass(slots=True)
 class Chains:
     """The journeys of the common chain, and the rows left for `reconstruct`."""
 
-    chains: list[Chain] = field(default_factory=list)
+    #: per journey: ((connection's rank, SeqNumber, call index) of its put: where
+    #: `reconstruct` places it, its row, the put's queue manager, its CorrelId as hex or
+    #: None when none or all zero: what replies are linked by)
+    chains: list[tuple[tuple[int, int, int], dict, str, str | None]] = field(
+        default_factory=list)
     slow: list[int] = field(default_factory=list)   # row numbers, ascending
     #: (queue manager, connection key) -> rank: the order `reconstruct` meets connections in
     conn_rank: dict[tuple, int] = field(default_factory=dict)
@@ -100,12 +94,17 @@ def _traces(cols: dict[str, list], groups: dict[str, list[int]], conn_rank: dict
 
 def _chains(cols: dict[str, list]) -> Chains:
     out = Chains()
+    if None in cols["call_index"]:
+        raise _Global  # sorted by reconstruct: no order to place such a call in here
     groups: dict[str, list[int]] = {}
     per_row = _traces(cols, groups, out.conn_rank)
     ops, ccs, mids, xids = (cols["operation_id"], cols["comp_code"], cols["msg_id"],
                             cols["xmitq_msg_id"])
-    hobjs, gopts, hrts = cols["hobj"], cols["get_options"], cols["high_res_time"]
-    cidx, correls, fromhex = cols["call_index"], cols["correl_id"], bytes.fromhex
+    hobjs, gopts, correls = cols["hobj"], cols["get_options"], cols["correl_id"]
+    names = (cols["resolved_local_q_name"], cols["resolved_q_name"], cols["resolved_q_mgr"],
+             cols["object_name"], cols["format"], cols["high_res_time"], cols["correl_id"],
+             cols["msg_type"], cols["call_index"])
+    fromhex = bytes.fromhex
     chains, slow = out.chains, out.slow
     for key, members in groups.items():
         canonical = bool(key) and not len(key) % 2 and not key.strip(_HEX)
@@ -115,39 +114,37 @@ def _chains(cols: dict[str, list]) -> Chains:
         mputs: list[int] = []
         gets: list[int] = []
         for i in members:
-            op, mca = ops[i], per_row[i][4]
-            if cidx[i].__class__ is not int:
-                raise _Global  # sorted by reconstruct: no order to place it in here
-            text = correls[i]
-            if text:
-                fromhex(text)  # what traces_of_columns reads (and may refuse)
-            if op in (_PUT, _PUT1):
+            op = ops[i]
+            if op in _PUTS:
                 ident = mids[i]
-                if ccs[i] == _FAILED:
-                    simple = False  # a failed put: a journey of its own (or an MCA's try)
-                    if not mca or not ident:
-                        continue
-                elif not ident:
-                    simple = False  # untraceable
+                if not ident:
+                    simple = False  # untraceable, or a failed put filed nowhere
                     continue
-                elif mca:
+                if ccs[i] == _FAILED:
+                    simple = False  # a failed put: a journey of its own, or an MCA's try
+                    if not per_row[i][4]:
+                        continue
+                elif per_row[i][4]:
                     mputs.append(i)
                 elif origin >= 0:
                     simple = False  # the same MsgId put again
                 else:
                     origin = i
-            elif op in (_GET, _CALLBACK):
+                other = xids[i]
+            elif op in _GETS:
                 if ccs[i] == _FAILED:
-                    simple = False
+                    simple = False  # filed nowhere
                     continue
-                ident = (xids[i] or mids[i]) if mca else mids[i]
-                if not ident:
-                    simple = False
-                    continue
-                if mca:
+                if per_row[i][4]:
+                    other = mids[i]
+                    ident = xids[i] or other
                     mgets.append(i)
                 else:
+                    ident, other = mids[i], xids[i]
                     gets.append(i)
+                if not ident:
+                    simple = False  # untraceable
+                    continue
                 if op == _CALLBACK or (gopts[i] or 0) & _BROWSE:
                     simple = False
             else:
@@ -157,11 +154,14 @@ def _chains(cols: dict[str, list]) -> Chains:
                 continue
             if ident != key or not canonical:
                 raise _Global  # filed under another key's id by reconstruct
-            for text in (mids[i], xids[i]):
-                if text and text != ident:
-                    fromhex(text)
+            # the other hex values reconstruct's reading takes (and may refuse)
+            if other and other != ident:
+                fromhex(other)
+            text = correls[i]
+            if text:
+                fromhex(text)
         if simple and origin >= 0 and len(gets) <= 1:
-            chain = _walk(cols, key, origin, mgets, mputs, gets, per_row, hrts)
+            chain = _walk(names, key, origin, mgets, mputs, gets, per_row)
             if chain is not None:
                 chains.append(chain)
                 continue
@@ -170,89 +170,100 @@ def _chains(cols: dict[str, list]) -> Chains:
     return out
 
 
-def _queue(cols: dict[str, list], i: int, qm: str) -> str | None:
+def _queue(names: tuple, i: int, qm: str) -> str | None:
     """`_Index.queue` of a row (no MQOPEN handles among the rows: `_chains` checked)."""
-    q = cols["resolved_local_q_name"][i]
+    q = names[0][i]
     if not q:
-        rq, rqm = cols["resolved_q_name"][i], cols["resolved_q_mgr"][i]
-        q = "" if rq and rqm and rqm != qm else (rq or cols["object_name"][i])
+        rq, rqm = names[1][i], names[2][i]
+        q = "" if rq and rqm and rqm != qm else (rq or names[3][i])
     return q or None
 
 
-def _walk(cols: dict[str, list], key: str, origin: int, mgets: list[int], mputs: list[int],
-          gets: list[int], per_row: list, hrts: list) -> Chain | None:
-    """`reconstruct`'s walk from the put, for the moves it makes on one chain; None at any
-    other (the key goes to `reconstruct`)."""
-    rqms, fmts = cols["resolved_q_mgr"], cols["format"]
-    stamps = [hrts[origin]]
+def _walk(names: tuple, key: str, origin: int, mgets: list[int], mputs: list[int],
+          gets: list[int], per_row: list) -> tuple | None:
+    """`reconstruct`'s walk from the put, for the moves it makes on one chain, and the row
+    `journey_row` makes of it; None at any other move (the key goes to `reconstruct`)."""
+    rqms, fmts, hrts = names[2], names[4], names[5]
+    first = last = hrts[origin]
+    if not first:
+        return None  # a time not in microseconds: journey_row's other way
+    steps = 1
     hops = 0
     consumer = None
     p = origin
     while True:
         qm = per_row[p][0]
-        queue = _queue(cols, p, qm)
+        queue = _queue(names, p, qm)
         if per_row[p][4] and (fmts[p] or "").strip() == "MQDEAD":
-            end = ("dead_lettered", qm, queue, None)
+            verdict, channel = "dead_lettered", None
             break
         rqm = rqms[p]
-        if not (rqm and rqm != qm):
+        if not rqm or rqm == qm:  # on a local queue
+            channel = None
             if not gets:
-                end = ("on_queue", qm, queue, None)
+                verdict = "on_queue"
                 break
-            g = gets[0]
-            gq = _queue(cols, g, per_row[g][0])
+            g = gets.pop()
+            gq = _queue(names, g, per_row[g][0])
             if per_row[g][0] != qm or not (not queue or gq is None or gq == queue):
                 return None
-            gets.clear()
-            stamps.append(hrts[g])
-            consumer = g
-            end = ("consumed", qm, gq or queue, None)
+            verdict, queue, consumer, when = "consumed", gq or queue, g, hrts[g]
+            steps += 1
+            if not when:
+                return None
+            first, last = min(first, when), max(last, when)
             break
-        get = next((g for g in mgets if per_row[g][0] == qm), -1)
-        if get < 0:
-            end = ("on_xmitq", qm, queue, None)
+        for get in mgets:  # on a transmission queue: the sending MCA's get
+            if per_row[get][0] == qm:
+                break
+        else:
+            verdict, channel = "on_xmitq", None
             break
         mgets.remove(get)
-        stamps.append(hrts[get])
+        steps += 1
         channel = per_row[get][6]
-        candidates = [x for x in mputs if per_row[x][0] != qm
-                      and (not channel or per_row[x][6] == channel)]
-        if not candidates:
-            end = ("in_transit", qm, _queue(cols, get, qm), channel)
+        h1 = hrts[get]
+        if not h1:
+            return None
+        first, last = min(first, h1), max(last, h1)
+        found = -1
+        for x in mputs:
+            if per_row[x][0] != qm and (not channel or per_row[x][6] == channel):
+                if found >= 0:
+                    return None  # a choice by time: the walk's
+                found = x
+        if found < 0:
+            verdict, queue = "in_transit", _queue(names, get, qm)
             break
-        if len(candidates) > 1 or any(per_row[g][0] == qm for g in mgets):
-            return None  # a choice by time, or the message sent again: the walk's
-        p = candidates[0]
-        h1, h2 = hrts[get], hrts[p]
-        if not (h1 and h2 and h2 >= h1):
+        for g in mgets:
+            if per_row[g][0] == qm:
+                return None  # the message sent again: the walk's
+        h2 = hrts[found]
+        if not h2 or h2 < h1:
             return None  # maybe a clock-skew note
-        mputs.remove(p)
-        stamps.append(h2)
+        mputs.remove(found)
+        first, last = min(first, h2), max(last, h2)
+        steps += 1
         hops += 1
-    if mgets or mputs or gets or not all(stamps):
-        return None  # records left over (a hole, or another copy), or a time not in micros
-    return _row(cols, key, origin, consumer, end, hops, len(stamps), stamps, per_row)
-
-
-def _row(cols: dict[str, list], key: str, origin: int, consumer: int | None, end: tuple,
-         hops: int, steps: int, stamps: list[int], per_row: list) -> Chain:
+        p = found
+    if mgets or mputs or gets:
+        return None  # records left over: a hole, or another copy
     put = per_row[origin]
-    apps = [put[5]] if put[5] else []
+    apps = put[5]
     if consumer is not None:
         name = per_row[consumer][5]
-        if name and name not in apps:
-            apps.append(name)
-    text = cols["correl_id"][origin]
+        if name and name != apps:
+            apps = f"{apps},{name}" if apps else name
+    text = names[6][origin]
     correl = None
     if text:
         raw = bytes.fromhex(text)
         if raw.strip(b"\x00"):
             correl = raw.hex().upper()
-    verdict, qm, queue, channel = end
     row = {"msg_id": key, "verdict": verdict, "last_queue_manager": qm, "last_queue": queue,
-           "last_channel": channel, "hops": hops, "first_time": iso_micros(min(stamps)),
-           "last_time": iso_micros(max(stamps)), "applications": ",".join(apps),
-           "steps": steps, "reply_to": None, "notes": None, "origin_conn": put[1],
-           "origin_correl_id": correl, "origin_msg_type": cols["msg_type"][origin],
+           "last_channel": channel, "hops": hops, "first_time": iso_micros(first),
+           "last_time": iso_micros(last), "applications": apps, "steps": steps,
+           "reply_to": None, "notes": None, "origin_conn": put[1], "origin_correl_id": correl,
+           "origin_msg_type": names[7][origin],
            "consumer_conn": per_row[consumer][1] if consumer is not None else None}
-    return Chain((put[3], put[2], cols["call_index"][origin]), row, put[0], correl)
+    return (put[3], put[2], names[8][origin]), row, put[0], correl

@@ -8,14 +8,13 @@ Every lookup is a dict keyed by MsgId / XmitqMsgId, so the work is linear in the
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pcf import mqc
-from traceroute.journeys.calls import ActivityTrace, MQICall, iso
+from traceroute.journeys.calls import ActivityTrace, MQICall, iso, paused_collector
 from traceroute.journeys.verdict import JourneyVerdict, Location
 from traceroute.stats.join import missing_ranges, show_ranges
 
@@ -534,13 +533,8 @@ def reconstruct(traces: Iterable[ActivityTrace], *, sequences: bool = True) -> R
 
     `sequences=False` skips the SeqNumber-hole check (for a subset of a connection's trace
     messages, as a partition of the analyze job holds)."""
-    enabled = gc.isenabled()
-    gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
-    try:
+    with paused_collector():
         return _reconstruct(traces, sequences)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruction:

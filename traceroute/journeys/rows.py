@@ -11,7 +11,6 @@ values.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Mapping
 from itertools import pairwise
 from operator import attrgetter, itemgetter
@@ -24,6 +23,7 @@ from traceroute.journeys.calls import (
     call_maker,
     iso,
     iso_micros,
+    paused_collector,
 )
 from traceroute.journeys.chains import Chains, chain_journeys
 from traceroute.journeys.reconstruct import (
@@ -155,13 +155,8 @@ def traces_of_columns(cols: dict[str, list]) -> list[ActivityTrace]:
     """Columns of call rows (name -> values, as Arrow's `to_pydict` gives them) back into
     trace messages (one per connection and SeqNumber, calls in order); rows without a
     journey key are left out."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_collector():
         return _traces_of_columns(cols)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 #: The MQICall fields a calls/ row holds, in the order `_ROW_CALL` takes them.
@@ -240,18 +235,13 @@ def journeys_of_columns(cols: dict[str, list], *, chains: bool = True) -> list[d
     are answered from the columns (`traceroute.journeys.chains`), the others by
     `reconstruct`; `chains=False`: every key by `reconstruct` (the reference: the same rows
     in the same order)."""
-    enabled = gc.isenabled()
-    gc.disable()  # millions of small acyclic objects: the cycle collector only costs time
-    try:
+    with paused_collector():
         found = chain_journeys(cols) if chains else None
         if found is None:
             result = reconstruct(traces_of_columns(cols), sequences=False)
             return [journey_row(j) for j in result.journeys]
         merged = _merged(cols, found)
         return merged if merged is not None else journeys_of_columns(cols, chains=False)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
@@ -261,7 +251,7 @@ def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
     repeated in a trace message: only `reconstruct` knows their order)."""
     rank = found.conn_rank
     # (order, row, origin put's queue manager, its CorrelId hex or None)
-    origins: list[tuple] = [(c.order, c.row, c.origin_qmgr, c.correl) for c in found.chains]
+    origins: list[tuple] = found.chains
     rest: list[tuple[dict, bool]] = []  # (row, a failed put's: no request of replies)
     if found.slow:
         picked = found.slow
@@ -292,17 +282,20 @@ def _link_merged(origins: list[tuple], rest: list[tuple[dict, bool]]) -> None:
     """`reconstruct`'s reply rule over the merged journeys: a put whose CorrelId is the
     MsgId of another journey (the first of that MsgId, failed puts aside), put as a REPLY or
     by the connection that consumed that message, is its reply."""
+    wanted = {o[3] for o in origins}
+    wanted.discard(None)
+    if not wanted:
+        return
     first: dict[str, int] = {}
     consumed_by: set[tuple] = set()
-    n = 0
-    for row, failed in (*((o[1], False) for o in origins), *rest):
-        if failed:
-            n += 1
+    for n, (row, failed) in enumerate((*((o[1], False) for o in origins), *rest)):
+        msg_id = row["msg_id"]
+        if msg_id not in wanted or failed:
             continue
-        first.setdefault(row["msg_id"], n)
+        if msg_id not in first:
+            first[msg_id] = n
         if row["verdict"] == "consumed":  # its last step is a get
-            consumed_by.add((row["last_queue_manager"], row["consumer_conn"], row["msg_id"]))
-        n += 1
+            consumed_by.add((row["last_queue_manager"], row["consumer_conn"], msg_id))
     for n, (_, row, qmgr, correl) in enumerate(origins):
         if correl is None:
             continue
@@ -353,7 +346,8 @@ def journeys_of_rows(rows: Iterable[dict]) -> list[dict]:
 def link_reply_rows(rows: list[dict]) -> None:
     """Set reply_to where the origin put's CorrelId is another journey's MsgId and it is a
     REPLY or was put by the connection that consumed that message (as `reconstruct` does)."""
-    link_replies(rows, {r["msg_id"]: (r["verdict"], r["consumer_conn"]) for r in rows})
+    with paused_collector():
+        link_replies(rows, {r["msg_id"]: (r["verdict"], r["consumer_conn"]) for r in rows})
 
 
 def link_replies(rows: Iterable[dict], requests: Mapping[str, tuple]) -> int:
