@@ -85,20 +85,25 @@ def _layout(subset: bool, v1: bool) -> tuple[tuple[int | None, type, int, int], 
 
 def _write_md_group(par: MDGroup, order: str, message_ccsid: int) -> bytes:
     """The MQCFGR and members pcf.encode writes for `par`, from its values (cached)."""
-    values = par.values
-    key = (values, par.parameter, par.ccsid, par.subset, order, message_ccsid)
+    return _md_group_bytes(par.values, par.parameter, par.ccsid, par.subset, order,
+                           message_ccsid)
+
+
+def _md_group_bytes(values: tuple, group: int, ccsid: int, subset: bool, order: str,
+                    message_ccsid: int) -> bytes:
+    """What pcf.encode writes for md_group(MQMD(*values), group, ccsid, subset) (cached)."""
+    key = (values, group, ccsid, subset, order, message_ccsid)
     try:
         raw = _md_bytes.get(key)
     except TypeError:  # an unhashable value: pcf.encode's way, and its error
-        return fastencode.parameter_bytes(Group(par.parameter, par.parameters), order,
-                                          message_ccsid)
+        return fastencode.parameter_bytes(md_group(MQMD(*values), group=group, ccsid=ccsid,
+                                                   subset=subset), order, message_ccsid)
     if raw is not None:
         return raw
-    rows = _layout(par.subset, values[_VERSION] < 2)
+    rows = _layout(subset, values[_VERSION] < 2)
     four = fastencode.layouts(order).four.pack
     text = fastencode.string_bytes
-    ccsid = par.ccsid
-    out = [four(20, 16, par.parameter, len(rows))]
+    out = [four(20, 16, group, len(rows))]
     for index, cls, pid, width in rows:
         if cls is Integer:
             out.append(four(3, 16, pid, values[index]))
@@ -121,28 +126,119 @@ def _text(pid: int, value: str, width: int) -> String:
     return String(pid, value, REPORT_CCSID, width)
 
 
+class OperationGroup(Group):
+    """`operation_group(...)`'s group, kept as its arguments (the MQMDs' values read at once).
+
+    Equal to the Group of its members (and pickled, copied, printed as it); the members are
+    made on first access, and `pcf.fastencode.encode_fast` writes the group straight from
+    the arguments, the bytes `pcf.encode` writes for the members (once the members were
+    read, and so may have been changed, from them).
+    """
+
+    __slots__ = ("_members", "values")
+
+    def __init__(self, values: tuple) -> None:
+        self.parameter = mqc.MQGACF_OPERATION
+        self.values = values
+        self._members: list[Parameter] | None = None
+
+    @property
+    def parameters(self) -> list[Parameter]:
+        """The members, as operation_group makes them."""
+        members = self._members
+        if members is None:
+            members = self._members = _operation_members(*self.values)
+        return members
+
+    @parameters.setter
+    def parameters(self, members: list[Parameter]) -> None:
+        self._members = members
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Group):
+            return self.parameter == other.parameter and self.parameters == other.parameters
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (as Group's)
+
+    def __repr__(self) -> str:
+        return repr(Group(self.parameter, self.parameters))
+
+    def __reduce__(self) -> tuple:
+        return (Group, (self.parameter, self.parameters))
+
+
+def _write_operation_group(par: OperationGroup, order: str, message_ccsid: int) -> bytes:
+    """The MQCFGR and members pcf.encode writes for `par`, from its arguments."""
+    if par._members is not None:
+        return fastencode.parameter_bytes(Group(par.parameter, par._members), order,
+                                          message_ccsid)
+    op_type, date, time, qmgr, md, msg_length, embedded, details, qsg = par.values
+    four = fastencode.layouts(order).four.pack
+    text = fastencode.string_bytes
+    count = 4 + (md is not None) + bool(qsg) + len(details)
+    out = [four(20, 16, mqc.MQGACF_OPERATION, count),
+           four(3, 16, mqc.MQIACF_OPERATION_TYPE, op_type),
+           text(order, mqc.MQCACF_OPERATION_DATE, date, REPORT_CCSID, 12, message_ccsid),
+           text(order, mqc.MQCACF_OPERATION_TIME, time, REPORT_CCSID, 8, message_ccsid)]
+    if md is not None:
+        out.append(four(20, 16, mqc.MQGACF_MESSAGE, 2 if embedded is None else 3))
+        out.append(four(3, 16, mqc.MQIACF_MSG_LENGTH, msg_length))
+        out.append(_md_group_bytes(md, mqc.MQGACF_MQMD, REPORT_CCSID,
+                                   op_type in _SUBSET_TYPES, order, message_ccsid))
+        if embedded is not None:
+            out.append(_md_group_bytes(embedded, mqc.MQGACF_EMBEDDED_MQMD, REPORT_CCSID,
+                                       False, order, message_ccsid))
+    out.append(text(order, mqc.MQCA_Q_MGR_NAME, qmgr, REPORT_CCSID, 48, message_ccsid))
+    if qsg:
+        out.append(text(order, mqc.MQCA_QSG_NAME, qsg, REPORT_CCSID, 4, message_ccsid))
+    for p in details:
+        cls = type(p)
+        if cls is Integer:
+            out.append(four(3, 16, p.parameter, p.value))
+        elif cls is String:
+            out.append(text(order, p.parameter, p.value, p.ccsid, p.width, message_ccsid))
+        else:
+            out.append(fastencode.parameter_bytes(p, order, message_ccsid))
+    return b"".join(out)
+
+
+fastencode.register(OperationGroup, _write_operation_group)
+_SUBSET_TYPES = (mqc.MQOPER_PUBLISH, mqc.MQOPER_DISCARDED_PUBLISH)
+
+
 def operation_group(op_type: int, *, date: str, time: str, qmgr: str, md: MQMD | None,
                     msg_length: int = 0, embedded: MQMD | None = None,
                     details: list[Parameter] = (), qsg: str | None = None) -> Group:
     """One Operation group: type, date, time, Message (MQMD, EmbeddedMQMD), QMgrName, details."""
+    return OperationGroup((op_type, date, time, qmgr,
+                           None if md is None else _md_values(md), msg_length,
+                           None if embedded is None else _md_values(embedded),
+                           tuple(details), qsg))
+
+
+def _operation_members(op_type: int, date: str, time: str, qmgr: str, md: tuple | None,
+                       msg_length: int, embedded: tuple | None, details: tuple[Parameter, ...],
+                       qsg: str | None) -> list[Parameter]:
+    """operation_group's members (the MQMDs as their values)."""
     members: list[Parameter] = [
         Integer(mqc.MQIACF_OPERATION_TYPE, op_type),
         _text(mqc.MQCACF_OPERATION_DATE, date, 12),
         _text(mqc.MQCACF_OPERATION_TIME, time, 8),
     ]
     if md is not None:
-        subset = op_type in (mqc.MQOPER_PUBLISH, mqc.MQOPER_DISCARDED_PUBLISH)
+        subset = op_type in _SUBSET_TYPES
         message = [Integer(mqc.MQIACF_MSG_LENGTH, msg_length),
-                   MDGroup(md, ccsid=REPORT_CCSID, subset=subset)]
+                   MDGroup(MQMD(*md), ccsid=REPORT_CCSID, subset=subset)]
         if embedded is not None:
-            message.append(MDGroup(embedded, group=mqc.MQGACF_EMBEDDED_MQMD,
+            message.append(MDGroup(MQMD(*embedded), group=mqc.MQGACF_EMBEDDED_MQMD,
                                    ccsid=REPORT_CCSID))
         members.append(Group(mqc.MQGACF_MESSAGE, message))
     members.append(_text(mqc.MQCA_Q_MGR_NAME, qmgr, 48))
     if qsg:
         members.append(_text(mqc.MQCA_QSG_NAME, qsg, 4))
     members.extend(details)
-    return Group(mqc.MQGACF_OPERATION, members)
+    return members
 
 
 def activity_group(*, appl_name: str, appl_type: int, description: str,

@@ -53,15 +53,17 @@ def maker(cls: type[T]) -> Callable[[Sequence[object]], T]:
     field (a parser makes many Operations: twice as fast)."""
     if "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: only slotted dataclasses without __post_init__")
-    setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))  # slot descriptors
-    new = object.__new__
-
-    def make(values: Sequence[object]) -> T:
-        obj = new(cls)
-        for put, value in zip(setters, values, strict=True):
-            put(obj, value)
-        return obj
-    return make
+    names = [f.name for f in fields(cls)]
+    # as dataclasses writes __init__: one line per field, here calling its slot descriptor
+    space: dict[str, object] = {"new": object.__new__, "cls": cls, "n": len(names)}
+    lines = ["def make(values):", "    if len(values) != n:",
+             "        raise ValueError(f'{n} values needed, not {len(values)}')",
+             "    obj = new(cls)"]
+    for i, name in enumerate(names):
+        space[f"set{i}"] = cls.__dict__[name].__set__
+        lines.append(f"    set{i}(obj, values[{i}])")
+    exec("\n".join([*lines, "    return obj"]), space)  # our own text, as dataclasses do
+    return space["make"]  # type: ignore[return-value]
 
 
 def defaults(cls: type) -> tuple[object, ...]:

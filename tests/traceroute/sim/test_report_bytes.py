@@ -157,3 +157,55 @@ def test_moments_formatted_as_strftime_does(t):
     assert moment_strings(t) == (
         t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
         t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
+
+
+DETAILS = st.lists(st.one_of(
+    st.builds(pcf.String, st.sampled_from([mqc.MQCA_Q_NAME, mqc.MQCACH_CHANNEL_NAME]),
+              text_in(819), st.sampled_from([819, 0, 500]), st.sampled_from([None, 20, 48])),
+    st.builds(pcf.Integer, st.sampled_from([mqc.MQIACF_FEEDBACK, mqc.MQIACH_CHANNEL_TYPE]),
+              I32),
+    st.builds(pcf.Integer64, st.just(7), st.integers(-2**63, 2**63 - 1)),
+    st.builds(pcf.ByteString, st.just(mqc.MQBACF_SUB_ID), st.binary(max_size=30))),
+    max_size=4)
+
+
+@SETTINGS
+@given(MQMDS, st.one_of(st.none(), MQMDS), st.sampled_from(
+    [mqc.MQOPER_PUT, mqc.MQOPER_GET, mqc.MQOPER_PUBLISH, mqc.MQOPER_DISCARD]),
+    st.booleans(), DETAILS, st.sampled_from([None, "", "QSG1"]), st.sampled_from(ORDERS),
+    st.sampled_from([819, 500, 1208]), st.sampled_from(["QM1", "QM.WITH.A.LONG.NAME", "é"]))
+def test_operation_group_stand_in_writes_what_its_members_write(
+        md, embedded, op, with_md, details, qsg, encoding, ccsid, qmgr):
+    """Written straight from its arguments (nothing read its members first), an Operation
+    group is byte for byte the plain group of the same members, as pcf.encode writes it."""
+    def made() -> pcf.Group:
+        return operation_group(op, date="2026-11-28", time="19.20.00", qmgr=qmgr,
+                               md=md if with_md else None, msg_length=9, embedded=embedded,
+                               details=list(details), qsg=qsg)
+    plain = pcf.Group(mqc.MQGACF_OPERATION, list(made().parameters))
+    fresh = made()
+    want = None
+    try:
+        want = pcf.encode(_message(plain, encoding, ccsid))
+    except (ValueError, UnicodeError, OverflowError) as e:
+        try:
+            encode_fast(_message(fresh, encoding, ccsid))
+        except (ValueError, UnicodeError, OverflowError):
+            pass
+        else:
+            raise AssertionError(f"encode_fast did not raise {type(e).__name__}") from e
+    if want is not None:
+        assert encode_fast(_message(fresh, encoding, ccsid)) == want
+        assert fresh._members is None  # written from the arguments
+    assert fresh == plain and repr(fresh) == repr(plain)
+    for other in (copy.copy(fresh), copy.deepcopy(fresh), pickle.loads(pickle.dumps(fresh))):
+        assert type(other) is pcf.Group and other == plain
+
+
+def test_operation_group_changed_through_its_members_is_written_so():
+    group = operation_group(mqc.MQOPER_PUT, date="2026-11-28", time="19.20.00", qmgr="QM1",
+                            md=MQMD(), details=[pcf.String(mqc.MQCA_Q_NAME, "Q1", 819, 48)])
+    group.parameters.append(pcf.Integer(mqc.MQIACF_FEEDBACK, 258))
+    group.parameters[0].value = mqc.MQOPER_DISCARD
+    plain = pcf.Group(mqc.MQGACF_OPERATION, group.parameters)
+    assert encode_fast(_message(group, 0x222, 819)) == pcf.encode(_message(plain, 0x222, 819))
