@@ -12,6 +12,13 @@ BASE_CONFIG = {
     "spark.python.worker.reuse": "true",
     "spark.sql.session.timeZone": "UTC",
 }
+#: The driver JVM's options in local mode (before any the caller gives): its own work there is
+#: moving Arrow batches and shuffle blocks, for which the quick compiler alone does as well
+#: as the optimising one (1M reports: 42.9 against 44.6 CPU s) at a fraction of the
+#: compiling, and one collector thread; about 7 CPU s less fixed cost per run (benchmarks/
+#: README.md, "Figures (issue 33, two-pass plan)"). Left out when the caller gives -XX:
+#: options of its own.
+LOCAL_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 #: Extra settings for tests and small local runs: fast start, loopback only, no UI.
 LOCAL_TEST_CONFIG = {
     "spark.ui.enabled": "false",
@@ -66,6 +73,24 @@ def quiet_config(level: str = "off", *, console_progress: bool = False) -> dict[
             "spark.ui.showConsoleProgress": "true" if console_progress else "false"}
 
 
+def session_settings(master: str | None, config: dict[str, str] | None = None,
+                     driver_memory: str = "4g") -> dict[str, str]:
+    """The settings a session of `master` gets: BASE_CONFIG, in local mode a few shuffle
+    partitions per core and LOCAL_JVM_OPTIONS before the caller's JVM options (unless
+    those set -XX: options themselves), the driver's memory, then `config`."""
+    local = {}
+    if master is not None and master.startswith("local"):
+        # a few tasks per core: Spark's default of 200 shuffle partitions costs a Python
+        # worker round trip each, which dominates on a small machine
+        local = {"spark.sql.shuffle.partitions": str(4 * (os.cpu_count() or 2))}
+    settings = {**BASE_CONFIG, **local, "spark.driver.memory": driver_memory, **(config or {})}
+    if local:
+        given = settings.get("spark.driver.extraJavaOptions", "")
+        if "-XX:" not in given:
+            settings["spark.driver.extraJavaOptions"] = f"{LOCAL_JVM_OPTIONS} {given}".strip()
+    return settings
+
+
 def spark_session(master: str | None = None, *, app_name: str = "mqroute",
                   config: dict[str, str] | None = None, driver_memory: str = "4g"):
     """Get (or create) a SparkSession; `master` defaults to local[*]."""
@@ -74,18 +99,14 @@ def spark_session(master: str | None = None, *, app_name: str = "mqroute",
     if master is None and "SPARK_MASTER" not in os.environ \
             and not os.environ.get("SPARK_ENV_LOADED"):
         master = "local[*]"  # not under spark-submit: local mode
-    local = {}
     if master is not None and master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # no hostname lookups
-        # a few tasks per core: Spark's default of 200 shuffle partitions costs a Python
-        # worker round trip each, which dominates on a small machine
-        local = {"spark.sql.shuffle.partitions": str(4 * (os.cpu_count() or 2))}
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     builder = SparkSession.builder.appName(app_name)
     if master is not None:
         builder = builder.master(master)
-    settings = {**BASE_CONFIG, **local, "spark.driver.memory": driver_memory, **(config or {})}
+    settings = session_settings(master, config, driver_memory)
     for key, value in settings.items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
