@@ -24,8 +24,9 @@ bucketed pass, journeys/ written as Parquet; its CPU time is also given by stage
 --memory-max calls the in-memory path runs too (every row at once, `journeys_of_columns` +
 `link_reply_rows`, then the same work timed by stage: columns -> typed calls, `reconstruct`
 alone, journey rows); its journeys must equal the streaming ones (an order-free digest).
---against REV runs the in-memory path (and Spark) with the project at git revision REV, on
-the same input in the same run. Spark runs `graph.pipeline.journeys.build_journeys` and
+--against REV runs the in-memory path, the streaming single process (and Spark) with the
+project at git revision REV, on the same input in the same run, and warns when its journeys
+differ (the order-free digest). Spark runs `graph.pipeline.journeys.build_journeys` and
 writes journeys/ as Parquet. The ratio Spark/single is of calls/s measured in the same run.
 """
 
@@ -411,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--memory-max", type=int, default=2_000_000,
                    help="also run the in-memory path (all rows at once, the stage profile) "
                    "up to this many calls (it needs ~3.5 KB per call)")
-    p.add_argument("--against", metavar="REV", help="also run the in-memory path with the "
+    p.add_argument("--against", metavar="REV", help="also run the in-memory and streaming paths with the "
                    "project at git revision REV (the code before), up to --memory-max calls, "
                    "and Spark (right before this tree's Spark run) up to --spark-against-max")
     p.add_argument("--spark-against-max", type=int, default=2_000_000)
@@ -438,6 +439,14 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_single and rows <= args.memory_max:
             entry["memory"] = run_child("memory", [str(path)], say)
             _say_memory("in memory", rows, entry["memory"], say)
+        if not args.no_single and old_root is not None:
+            entry["single_against"] = b = run_child(
+                "single", [str(path), str(args.workdir / "out-single-against"),
+                           str(args.buckets or "")], say, root=old_root)
+            say(f"  single (streaming) at {args.against}: {rows / b['seconds']:,.0f} calls/s "
+                f"({rows / b['cpu_seconds']:,.0f} per CPU second), peak "
+                f"{b['peak_rss_gib']:.2f} GiB; by stage: " + ", ".join(
+                    f"{k} {rows / v:,.0f}" for k, v in b["stage_cpu_seconds"].items() if v))
         if not args.no_single:
             out = args.workdir / "out-single"
             entry["single"] = run_child(
@@ -453,6 +462,15 @@ def main(argv: list[str] | None = None) -> int:
             m = entry.get("memory")
             if m and (m["verdicts"] != s["verdicts"] or m["digest"] != s["digest"]):
                 say("WARNING: streaming and in-memory journeys differ")
+            for label in ("against", "single_against"):
+                other = entry.get(label)
+                if other and other["digest"] != s["digest"]:
+                    say(f"WARNING: journeys differ from {label} ({args.against})")
+            b = entry.get("single_against")
+            if b:
+                say(f"  single (streaming) gain over {args.against}: "
+                    f"{b['cpu_seconds'] / s['cpu_seconds']:.2f}x per CPU second; digest "
+                    f"{s['digest']} (at {args.against}: {b['digest']})")
         conf = ",".join(args.spark_conf)
         if not args.no_spark and old_root is not None and rows <= args.spark_against_max:
             entry["spark_against"] = run_child(

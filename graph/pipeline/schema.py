@@ -4,6 +4,7 @@ partitioned table that stays readable when empty."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 
 def ddl(columns: Sequence[tuple[str, str]]) -> str:
@@ -75,6 +76,13 @@ def dict_batch(rows: Sequence, schema):
     each value fitted to its column (`fit_array`)."""
     import pyarrow as pa
 
+    if len(schema) > 1:
+        try:  # every key there (the usual case): one pass in C makes the rows' tuples
+            tuples = list(map(itemgetter(*schema.names), rows))
+        except KeyError:
+            pass
+        else:
+            return pa.RecordBatch.from_arrays(row_arrays(list(schema), tuples), schema=schema)
     return pa.RecordBatch.from_arrays(
         [fit_array([r.get(f.name) for r in rows], f.type) for f in schema], schema=schema)
 
