@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import pcf
-from pcf import mqc
+from pcf import fast, mqc
+from pcf.codepages import DEFAULT_CCSID, decode_text
+from pcf.decoder import MAX_DEPTH
 from pcf.headers import DLH_LENGTH, MQDLH, unpack_dlh
-from pcf.model import Group, Message, Parameter
+from pcf.model import EmbeddedHeader, Group, Header, Message, Parameter
 from pcf.mqmd import MQMD
 from pcf.names import parameter_name
 from traceroute.records.descriptor import LazyMQMD
@@ -30,6 +33,7 @@ R = TypeVar("R")
 _TRACE_INDEX = {pid: i for i, (_name, pid, _label) in enumerate(TRACE_ROUTE_MEMBERS)}
 _EXTRA = len(TRACE_ROUTE_MEMBERS)  # TraceRoute's fields: the members', then extra
 _UNSET = object()
+_EMBEDDED_PCF = mqc.MQFMT_EMBEDDED_PCF.rstrip()
 _make_trace_route = maker(TraceRoute)
 _make_operation = maker(Operation)
 _make_activity = maker(Activity)
@@ -231,6 +235,51 @@ def record_kind(message: Message, md: MQMD | None) -> str:
     raise NotActivityData(f"PCF Type {h.type}, Command {h.command} is not activity data")
 
 
+_EPH_FIXED = {True: struct.Struct("<4i8si"), False: struct.Struct(">4i8si")}  # after StrucId
+_CFH = {True: struct.Struct("<9i"), False: struct.Struct(">9i")}
+_EPH_TEXTS: dict[tuple[bytes, int], str | None] = {}
+
+
+def decode_embedded(data: bytes, encoding: int, ccsid: int) -> Message | None:
+    """`pcf.decode(data, encoding=, ccsid=, fmt="MQHEPCF")` for the usual activity report:
+    an ASCII MQEPH and MQCFH whose fields hold together, parameters the compiled decoder
+    reads whole, ending where the MQEPH says. The same Message, without the pure decoder's
+    per-message work; None for anything else, which pcf.decode then reads (or refuses with
+    its error)."""
+    parse = fast.compiled_parse
+    kind = encoding & mqc.MQENC_INTEGER_MASK
+    if parse is None or type(data) is not bytes or len(data) < mqc.MQEPH_STRUC_LENGTH_FIXED \
+            or data[:4] != b"EPH " or kind not in _ORDERS:
+        return None
+    little = _ORDERS[kind]
+    version, length, enc, eph_ccsid, fmt_raw, flags = _EPH_FIXED[little].unpack_from(data, 4)
+    if length < mqc.MQEPH_STRUC_LENGTH_FIXED or length > len(data) or length & 3:
+        return None
+    message_ccsid = ccsid or DEFAULT_CCSID
+    key = (fmt_raw, message_ccsid)
+    fmt = _EPH_TEXTS.get(key)
+    if fmt is None:
+        fmt = decode_text(fmt_raw, message_ccsid)
+        if fmt is None:
+            return None
+        if len(_EPH_TEXTS) < 256:
+            _EPH_TEXTS[key] = fmt
+    typ, cfh_length, cfh_version, command, seq, control, comp, reason, count = \
+        _CFH[little].unpack_from(data, 32)
+    if cfh_length != mqc.MQCFH_STRUC_LENGTH or count < 0:
+        return None
+    done = parse(data, mqc.MQEPH_STRUC_LENGTH_FIXED, count, little, message_ccsid, length,
+                 MAX_DEPTH)
+    if done is None or done[1] != length:
+        return None
+    return Message(Header(typ, command, seq, control, comp, reason, cfh_version), done[0],
+                   EmbeddedHeader(enc, eph_ccsid, fmt, flags, version), data[length:],
+                   mqc.MQENC_REVERSED if little else mqc.MQENC_NORMAL, message_ccsid)
+
+
+_ORDERS = {mqc.MQENC_INTEGER_REVERSED: True, mqc.MQENC_INTEGER_NORMAL: False}
+
+
 def decode_activity(md: MQMD | None, data: bytes) -> tuple[Message, MQDLH | None]:
     """The decoded PCF of a collected message and its MQDLH (stripped first when present).
 
@@ -247,6 +296,10 @@ def decode_activity(md: MQMD | None, data: bytes) -> tuple[Message, MQDLH | None
                                 dead_letter.coded_char_set_id)
     if fmt is not None and not pcf.is_pcf_format(fmt):
         raise NotActivityData(f"format '{fmt}' is not PCF")
+    if encoding is not None and fmt.rstrip() == _EMBEDDED_PCF:  # the usual report: at once
+        message = decode_embedded(data, encoding, ccsid)
+        if message is not None:
+            return message, dead_letter
     try:
         return pcf.decode(data, encoding=encoding, ccsid=ccsid, fmt=fmt), dead_letter
     except pcf.PCFError as e:
