@@ -16,6 +16,7 @@ replies by its rule; the tests hold it equal to `reconstruct` alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from pcf import mqc
 from traceroute.journeys.calls import is_mca, iso_micros
@@ -32,14 +33,16 @@ _HEX = "0123456789ABCDEF"
 class Chains:
     """The journeys of the common chain, and the rows left for `reconstruct`."""
 
-    #: per journey: ((connection's rank, SeqNumber, call index) of its put: where
-    #: `reconstruct` places it, its row, the put's queue manager, its CorrelId as hex or
-    #: None when none or all zero: what replies are linked by)
-    chains: list[tuple[tuple[int, int, int], dict, str, str | None]] = field(
-        default_factory=list)
+    #: per journey: (its put's place in `reconstruct`'s order: its trace message's
+    #: (`traces`) + its call index, its row, the put's queue manager, its CorrelId as hex
+    #: or None when none or all zero: what replies are linked by, its MsgId as hex)
+    chains: list[tuple[int, dict, str, str | None, str]] = field(default_factory=list)
     slow: list[int] = field(default_factory=list)   # row numbers, ascending
     #: (queue manager, connection key) -> rank: the order `reconstruct` meets connections in
     conn_rank: dict[tuple, int] = field(default_factory=dict)
+    #: (queue manager, connection key, SeqNumber) -> the trace message's values, its
+    #: place (shifted by 32 bits) last
+    traces: dict[tuple, list] = field(default_factory=dict)
 
 
 class _Global(Exception):
@@ -55,11 +58,13 @@ def chain_journeys(cols: dict[str, list]) -> Chains | None:
         return None
 
 
-def _traces(cols: dict[str, list], groups: dict[str, list[int]], conn_rank: dict
-            ) -> list:
-    """Per row of a journey key: its trace message's connection values (those of the
-    message's first row, as `traces_of_columns` takes them); groups filled by key."""
-    info: dict[tuple, tuple] = {}
+def _traces(cols: dict[str, list], groups: dict[str, list[int]], conn_rank: dict,
+            traces: dict[tuple, list]) -> list:
+    """Per row of a journey key: its trace message's values [queue manager, connection key,
+    SeqNumber, connection's rank, is an MCA, ApplName, ChannelName, place] (those of the
+    message's first row, as `traces_of_columns` takes them; place: `_place`); groups
+    filled by key, traces by (queue manager, connection key, SeqNumber)."""
+    info: dict[tuple, list] = traces
     per_row: list = [None] * len(cols["journey_key"])
     appl, env, chl, chltype = (cols["appl_name"], cols["environment"],
                                cols["channel_name"], cols["channel_type"])
@@ -81,8 +86,8 @@ def _traces(cols: dict[str, list], groups: dict[str, list[int]], conn_rank: dict
             rank = conn_rank.get(ckey)
             if rank is None:
                 rank = conn_rank[ckey] = len(conn_rank)
-            t = info[tk] = (qm, ck, seq, rank, is_mca(env[i], chltype[i]), appl[i] or "",
-                            chl[i] or None)
+            t = info[tk] = [qm, ck, seq, rank, is_mca(env[i], chltype[i]), appl[i] or "",
+                            chl[i] or None, 0]
         per_row[i] = t
         found = groups.get(key)
         if found is None:
@@ -97,7 +102,8 @@ def _chains(cols: dict[str, list]) -> Chains:
     if None in cols["call_index"]:
         raise _Global  # sorted by reconstruct: no order to place such a call in here
     groups: dict[str, list[int]] = {}
-    per_row = _traces(cols, groups, out.conn_rank)
+    per_row = _traces(cols, groups, out.conn_rank, out.traces)
+    _place(out.traces)
     ops, ccs, mids, xids = (cols["operation_id"], cols["comp_code"], cols["msg_id"],
                             cols["xmitq_msg_id"])
     hobjs, gopts, correls = cols["hobj"], cols["get_options"], cols["correl_id"]
@@ -168,6 +174,17 @@ def _chains(cols: dict[str, list]) -> Chains:
         slow += members
     slow.sort()
     return out
+
+
+_RANK_SEQ = itemgetter(3, 2)
+
+
+def _place(traces: dict[tuple, list]) -> None:
+    """Each trace message's place in `reconstruct`'s order (connections as met, then by
+    SeqNumber), shifted so that a call index below 2**32 adds its own: one int orders
+    journeys as `reconstruct` lists them."""
+    for n, t in enumerate(sorted(traces.values(), key=_RANK_SEQ)):
+        t[7] = n << 32
 
 
 def _queue(names: tuple, i: int, qm: str) -> str | None:
@@ -266,4 +283,7 @@ def _walk(names: tuple, key: str, origin: int, mgets: list[int], mputs: list[int
            "reply_to": None, "notes": None, "origin_conn": put[1], "origin_correl_id": correl,
            "origin_msg_type": names[7][origin],
            "consumer_conn": per_row[consumer][1] if consumer is not None else None}
-    return (put[3], put[2], names[8][origin]), row, put[0], correl
+    index = names[8][origin]
+    if not 0 <= index < 1 << 32:
+        return None  # no place in one int: reconstruct's order, by the merge's way
+    return put[7] + index, row, put[0], correl, key

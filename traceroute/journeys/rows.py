@@ -12,7 +12,6 @@ values.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import pairwise
 from operator import attrgetter, itemgetter
 
 from pcf import mqc
@@ -250,8 +249,10 @@ def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
     not traced), replies linked by its rule; None when two puts share a place (a call index
     repeated in a trace message: only `reconstruct` knows their order)."""
     rank = found.conn_rank
-    # (order, row, origin put's queue manager, its CorrelId hex or None)
-    origins: list[tuple] = found.chains
+    # per journey that began with a put: (its place, row, the put's queue manager, its
+    # CorrelId hex or None, its MsgId hex): the chains', then reconstruct's
+    fast: list[tuple] = found.chains
+    slow: list[tuple] = []
     rest: list[tuple[dict, bool]] = []  # (row, a failed put's: no request of replies)
     if found.slow:
         picked = found.slow
@@ -264,47 +265,57 @@ def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
                 rest.append((row, first is not None and first.role == "failed_put"))
                 continue
             put = first.call
+            conn = put.conn
+            trace = found.traces.get((conn.key[0], conn.key[1], conn.seq_number))
+            if trace is None or not 0 <= put.index < 1 << 32:
+                return None
             correl = _hex(put.correl_id) if put.correl_id and any(put.correl_id) else None
-            origins.append(((rank[put.conn.key], put.conn.seq_number, put.index), row,
-                            put.conn.qmgr, correl))
+            slow.append((trace[7] + put.index, row, conn.qmgr, correl, row["msg_id"]))
+    _link_merged(fast, slow, rest)
+    origins = fast + slow
+    places = list(map(_FIRST, origins))
+    if len(set(places)) != len(places):
+        return None
     origins.sort(key=_FIRST)
-    for a, b in pairwise(origins):
-        if a[0] == b[0]:
-            return None
-    _link_merged(origins, rest)
     return [o[1] for o in origins] + [r[0] for r in rest]
 
 
 _FIRST = itemgetter(0)
 
 
-def _link_merged(origins: list[tuple], rest: list[tuple[dict, bool]]) -> None:
-    """`reconstruct`'s reply rule over the merged journeys: a put whose CorrelId is the
-    MsgId of another journey (the first of that MsgId, failed puts aside), put as a REPLY or
-    by the connection that consumed that message, is its reply."""
-    wanted = {o[3] for o in origins}
+def _link_merged(fast: list[tuple], slow: list[tuple], rest: list[tuple[dict, bool]]
+                 ) -> None:
+    """`reconstruct`'s reply rule between the chains and the journeys it made (among its
+    own it has linked them): a put whose CorrelId is the MsgId of another journey (failed
+    puts aside), put as a REPLY or by the connection that consumed that message, is its
+    reply. A chain's MsgId is its key's alone (one journey); the rows are read only for
+    the MsgIds asked for (they lie scattered in memory)."""
+    wanted = {o[3] for o in fast}
+    wanted.update(o[3] for o in slow)
     wanted.discard(None)
     if not wanted:
         return
-    first: dict[str, int] = {}
+    in_fast: set[str] = set()
+    in_slow: set[str] = set()
     consumed_by: set[tuple] = set()
-    for n, (row, failed) in enumerate((*((o[1], False) for o in origins), *rest)):
-        msg_id = row["msg_id"]
-        if msg_id not in wanted or failed:
-            continue
-        if msg_id not in first:
-            first[msg_id] = n
-        if row["verdict"] == "consumed":  # its last step is a get
-            consumed_by.add((row["last_queue_manager"], row["consumer_conn"], msg_id))
-    for n, (_, row, qmgr, correl) in enumerate(origins):
-        if correl is None:
-            continue
-        request = first.get(correl)
-        if request is None or request == n:
-            continue
-        if row["origin_msg_type"] == mqc.MQMT_REPLY or (
-                (qmgr, row["origin_conn"], correl) in consumed_by):
-            row["reply_to"] = correl
+    for o in fast:
+        if o[4] in wanted:
+            in_fast.add(o[4])
+            if o[1]["verdict"] == "consumed":  # its last step is a get
+                consumed_by.add((o[1]["last_queue_manager"], o[1]["consumer_conn"], o[4]))
+    for row, failed in (*((o[1], False) for o in slow), *rest):
+        if not failed and row["msg_id"] in wanted:
+            in_slow.add(row["msg_id"])
+            if row["verdict"] == "consumed":
+                consumed_by.add((row["last_queue_manager"], row["consumer_conn"],
+                                 row["msg_id"]))
+    for origins, requests in ((fast, in_fast | in_slow), (slow, in_fast)):
+        for _, row, qmgr, correl, msg_id in origins:
+            if correl is None or correl == msg_id or correl not in requests:
+                continue
+            if row["origin_msg_type"] == mqc.MQMT_REPLY or (
+                    (qmgr, row["origin_conn"], correl) in consumed_by):
+                row["reply_to"] = correl
 
 
 #: the name the tests know it by
