@@ -412,8 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--memory-max", type=int, default=2_000_000,
                    help="also run the in-memory path (all rows at once, the stage profile) "
                    "up to this many calls (it needs ~3.5 KB per call)")
-    p.add_argument("--against", metavar="REV", help="also run the in-memory and streaming paths with the "
-                   "project at git revision REV (the code before), up to --memory-max calls, "
+    p.add_argument("--against", metavar="REV", help="also run the in-memory (up to "
+                   "--memory-max calls) and streaming paths with the project at git revision "
+                   "REV (the code before), "
                    "and Spark (right before this tree's Spark run) up to --spark-against-max")
     p.add_argument("--spark-against-max", type=int, default=2_000_000)
     p.add_argument("--spark-conf", action="append", default=[], metavar="KEY=VALUE",
