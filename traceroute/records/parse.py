@@ -34,6 +34,7 @@ _TRACE_INDEX = {pid: i for i, (_name, pid, _label) in enumerate(TRACE_ROUTE_MEMB
 _EXTRA = len(TRACE_ROUTE_MEMBERS)  # TraceRoute's fields: the members', then extra
 _UNSET = object()
 _EMBEDDED_PCF = mqc.MQFMT_EMBEDDED_PCF.rstrip()
+_ADMIN = mqc.MQFMT_ADMIN.rstrip()
 _make_trace_route = maker(TraceRoute)
 _make_operation = maker(Operation)
 _make_activity = maker(Activity)
@@ -246,35 +247,53 @@ def decode_embedded(data: bytes, encoding: int, ccsid: int) -> Message | None:
     reads whole, ending where the MQEPH says. The same Message, without the pure decoder's
     per-message work; None for anything else, which pcf.decode then reads (or refuses with
     its error)."""
+    return _decode_usual(data, encoding, ccsid, True)
+
+
+def decode_plain(data: bytes, encoding: int, ccsid: int) -> Message | None:
+    """`decode_embedded` for PCF without an MQEPH (MQADMIN: trace-route messages and
+    replies): `pcf.decode(data, encoding=, ccsid=, fmt="MQADMIN")` or None."""
+    if data[:4] in (b"EPH ", b"\xc5\xd7\xc8\x40"):
+        return None  # pcf.decode takes it as an MQEPH whatever the Format says
+    return _decode_usual(data, encoding, ccsid, False)
+
+
+def _decode_usual(data: bytes, encoding: int, ccsid: int, embedded: bool) -> Message | None:
     parse = fast.compiled_parse
     kind = encoding & mqc.MQENC_INTEGER_MASK
-    if parse is None or type(data) is not bytes or len(data) < mqc.MQEPH_STRUC_LENGTH_FIXED \
-            or data[:4] != b"EPH " or kind not in _ORDERS:
+    start = mqc.MQEPH_STRUC_LENGTH_FIXED if embedded else mqc.MQCFH_STRUC_LENGTH
+    if parse is None or type(data) is not bytes or len(data) < start or kind not in _ORDERS:
         return None
     little = _ORDERS[kind]
-    version, length, enc, eph_ccsid, fmt_raw, flags = _EPH_FIXED[little].unpack_from(data, 4)
-    if length < mqc.MQEPH_STRUC_LENGTH_FIXED or length > len(data) or length & 3:
-        return None
     message_ccsid = ccsid or DEFAULT_CCSID
-    key = (fmt_raw, message_ccsid)
-    fmt = _EPH_TEXTS.get(key)
-    if fmt is None:
-        fmt = decode_text(fmt_raw, message_ccsid)
-        if fmt is None:
+    eph = None
+    length = len(data)
+    if embedded:
+        if data[:4] != b"EPH ":
             return None
-        if len(_EPH_TEXTS) < 256:
-            _EPH_TEXTS[key] = fmt
+        version, length, enc, eph_ccsid, fmt_raw, flags = _EPH_FIXED[little].unpack_from(
+            data, 4)
+        if length < start or length > len(data) or length & 3:
+            return None
+        key = (fmt_raw, message_ccsid)
+        fmt = _EPH_TEXTS.get(key)
+        if fmt is None:
+            fmt = decode_text(fmt_raw, message_ccsid)
+            if fmt is None:
+                return None
+            if len(_EPH_TEXTS) < 256:
+                _EPH_TEXTS[key] = fmt
+        eph = EmbeddedHeader(enc, eph_ccsid, fmt, flags, version)
     typ, cfh_length, cfh_version, command, seq, control, comp, reason, count = \
-        _CFH[little].unpack_from(data, 32)
+        _CFH[little].unpack_from(data, start - mqc.MQCFH_STRUC_LENGTH)
     if cfh_length != mqc.MQCFH_STRUC_LENGTH or count < 0:
         return None
-    done = parse(data, mqc.MQEPH_STRUC_LENGTH_FIXED, count, little, message_ccsid, length,
-                 MAX_DEPTH)
-    if done is None or done[1] != length:
+    done = parse(data, start, count, little, message_ccsid, length, MAX_DEPTH)
+    if done is None or (embedded and done[1] != length):
         return None
     return Message(Header(typ, command, seq, control, comp, reason, cfh_version), done[0],
-                   EmbeddedHeader(enc, eph_ccsid, fmt, flags, version), data[length:],
-                   mqc.MQENC_REVERSED if little else mqc.MQENC_NORMAL, message_ccsid)
+                   eph, data[done[1]:], mqc.MQENC_REVERSED if little else mqc.MQENC_NORMAL,
+                   message_ccsid)
 
 
 _ORDERS = {mqc.MQENC_INTEGER_REVERSED: True, mqc.MQENC_INTEGER_NORMAL: False}
@@ -296,8 +315,10 @@ def decode_activity(md: MQMD | None, data: bytes) -> tuple[Message, MQDLH | None
                                 dead_letter.coded_char_set_id)
     if fmt is not None and not pcf.is_pcf_format(fmt):
         raise NotActivityData(f"format '{fmt}' is not PCF")
-    if encoding is not None and fmt.rstrip() == _EMBEDDED_PCF:  # the usual report: at once
-        message = decode_embedded(data, encoding, ccsid)
+    if encoding is not None:  # the usual report or trace-route message: at once
+        fmt_name = fmt.rstrip()
+        message = decode_embedded(data, encoding, ccsid) if fmt_name == _EMBEDDED_PCF \
+            else decode_plain(data, encoding, ccsid) if fmt_name == _ADMIN else None
         if message is not None:
             return message, dead_letter
     try:

@@ -13,7 +13,7 @@ from pcf.fastencode import encode_fast
 from pcf.model import Group, Integer, Message
 from pcf.mqmd import MQMD
 from traceroute.records.model import TRACE_ROUTE_MEMBERS, TraceRoute, maker
-from traceroute.records.parse import parse_trace_route
+from traceroute.records.parse import decode_embedded, decode_plain, parse_trace_route
 
 LOW, MEDIUM, HIGH = (mqc.MQROUTE_DETAIL_LOW, mqc.MQROUTE_DETAIL_MEDIUM,
                      mqc.MQROUTE_DETAIL_HIGH)
@@ -54,11 +54,14 @@ class TraceMessage:
             return None  # a trace-route reply carries the same PCF but is not one
         if not _may_be_trace_route(data, fmt):
             return None  # an activity report, an event ...: its MQCFH says so, no decoding
-        try:
-            message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
-                                 fmt=md.format)
-        except pcf.PCFError:
-            return None
+        quick = decode_plain if fmt == "MQADMIN" else decode_embedded
+        message = quick(data, md.encoding, md.coded_char_set_id)  # the usual message at once
+        if message is None:
+            try:
+                message = pcf.decode(data, encoding=md.encoding, ccsid=md.coded_char_set_id,
+                                     fmt=md.format)
+            except pcf.PCFError:
+                return None
         h = message.header
         if h.type != mqc.MQCFT_TRACE_ROUTE or h.command != mqc.MQCMD_TRACE_ROUTE:
             return None
