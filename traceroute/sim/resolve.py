@@ -187,13 +187,9 @@ def resolve(network: Network, qmgr: str, queue: str, target_qmgr: str = "", *,
     qm = network.qmgrs.get(qmgr)
     if qm is None:
         raise KeyError(f"no queue manager {qmgr!r} in the network")
-    # kept per queue manager, network generation and queue changes (any ALTER, DEFINE or
-    # DELETE resolves anew), unless `choose` picked one of several cluster instances (it
-    # may pick another next time)
-    kept = cached(qm, "resolutions", lambda: [-1, {}])
-    if kept[0] != queue_changes():
-        kept[:] = [queue_changes(), {}]
-    known = kept[1]
+    # kept (unless `choose` picked one of several cluster instances: it may pick another
+    # next time)
+    known = _resolutions(qm)
     key = (queue, target_qmgr)
     r = known.get(key)
     if r is not None:
@@ -206,14 +202,24 @@ def resolve(network: Network, qmgr: str, queue: str, target_qmgr: str = "", *,
         return choose(opener, name, candidates) if choose is not None else 0
     r = _resolve(network, qm, queue, target_qmgr, chooser)
     if not chose:
-        if len(known) >= _KEPT:
-            known.clear()
         known[key] = r
     return r
 
 
 #: Resolutions kept per queue manager at most (then forgotten and made again).
 _KEPT = 4096
+
+
+def _resolutions(qm: QueueManager) -> dict[tuple[str, str | None], Resolution]:
+    """qm's resolutions kept for this network generation and these queue changes (any ALTER,
+    DEFINE or DELETE resolves anew): (queue, target qmgr) for output, (queue, None) input."""
+    held = kept(qm, "resolutions") or cached(qm, "resolutions", lambda: [-1, {}])
+    if held[0] != queue_changes():
+        held[:] = [queue_changes(), {}]
+    known = held[1]
+    if len(known) >= _KEPT:
+        known.clear()
+    return known
 
 
 def _resolve(network: Network, qm: QueueManager, queue: str, target_qmgr: str,
@@ -308,6 +314,15 @@ def resolve_input(network: Network, qmgr: str, name: str) -> Resolution:
     qm = network.qmgrs.get(qmgr)
     if qm is None:
         raise KeyError(f"no queue manager {qmgr!r} in the network")
+    known = _resolutions(qm)
+    r = known.get((name, None))
+    if r is None:
+        r = known[name, None] = _resolve_input(network, qm, name)
+    return r
+
+
+def _resolve_input(network: Network, qm: QueueManager, name: str) -> Resolution:
+    """`resolve_input`, every time."""
     obj = qm.queues.get(name)
     if obj is None:
         return _fail(qm, mqc.MQRC_UNKNOWN_OBJECT_NAME)

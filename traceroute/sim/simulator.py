@@ -874,7 +874,10 @@ class Simulator:
     # --- queues ------------------------------------------------------------------------
 
     def _queue(self, qmgr: str, name: str) -> deque[Stored]:
-        return self.queues.setdefault((qmgr, name), deque())
+        q = self.queues.get((qmgr, name))
+        if q is None:  # (setdefault would make a deque every time)
+            q = self.queues[qmgr, name] = deque()
+        return q
 
     def depth(self, qmgr: str, queue: str) -> int:
         """How many messages are on a queue."""

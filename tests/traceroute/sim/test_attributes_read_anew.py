@@ -142,3 +142,19 @@ def test_resolution_after_an_alias_is_replaced():
     alter(sim, "QM1", "DEFINE QALIAS(VIA) TARGET(AWAY) REPLACE")
     assert put(sim, "VIA") == 0
     assert sim.depth("QM2", "TARGET") == 1
+
+
+def test_input_resolution_after_an_alias_is_defined_and_replaced():
+    sim = simulator()
+    assert put(sim) == 0
+    alter(sim, "QM1", "DEFINE QLOCAL(OTHER)")
+    assert put(sim, "OTHER") == 0
+    assert sim.mqget("QM1", "READ.VIA").reason == mqc.MQRC_UNKNOWN_OBJECT_NAME
+    alter(sim, "QM1", "DEFINE QALIAS(READ.VIA) TARGET(TARGET)")
+    assert sim.mqget("QM1", "READ.VIA").reason == 0  # from TARGET
+    alter(sim, "QM1", "DEFINE QALIAS(READ.VIA) TARGET(OTHER) REPLACE")
+    assert sim.mqget("QM1", "READ.VIA").reason == 0  # from OTHER now
+    assert sim.depth("QM1", "OTHER") == 0 and sim.depth("QM1", "TARGET") == 0
+    sim.network.qmgrs["QM1"].queues["READ.VIA"] = MQObject("QREMOTE", "READ.VIA", {
+        "RNAME": "X", "RQMNAME": "QM2"})
+    assert sim.mqget("QM1", "READ.VIA").reason == mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE
