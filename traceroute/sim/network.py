@@ -420,6 +420,9 @@ class QueueManager(_TrackedFields):
     @property
     def supports_trace_route(self) -> bool:
         """True from WebSphere MQ 6.0 (command level 600) on."""
+        level = self.attrs.get("CMDLEVEL")  # asked at every hop: the usual answers at once
+        if level is None or level == "940":
+            return True
         return self.command_level >= 600
 
     def channel_running(self, name: str) -> bool:

@@ -2276,7 +2276,10 @@ class Simulator:
     def _send(self, qm: QueueManager, other: QueueManager, channel: MQObject, s: Stored,
               xqh: MQXQH, xmitq: str) -> None:
         """The sending MCA's activity: Get from the xmitq, then Send (or a rejection)."""
-        md = _md_with(s.original or xqh.msg_desc, expiry=self._remaining(s))
+        md = s.original or xqh.msg_desc
+        remaining = self._remaining(s)
+        if remaining != md.expiry:  # else the same values: the descriptor as it was put
+            md = _md_with(md, expiry=remaining)
         data = s.data[XQH_LENGTH:]
         if self.watchers and channel.get("CONVERT") == "YES":
             failed = _conversion_failure(md, *self._encoding(other))
