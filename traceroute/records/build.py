@@ -271,17 +271,20 @@ def report_descriptor(original: MQMD, *, qmgr: str, msg_id: bytes, put_date: str
     pass_msg_id = original.report & mqc.MQRO_PASS_MSG_ID
     pass_correl = original.report & mqc.MQRO_PASS_CORREL_ID
     values = list(_md_values(original))  # dataclasses.replace, without its keyword round trip
-    for name, value in (
-            ("report", report), ("msg_type", mqc.MQMT_REPORT), ("expiry", expiry),
-            ("feedback", mqc.MQFB_ACTIVITY), ("encoding", encoding),
-            ("coded_char_set_id", ccsid), ("format", _EMBEDDED_PCF),
-            ("msg_id", original.msg_id if pass_msg_id else msg_id),
-            ("correl_id", original.correl_id if pass_correl else original.msg_id),
-            ("backout_count", 0), ("reply_to_q", ""), ("reply_to_q_mgr", qmgr),
-            ("put_appl_type", mqc.MQAT_QMGR), ("put_appl_name", qmgr[:28]),
-            ("put_date", put_date), ("put_time", put_time), ("appl_origin_data", "")):
-        values[_MD_INDEX[name]] = value
+    for i, value in zip(_REPORT_FIELDS, (
+            report, mqc.MQMT_REPORT, expiry, mqc.MQFB_ACTIVITY, encoding, ccsid,
+            _EMBEDDED_PCF, original.msg_id if pass_msg_id else msg_id,
+            original.correl_id if pass_correl else original.msg_id, 0, "", qmgr,
+            mqc.MQAT_QMGR, qmgr[:28], put_date, put_time, ""), strict=True):
+        values[i] = value
     return MQMD(*values)
+
+
+#: The MQMD fields report_descriptor sets, in the order it lists their values.
+_REPORT_FIELDS = tuple(_MD_INDEX[name] for name in (
+    "report", "msg_type", "expiry", "feedback", "encoding", "coded_char_set_id", "format",
+    "msg_id", "correl_id", "backout_count", "reply_to_q", "reply_to_q_mgr", "put_appl_type",
+    "put_appl_name", "put_date", "put_time", "appl_origin_data"))
 
 
 def activity_report(activity: Group) -> Message:

@@ -863,8 +863,12 @@ class Simulator:
         """A MsgId as a queue manager makes one: 'AMQ ', 12 characters of name, a counter."""
         n = self._counters.get(qmgr, 0) + 1
         self._counters[qmgr] = n
-        return (b"AMQ " + qmgr.ljust(12)[:12].encode("latin-1") + self._stamp
-                + n.to_bytes(4, "big"))
+        head = _ID_HEADS.get(qmgr)
+        if head is None:
+            if len(_ID_HEADS) >= 65536:
+                _ID_HEADS.clear()
+            head = _ID_HEADS[qmgr] = b"AMQ " + qmgr.ljust(12)[:12].encode("latin-1")
+        return head + self._stamp + n.to_bytes(4, "big")
 
     def _encoding(self, qm: QueueManager) -> tuple[int, int]:
         """(Encoding, CCSID) of what the queue manager writes: z/OS style when CCSID is EBCDIC."""
@@ -2501,6 +2505,8 @@ class _Actor:
 
 
 _last_stamp = [0]
+#: queue manager -> the MsgIds' first 16 bytes ('AMQ ' and 12 characters of its name)
+_ID_HEADS: dict[str, bytes] = {}
 
 
 def _clock_stamp() -> bytes:
