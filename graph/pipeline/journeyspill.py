@@ -313,10 +313,11 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
             if not rows:
                 continue
             result.journeys += len(rows)
-            for r in rows:
-                verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
             linked = pa.Table.from_batches([journey_record_batch(rows)])
             del rows
+            for counted in pc.value_counts(linked.column("verdict")).to_pylist():
+                verdict = counted["values"]
+                verdicts[verdict] = verdicts.get(verdict, 0) + counted["counts"]
             request_part = linked.select([n for n, _ in _REQUEST_COLUMNS])
             for part in request_part.to_batches():
                 requests.split(part, part.column("msg_id").to_pylist())
