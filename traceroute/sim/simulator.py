@@ -124,7 +124,15 @@ from traceroute.sim.mqi import (
     SimCall,
     SimConnection,
 )
-from traceroute.sim.network import MQObject, Network, QueueManager, cached, generation, kept
+from traceroute.sim.network import (
+    MQObject,
+    Network,
+    QueueManager,
+    cached,
+    generation,
+    kept,
+    queue_changes,
+)
 from traceroute.sim.pubsub import (
     API,
     INTER_QMGR_PUBS,
@@ -440,6 +448,8 @@ class Simulator:
         self._conn_serial = 0
         self._hobj = 0
         self._input_handles: dict[tuple[bytes, str], int] = {}
+        #: (qmgr, queue) -> (network stamp, input resolution, GET(DISABLED) reason or 0)
+        self._input_plans: dict[tuple[str, str], tuple[tuple[int, int], Resolution, int]] = {}
         self._actor: _Actor | None = None  # whose put the next _deliver/_reject is
         self._stamp_cache: dict[tuple[datetime, float], tuple[str, str, str, str]] = {}
         self._foreground = 0  # pending events that are not long channel retries
@@ -918,7 +928,7 @@ class Simulator:
         conn, refused = self._app(qmgr, appl_name, mqc.MQAT_UNIX)
         if refused:
             return GetResult(refused)
-        r = self._input_resolution(qm, queue)
+        r, reason = self._input_plan(qm, queue)
         r = self._authority(qm, conn.user, queue, "", None,
                             ("BROWSE",) if browse else ("GET",)) or r
         hobj = self._input_handle(qmgr, queue, appl_name, browse, r) \
@@ -927,14 +937,6 @@ class Simulator:
         if not r.ok:
             return GetResult(r.reason, resolution=r)
         base = r.queue
-        reason = 0
-        named = qm.queues.get(queue)
-        if named is not None and named.get("GET") == "DISABLED":
-            reason = mqc.MQRC_GET_INHIBITED
-        elif base != queue:
-            based = qm.queues.get(base)
-            if based is not None and based.get("GET") == "DISABLED":
-                reason = mqc.MQRC_GET_INHIBITED
         q = self._queue(qmgr, base)
         for s in [] if reason else list(q):
             if self._expired(s):
@@ -964,6 +966,30 @@ class Simulator:
                          options=options, hobj=hobj, comp_code=mqc.MQCC_FAILED,
                          reason=reason)
         return GetResult(reason, resolution=r)
+
+    def _input_plan(self, qm: QueueManager, queue: str) -> tuple[Resolution, int]:
+        """Where a get of `queue` reads (`_input_resolution`) and MQRC_GET_INHIBITED when
+        GET(DISABLED) on the queue named or its base (else 0); kept per queue between
+        changes of the network (generation and queue changes) for a defined queue."""
+        key = (qm.name, queue)
+        stamp = (generation(), queue_changes())
+        plan = self._input_plans.get(key)
+        if plan is not None and plan[0] == stamp:
+            return plan[1], plan[2]
+        r = self._input_resolution(qm, queue)
+        reason = 0
+        named = qm.queues.get(queue)
+        if named is not None and named.get("GET") == "DISABLED":
+            reason = mqc.MQRC_GET_INHIBITED
+        elif r.ok and r.queue != queue:
+            based = qm.queues.get(r.queue)
+            if based is not None and based.get("GET") == "DISABLED":
+                reason = mqc.MQRC_GET_INHIBITED
+        if named is not None:  # (an undefined queue holding messages: read where it is)
+            if len(self._input_plans) >= 4096:
+                self._input_plans.clear()
+            self._input_plans[key] = (stamp, r, reason)
+        return r, reason
 
     def _input_resolution(self, qm: QueueManager, queue: str) -> Resolution:
         """Where an open for input of `queue` goes (a queue holding messages is local,

@@ -158,3 +158,20 @@ def test_input_resolution_after_an_alias_is_defined_and_replaced():
     sim.network.qmgrs["QM1"].queues["READ.VIA"] = MQObject("QREMOTE", "READ.VIA", {
         "RNAME": "X", "RQMNAME": "QM2"})
     assert sim.mqget("QM1", "READ.VIA").reason == mqc.MQRC_OPTION_NOT_VALID_FOR_TYPE
+
+
+def test_get_inhibited_and_enabled_again():
+    sim = simulator()
+    for _ in range(3):
+        assert put(sim) == 0
+    alter(sim, "QM1", "DEFINE QALIAS(VIA) TARGET(TARGET)")
+    assert sim.mqget("QM1", "TARGET").reason == 0
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) GET(DISABLED)")
+    assert sim.mqget("QM1", "TARGET").reason == mqc.MQRC_GET_INHIBITED
+    assert sim.mqget("QM1", "VIA").reason == mqc.MQRC_GET_INHIBITED  # its base
+    alter(sim, "QM1", "ALTER QLOCAL(TARGET) GET(ENABLED)")
+    assert sim.mqget("QM1", "VIA").reason == 0
+    alter(sim, "QM1", "ALTER QALIAS(VIA) GET(DISABLED)")
+    assert sim.mqget("QM1", "VIA").reason == mqc.MQRC_GET_INHIBITED
+    assert sim.mqget("QM1", "TARGET").reason == 0
+    assert sim.depth("QM1", "TARGET") == 0
