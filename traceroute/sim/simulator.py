@@ -1711,17 +1711,18 @@ class Simulator:
             if actor is not None:
                 self._put_call(actor, qm, md, data, r=r, reason=limit)
             return PutResult(limit, resolution=r)
+        date, time = self._put_stamp(qm)
+        changes: dict[str, object] = {}  # one copy of the descriptor with all the changes
         if md.persistence == mqc.MQPER_PERSISTENCE_AS_Q_DEF:
             opened = qm.queues.get(handle.queue) or qm.queues.get(r.queue)
-            md = _md_with(md, persistence=mqc.MQPER_PERSISTENT
-                          if opened is not None and opened.get("DEFPSIST") == "YES"
-                          else mqc.MQPER_NOT_PERSISTENT)
+            changes["persistence"] = mqc.MQPER_PERSISTENT \
+                if opened is not None and opened.get("DEFPSIST") == "YES" \
+                else mqc.MQPER_NOT_PERSISTENT
         if not any(md.msg_id):
-            md = _md_with(md, msg_id=self.new_msg_id(qm.name))
-        date, time = self._put_stamp(qm)
-        md = _md_with(md, put_date=date, put_time=time, put_appl_name=handle.appl_name[-28:],
-                     put_appl_type=handle.appl_type,
-                     reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q else ""))
+            changes["msg_id"] = self.new_msg_id(qm.name)
+        md = _md_with(md, **changes, put_date=date, put_time=time,
+                      put_appl_name=handle.appl_name[-28:], put_appl_type=handle.appl_type,
+                      reply_to_q_mgr=md.reply_to_q_mgr or (qm.name if md.reply_to_q else ""))
         act = _Activity(qm, handle.appl_name, handle.appl_type, "Application put", ts.LOW)
         trace = ts.TraceMessage.recognise(md, data) if qm.supports_trace_route else None
         self._actor = actor
