@@ -504,6 +504,90 @@ def _journey(index: _Index, put: MQICall) -> Journey:
     return w.journey(w.follow_from(put))
 
 
+def _chain_journey(index: _Index, put: MQICall) -> Journey | None:
+    """`_journey` for the common chain, without the walk's searches: the put, per hop the
+    sending MCA's get and the receiving MCA's put (one candidate, same channel, HighResTime
+    in order), at most one consumer get, every call of the MsgId taken. None for anything
+    else (the walk decides). The rows' twin is `traceroute.journeys.chains`."""
+    msg_id = put.msg_id
+    if msg_id in index.shared:
+        return None
+    gets = index.gets.get(msg_id)
+    if gets and (len(gets) > 1 or gets[0].is_browse):
+        return None
+    mgets = index.mca_gets.get(msg_id)
+    mputs = index.mca_puts.get(msg_id)
+    if mgets:
+        mgets = list(mgets)
+        for g in mgets:
+            if g.is_browse:
+                return None
+    if mputs:
+        mputs = list(mputs)
+        for p in mputs:
+            if p.comp_code == _FAILED:
+                return None
+    queue_of = index.queue
+    steps = [Step(put, "put", queue_of(put), put.conn.channel_name or None)]
+    c = put
+    while True:
+        qm = c.conn.qmgr
+        queue = queue_of(c)
+        if c.is_dead_letter and c.conn.is_mca:
+            end = V.DEAD_LETTERED, Location(qm, queue)
+            break
+        if not index.remote(c):
+            if not gets:
+                end = V.ON_QUEUE, Location(qm, queue)
+                break
+            g = gets[0]
+            gq = queue_of(g)
+            if g.conn.qmgr != qm or not (not queue or gq is None or gq == queue):
+                return None
+            steps.append(Step(g, "get", gq, g.conn.channel_name or None))
+            end = V.CONSUMED, Location(qm, gq or queue)
+            gets = None
+            break
+        get = None
+        for g in mgets or ():
+            if g.conn.qmgr == qm:
+                get = g
+                break
+        if get is None:
+            end = V.ON_XMITQ, Location(qm, queue)
+            break
+        mgets.remove(get)  # type: ignore[union-attr]
+        channel = get.conn.channel_name or None
+        steps.append(Step(get, "mca_get", queue_of(get), channel))
+        found = None
+        for p in mputs or ():
+            if p.conn.qmgr != qm and (not channel or p.conn.channel_name == channel):
+                if found is not None:
+                    return None  # a choice by time: the walk's
+                found = p
+        if found is None:
+            end = V.IN_TRANSIT, Location(qm, queue_of(get), channel)
+            break
+        for g in mgets:  # type: ignore[union-attr]
+            if g.conn.qmgr == qm:
+                return None  # sent again: the walk's
+        h1, h2 = get.high_res_time, found.high_res_time
+        if not (h1 and h2 and h2 >= h1):
+            return None  # maybe a clock-skew note
+        mputs.remove(found)  # type: ignore[union-attr]
+        steps.append(Step(found, "dlq_put" if found.is_dead_letter else "mca_put",
+                          queue_of(found), found.conn.channel_name or None))
+        c = found
+    if gets or mgets or mputs:
+        return None  # calls left: a hole, or another copy
+    for table in (index.gets, index.mca_gets, index.mca_puts):
+        taken = table.get(msg_id)
+        if taken:
+            del taken[:]
+    verdict, where = end
+    return Journey(msg_id, verdict, steps, where)  # type: ignore[arg-type]
+
+
 def _untraced_journey(index: _Index, msg_id: bytes, found: list[MQICall]) -> Journey:
     """The journey of a message whose original put was not traced, from where its records
     begin (`found`: the index list where its calls were met first)."""
@@ -528,16 +612,18 @@ def _untraced_journey(index: _Index, msg_id: bytes, found: list[MQICall]) -> Jou
     return w.journey(w.follow_from(result))
 
 
-def reconstruct(traces: Iterable[ActivityTrace], *, sequences: bool = True) -> Reconstruction:
+def reconstruct(traces: Iterable[ActivityTrace], *, sequences: bool = True,
+                chains: bool = True) -> Reconstruction:
     """Every journey in the trace messages given (any order, any mix of queue managers).
 
     `sequences=False` skips the SeqNumber-hole check (for a subset of a connection's trace
     messages, as a partition of the analyze job holds)."""
     with paused_collector():
-        return _reconstruct(traces, sequences)
+        return _reconstruct(traces, sequences, chains)
 
 
-def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruction:
+def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool, chains: bool
+                 ) -> Reconstruction:
     ordered, duplicates, holes = _ordered_calls(traces)
     if not sequences:
         holes = {}
@@ -546,7 +632,7 @@ def _reconstruct(traces: Iterable[ActivityTrace], sequences: bool) -> Reconstruc
     by_id: dict[bytes, Journey] = {}
     origin_of: dict[int, MQICall] = {}
     for put in index.origins:  # each is its own journey's first step, no other's
-        j = _journey(index, put)
+        j = (chains and _chain_journey(index, put)) or _journey(index, put)
         if put.msg_id in by_id:
             j.notes.append("the same MsgId was put again by "
                            f"{put.conn.appl_name} on {put.qmgr}")

@@ -19,12 +19,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pcf.mqmd import unpack
 from tests.traceroute.journeys.test_journeys_pipeline import _traced
 from tests.traceroute.journeys.test_journeys_spill import _message, _workload
-from tests.traceroute.journeys.test_journeys_walk_order import GENERATE
+from tests.traceroute.journeys.test_journeys_walk_order import GENERATE, MESSAGES
+from traceroute.journeys import reconstruct
 from traceroute.journeys.chains import chain_journeys
 from traceroute.journeys.parse import parse_activity_trace
-from traceroute.journeys.rows import CALL_COLUMNS, call_rows, journeys_of_columns
+from traceroute.journeys.rows import (
+    CALL_COLUMNS,
+    call_rows,
+    journeys_of_columns,
+    traces_of_columns,
+)
 
 NAMES = [name for name, _ in CALL_COLUMNS]
 
@@ -33,8 +40,33 @@ def _cols(rows: list[dict]) -> dict[str, list]:
     return {n: [r.get(n) for r in rows] for n in NAMES}
 
 
+def _whole(result) -> tuple:
+    """Everything a Reconstruction says, journeys field by field."""
+    return ([(j.to_dict(), j.gap_qmgrs, j.untraced_verdict, j.hops) for j in result.journeys],
+            result.calls, result.duplicates, result.holes, result.untraceable,
+            result.notes(), [id(c) for c in result.subscriptions])
+
+
+def _same_typed(traces: list, sequences: bool = True) -> None:
+    """reconstruct with its chain path gives what its walk alone gives (or refuses alike)."""
+    try:
+        want = _whole(reconstruct(traces, sequences=sequences, chains=False))
+    except (ValueError, TypeError) as exc:  # a SeqNumber that is no number
+        with pytest.raises(type(exc)):
+            reconstruct(traces, sequences=sequences)
+        return
+    assert _whole(reconstruct(traces, sequences=sequences)) == want
+
+
 def _same(rows: list[dict]) -> None:
     cols = _cols(rows)
+    try:
+        traces = traces_of_columns(cols)
+    except (ValueError, TypeError):
+        traces = None
+    if traces is not None:
+        _same_typed(traces, sequences=False)
+        _same_typed(traces)
     try:
         want = journeys_of_columns(cols, chains=False)
     except (ValueError, TypeError) as exc:  # what reconstruct refuses (bad hex, no order)
@@ -123,6 +155,14 @@ def test_each_damage(kind: int) -> None:
         _same(_damage(_workload(messages), rng, 0.1, (kind,)))
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, len(MESSAGES) - 1), max_size=30), st.integers(0, 10**6))
+def test_scenario_messages_reconstruct(picks: list[int], seed: int) -> None:
+    traces = [parse_activity_trace(unpack(MESSAGES[i][0]), MESSAGES[i][1]) for i in picks]
+    random.Random(seed).shuffle(traces)
+    _same_typed(traces)
+
+
 def test_the_common_chains_are_taken_here() -> None:
     rows = list(GENERATE(3000, 12, 7))
     found = chain_journeys(_cols(rows))
@@ -151,6 +191,7 @@ def test_bad_hex_refuses_as_reconstruct_does(column: str) -> None:
 
 def test_the_simulators_traced_estate(tmp_path) -> None:
     _, messages = _traced(tmp_path)
+    _same_typed([parse_activity_trace(md, data) for md, data in messages])
     rows = [r for md, data in messages
             for r in call_rows(parse_activity_trace(md, data), source="s")
             if r["journey_key"] is not None]
