@@ -21,6 +21,8 @@ files.
 from __future__ import annotations
 
 import json
+import os
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -138,29 +140,51 @@ def write_parts(table, folder: str, name: str, partition: str | None = None) -> 
     """A table as Parquet part `name` under `folder` (a path or URI), partitioned as Spark
     partitions (one `COLUMN=value/` folder per value, the column left out of the files)."""
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
     if not table.num_rows:
         return
     if partition is None:
-        with storage.open_output(storage.join(folder, name)) as sink:
-            pq.write_table(table, sink)
+        _write_file(table, storage.join(folder, name))
         return
     values = pc.fill_null(table.column(partition), "")
     rest = table.drop_columns([partition])
     for value in pc.unique(values).to_pylist():
         path = storage.join(storage.join(folder, partition_folder(partition, value)), name)
-        with storage.open_output(path) as sink:
-            pq.write_table(rest.filter(pc.equal(values, value)), sink)
+        _write_file(rest.filter(pc.equal(values, value)), path)
+
+
+def _write_file(table, uri: str) -> None:
+    """One Parquet file, whole or not at all (`_whole`)."""
+    import pyarrow.parquet as pq
+
+    _whole(uri, lambda sink: pq.write_table(table, sink))
+
+
+def _whole(uri: str, write) -> None:
+    """Write one file by `write(sink)`, whole or not at all: a local one is written under a
+    hidden name (which readers skip) and renamed into place, so a task killed half way, or
+    two attempts of one task at once, never leave a torn part; object stores make a file
+    whole on close."""
+    if not storage.is_local(uri):
+        with storage.open_output(uri) as sink:
+            write(sink)
+        return
+    path = storage.local_path(uri)
+    folder, name = os.path.split(path)
+    temp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident()}.tmp")
+    try:
+        with storage.open_output(temp) as sink:
+            write(sink)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
 
 
 def write_empty(folder: str, columns: Sequence[tuple[str, str]]) -> None:
     """An empty table of `columns` (one Parquet file holding the schema), unpartitioned as
     Spark writes an empty partitioned table."""
-    import pyarrow.parquet as pq
-
-    with storage.open_output(storage.join(folder, "part-00000.parquet")) as sink:
-        pq.write_table(arrow_schema(columns).empty_table(), sink)
+    _write_file(arrow_schema(columns).empty_table(), storage.join(folder, "part-00000.parquet"))
 
 
 class _Parts:
@@ -236,9 +260,8 @@ def _classify_unit(unit: Unit, stage: str) -> Iterator:
                 sides[kind].add(rows.select(list(_SIDE_COLUMNS[kind])))
     for parts in (ops, rejects, *sides.values()):
         parts.flush()
-    with storage.open_output(storage.join(storage.join(stage, COUNTS),
-                                          f"u{unit.index:05d}.json")) as f:
-        f.write(json.dumps(counts).encode())
+    _whole(storage.join(storage.join(stage, COUNTS), f"u{unit.index:05d}.json"),
+           lambda sink: sink.write(json.dumps(counts).encode()))
 
 
 def route_parts(batches: Iterator, stage: str) -> Iterator:

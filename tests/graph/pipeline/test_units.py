@@ -89,3 +89,20 @@ def test_spark_over_many_units_equals_one_process(spark, lake, tmp_path):
     assert not {units.SIDE, units.COUNTS} & set(names)
     for table in names:
         assert _rows(tmp_path / "one" / table) == _rows(tmp_path / "spark" / table), table
+
+
+def test_a_part_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    table = pa.table({"n": pa.array([1, 2], pa.int32()), "v": ["a", "b"]})
+    units.write_parts(table, str(tmp_path / "t"), "part-a.parquet", "v")
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.parquet"))
+    assert written == ["t/v=a/part-a.parquet", "t/v=b/part-a.parquet"]
+
+    def torn(data, sink, **kw):
+        sink.write(b"PAR1 half a file")
+        raise OSError("killed half way")
+
+    monkeypatch.setattr(pq, "write_table", torn)
+    with pytest.raises(OSError, match="killed half way"):
+        units.write_parts(table, str(tmp_path / "t"), "part-b.parquet", "v")
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")
+                  if p.is_file()) == written   # no torn part, no leftover
