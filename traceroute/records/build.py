@@ -21,33 +21,21 @@ _MD_INDEX = {name: i for i, name in enumerate(_MD_NAMES)}
 _EMBEDDED_PCF = mqc.MQFMT_EMBEDDED_PCF.rstrip()
 
 
-class MDGroup(Group):
-    """`md_group(md, group=..., ccsid=..., subset=...)`, kept as the MQMD's values.
+class _LazyGroup(Group):
+    """A Group whose members are made on first access (`_members_now`) from values it keeps:
+    equal to the Group of those members, and pickled, copied and printed as it."""
 
-    Equal to that group (and pickled, copied, printed as it); its members are made on first
-    access, and `pcf.fastencode.encode_fast` writes it straight from the values, the same
-    bytes as `pcf.encode` writes for the members. The values are read when it is made, so a
-    later change to the MQMD does not show.
-    """
+    __slots__ = ("_members",)
 
-    __slots__ = ("_members", "ccsid", "subset", "values")
-
-    def __init__(self, md: MQMD, group: int = mqc.MQGACF_MQMD, ccsid: int = 819,
-                 subset: bool = False) -> None:
-        self.parameter = group
-        self.values = _md_values(md)
-        self.ccsid = ccsid
-        self.subset = subset
-        self._members: list[Parameter] | None = None
+    def _members_now(self) -> list[Parameter]:
+        raise NotImplementedError
 
     @property
     def parameters(self) -> list[Parameter]:
-        """The members, as md_group makes them."""
+        """The members (made on first access)."""
         members = self._members
         if members is None:
-            members = self._members = md_group(MQMD(*self.values), group=self.parameter,
-                                               ccsid=self.ccsid,
-                                               subset=self.subset).parameters
+            members = self._members = self._members_now()
         return members
 
     @parameters.setter
@@ -66,6 +54,31 @@ class MDGroup(Group):
 
     def __reduce__(self) -> tuple:
         return (Group, (self.parameter, self.parameters))
+
+
+class MDGroup(_LazyGroup):
+    """`md_group(md, group=..., ccsid=..., subset=...)`, kept as the MQMD's values.
+
+    Equal to that group (and pickled, copied, printed as it); its members are made on first
+    access, and `pcf.fastencode.encode_fast` writes the group straight from the values, the
+    same bytes as `pcf.encode` writes for the members. The values are read when it is made,
+    so a later change to the MQMD does not show.
+    """
+
+    __slots__ = ("ccsid", "subset", "values")
+
+    def __init__(self, md: MQMD, group: int = mqc.MQGACF_MQMD, ccsid: int = 819,
+                 subset: bool = False) -> None:
+        self.parameter = group
+        self.values = _md_values(md)
+        self.ccsid = ccsid
+        self.subset = subset
+        self._members: list[Parameter] | None = None
+
+    def _members_now(self) -> list[Parameter]:
+        """The members, as md_group makes them."""
+        return md_group(MQMD(*self.values), group=self.parameter, ccsid=self.ccsid,
+                        subset=self.subset).parameters
 
 
 # (subset, version < 2) -> (index in the MQMD's values or None for StrucId, class, id, width)
@@ -126,7 +139,7 @@ def _text(pid: int, value: str, width: int) -> String:
     return String(pid, value, REPORT_CCSID, width)
 
 
-class OperationGroup(Group):
+class OperationGroup(_LazyGroup):
     """`operation_group(...)`'s group, kept as its arguments (the MQMDs' values read at once).
 
     Equal to the Group of its members (and pickled, copied, printed as it); the members are
@@ -135,37 +148,16 @@ class OperationGroup(Group):
     read, and so may have been changed, from them).
     """
 
-    __slots__ = ("_members", "values")
+    __slots__ = ("values",)
 
     def __init__(self, values: tuple) -> None:
         self.parameter = mqc.MQGACF_OPERATION
         self.values = values
         self._members: list[Parameter] | None = None
 
-    @property
-    def parameters(self) -> list[Parameter]:
+    def _members_now(self) -> list[Parameter]:
         """The members, as operation_group makes them."""
-        members = self._members
-        if members is None:
-            members = self._members = _operation_members(*self.values)
-        return members
-
-    @parameters.setter
-    def parameters(self, members: list[Parameter]) -> None:
-        self._members = members
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Group):
-            return self.parameter == other.parameter and self.parameters == other.parameters
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  (as Group's)
-
-    def __repr__(self) -> str:
-        return repr(Group(self.parameter, self.parameters))
-
-    def __reduce__(self) -> tuple:
-        return (Group, (self.parameter, self.parameters))
+        return _operation_members(*self.values)
 
 
 def _write_operation_group(par: OperationGroup, order: str, message_ccsid: int) -> bytes:
