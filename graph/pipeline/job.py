@@ -10,7 +10,6 @@ Run it here in local mode, on any cluster with `--master`, or through spark-subm
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -32,13 +31,13 @@ from graph.pipeline.inputs import DEFAULT_SPLIT_BYTES, Listing, list_inputs
 from graph.pipeline.journeys import TABLE_COLUMNS as JOURNEY_TABLE_COLUMNS
 from graph.pipeline.journeys import write_tables as write_journey_tables
 from graph.pipeline.rows import REJECT_COLUMNS
-from graph.pipeline.schema import arrow_schema, ddl
+from graph.pipeline.schema import ddl
 from graph.pipeline.smf import write_tables as write_smf_tables
 from graph.pipeline.stats import TABLES as STATS_TABLES
 from graph.pipeline.stats import write_tables as write_stats_tables
 from graph.pipeline.storage import StorageError
 from graph.pipeline.summary import Summary
-from graph.pipeline.units import COUNTS, SIDE, side_rows, write_reports
+from graph.pipeline.units import COUNTS, SIDE, side_rows, write_empty, write_reports
 from pcf.text import has_credentials, masked, printable
 from traceroute.journeys.rows import CALL_COLUMNS
 
@@ -121,12 +120,7 @@ def write_empty_tables(spark, stage: str, tables: dict[str, Sequence[tuple[str, 
     for name, columns in tables.items():
         path = f"{stage}/{name}"
         if storage.is_local(stage):
-            import pyarrow.parquet as pq
-
-            folder = storage.local_path(path)
-            os.makedirs(folder, exist_ok=True)
-            pq.write_table(arrow_schema(columns).empty_table(),
-                           os.path.join(folder, "part-00000.parquet"))
+            write_empty(path, columns)
         else:
             spark.createDataFrame([], ddl(columns)).write.mode("overwrite").parquet(path)
 
