@@ -385,7 +385,14 @@ def sending_channel(network: Network, qm: QueueManager, r: Resolution) -> MQObje
     if r.xmitq == CLUSTER_XMITQ:
         receiver = cluster_receiver(network, r.remote_qmgr, clusters_of(qm))
         return receiver
-    return _senders(qm).get(r.xmitq)
+    return xmitq_sender(qm, r.xmitq)
+
+
+def xmitq_sender(qm: QueueManager, xmitq: str) -> MQObject | None:
+    """The SDR/SVR channel that serves transmission queue `xmitq` of `qm` (the first by name
+    where several do), or None."""
+    found = kept(qm, "senders")
+    return (found if found is not None else _senders(qm)).get(xmitq)  # type: ignore[union-attr]
 
 
 def _senders(qm: QueueManager) -> dict[str, MQObject]:

@@ -158,7 +158,7 @@ from traceroute.sim.resolve import (
     local_resolution,
     resolve,
     resolve_input,
-    sending_channel,
+    xmitq_sender,
 )
 
 ACTIVITY_QUEUE = "SYSTEM.ADMIN.ACTIVITY.QUEUE"
@@ -1513,12 +1513,11 @@ class Simulator:
         q = self._queue(qm.name, xmitq)
         if not q or not self._up(qm.name):
             return
-        cluster = xmitq == "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
-        served = None if cluster else Resolution(qm.name, xmitq, xmitq)
-        if served is not None:
+        served = xmitq != "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+        if served:
             # one channel serves every message here: none moves while it is stopped (a
             # stopped channel's messages are not looked at again each time one more arrives)
-            channel = sending_channel(self.network, qm, served)
+            channel = xmitq_sender(qm, xmitq)
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name) or self._holding(qm, channel.name):
                 return
@@ -1529,7 +1528,7 @@ class Simulator:
             # sending_channel's answer: the CLUSRCVR of the message's queue manager in a
             # cluster of qm's (the cluster-sender made from it), else the xmitq's SDR/SVR
             channel = cluster_receiver(self.network, xqh.remote_q_mgr_name, clusters_of(qm)) \
-                if served is None else sending_channel(self.network, qm, served)
+                if not served else xmitq_sender(qm, xmitq)
             if channel is None or not qm.channel_running(channel.name) \
                     or self._waiting(qm, channel.name):
                 continue
@@ -2550,9 +2549,19 @@ def moment_strings(t: datetime) -> tuple[str, str, str, str]:
     if t.year < 1000:  # strftime's %Y is not zero-padded there
         return (t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
                 t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
-    y, mo, d, h, mi, s = t.year, t.month, t.day, t.hour, t.minute, t.second
-    return (f"{y}-{mo:02d}-{d:02d}", f"{h:02d}:{mi:02d}:{s:02d}", f"{y}{mo:02d}{d:02d}",
-            f"{h:02d}{mi:02d}{s:02d}{t.microsecond // 10000:02d}")
+    y, mo, d, h, mi, s = second = t.year, t.month, t.day, t.hour, t.minute, t.second
+    texts = _SECONDS.get(second)  # the strings of that second, made once
+    if texts is None:
+        if len(_SECONDS) >= 4096:
+            _SECONDS.clear()
+        texts = _SECONDS[second] = (f"{y}-{mo:02d}-{d:02d}", f"{h:02d}:{mi:02d}:{s:02d}",
+                                    f"{y}{mo:02d}{d:02d}", f"{h:02d}{mi:02d}{s:02d}")
+    return texts[0], texts[1], texts[2], texts[3] + _HUNDREDTHS[t.microsecond // 10000]
+
+
+#: (year, month, day, hour, minute, second) -> moment_strings' texts of that second
+_SECONDS: dict[tuple[int, ...], tuple[str, str, str, str]] = {}
+_HUNDREDTHS = tuple(f"{n:02d}" for n in range(100))
 
 
 def _s(pid: int, value: str, width: int = 48) -> String:

@@ -150,13 +150,15 @@ def test_report_descriptor_as_before(md, qmgr, msg_id, encoding):
 
 
 @SETTINGS
-@given(st.datetimes())
-def test_moments_formatted_as_strftime_does(t):
+@given(st.datetimes(), st.integers(0, 999999))
+def test_moments_formatted_as_strftime_does(t, other_microsecond):
     from traceroute.sim.simulator import moment_strings
 
-    assert moment_strings(t) == (
-        t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S"), t.strftime("%Y%m%d"),
-        t.strftime("%H%M%S") + f"{t.microsecond // 10000:02d}")
+    for moment in (t, t.replace(microsecond=other_microsecond)):  # the second's texts kept
+        assert moment_strings(moment) == (
+            moment.strftime("%Y-%m-%d"), moment.strftime("%H:%M:%S"),
+            moment.strftime("%Y%m%d"),
+            moment.strftime("%H%M%S") + f"{moment.microsecond // 10000:02d}")
 
 
 DETAILS = st.lists(st.one_of(
