@@ -8,9 +8,12 @@ Every key it does not recognise — failed calls, browses, callbacks, shared Msg
 missing or left over, several candidates, clocks without HighResTime or running backwards,
 anything it has not met — goes to `reconstruct`, the reference, with its rows
 (`Chains.slow`). When a row could touch another key's walk (an MQOPEN handle, an id that is
-not its journey key, a key that is not upper-case hex) nothing is taken here (None).
+not its journey key, a key that is not upper-case hex) or has no place in `reconstruct`'s
+order (a call index or SeqNumber missing), nothing is taken here (None).
 `traceroute.journeys.rows.journeys_of_columns` merges both in `reconstruct`'s order and links
-replies by its rule; the tests hold it equal to `reconstruct` alone.
+replies by its rule; tests/traceroute/journeys/test_journeys_chains.py holds it equal to
+`reconstruct` alone. Its twin over typed calls is `reconstruct._chain_journey`: a change to
+the walk must be made in all three.
 """
 
 from __future__ import annotations
