@@ -196,7 +196,12 @@ def child_single(path: str, out: str, buckets: str = "") -> dict:
     f = pq.ParquetFile(path)
     n = f.metadata.num_rows
     k = int(buckets) if buckets else buckets_for(n)
-    result = stream_journeys(f.iter_batches(batch_size=ROW_GROUP), buckets=k, out=out,
+    try:  # this tree's reader (one thread); a revision before it: pyarrow's default
+        from graph.pipeline.journeyspill import parquet_call_batches
+        batches = parquet_call_batches(path, ROW_GROUP)
+    except ImportError:
+        batches = f.iter_batches(batch_size=ROW_GROUP)
+    result = stream_journeys(batches, buckets=k, out=out,
                              temp_dir=str(Path(out).parent))
     t1, c1 = time.perf_counter(), time.process_time()
     return {"calls": n, "journeys": result.journeys, "buckets": k,

@@ -81,10 +81,12 @@ def _reason(exc: BaseException) -> str:
 class Spills:
     """K Arrow IPC stream files of one schema, written batch by batch."""
 
-    def __init__(self, folder: Path, name: str, schema, k: int) -> None:
+    def __init__(self, folder: Path, name: str, schema, k: int,
+                 compression: str | None = "lz4") -> None:
         self.paths = [folder / f"{name}-{i:04d}.arrow" for i in range(k)]
         self.schema = schema
         self.k = k
+        self.compression = compression
         self.rows = [0] * k
         self._writers: list = [None] * k
         self._files: list = [None] * k
@@ -99,7 +101,7 @@ class Spills:
             if w is None:
                 self._files[bucket] = f = _open_sink(path)
                 w = self._writers[bucket] = pa.ipc.new_stream(
-                    f, self.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
+                    f, self.schema, options=pa.ipc.IpcWriteOptions(compression=self.compression))
             w.write_batch(batch)
         except OSError as exc:
             raise SpillError(f"{path}: {_reason(exc)}") from None
@@ -265,7 +267,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     journeys_out = _Sink(root / "journeys" / "part-0.parquet" if root else None,
                          table_schema, on_journeys)
     sinks += [calls_out, journeys_out]
-    keyed = Spills(folder, "calls", spill_schema, k)
+    keyed = Spills(folder, "calls", spill_schema, k, compression=None)
     spills.append(keyed)
     result = SpillResult(buckets=k)
     spill_names = [name for name, _ in _SPILL_COLUMNS]
@@ -292,8 +294,8 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     stage = result.stage_cpu = dict.fromkeys(("spill", "read", "journeys", "out", "link"), 0.0)
     stage["spill"] = clock() - c0
     # pass 2: journeys per bucket; rows with a CorrelId wait for the join
-    requests = Spills(folder, "requests", arrow_schema(_REQUEST_COLUMNS), k)
-    replies = Spills(folder, "replies", row_schema, k)
+    requests = Spills(folder, "requests", arrow_schema(_REQUEST_COLUMNS), k, compression=None)
+    replies = Spills(folder, "replies", row_schema, k, compression=None)
     spills += [requests, replies]
     verdicts = result.verdicts
     for bucket in range(k):
@@ -350,6 +352,18 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     journeys_out.close()
     stage["link"] = clock() - c0
     return result
+
+
+def parquet_call_batches(path: str | Path, batch_size: int = 200_000) -> Iterator:
+    """The Arrow batches of a calls/ Parquet file, read in this thread (pyarrow's reading
+    threads cost ~3x the CPU on this work)."""
+    import pyarrow.parquet as pq
+
+    try:
+        f = pq.ParquetFile(str(path))
+    except OSError as exc:
+        raise SpillError(f"{path}: {_reason(exc)}") from None
+    yield from f.iter_batches(batch_size=batch_size, use_threads=False)
 
 
 def call_batches_of(rows: Iterable[dict], size: int = 50_000) -> Iterator:
