@@ -196,13 +196,13 @@ def child_single(path: str, out: str, buckets: str = "") -> dict:
     f = pq.ParquetFile(path)
     n = f.metadata.num_rows
     k = int(buckets) if buckets else buckets_for(n)
-    try:  # this tree's reader (one thread); a revision before it: pyarrow's default
-        from graph.pipeline.journeyspill import parquet_call_batches
-        batches = parquet_call_batches(path, ROW_GROUP)
-    except ImportError:
-        batches = f.iter_batches(batch_size=ROW_GROUP)
-    result = stream_journeys(batches, buckets=k, out=out,
-                             temp_dir=str(Path(out).parent))
+    kw = {"buckets": k, "out": out, "temp_dir": str(Path(out).parent)}
+    try:  # this tree: the Parquet file itself (read in one thread; calls/ copied)
+        from graph.pipeline.journeyspill import stream_parquet
+    except ImportError:  # a revision before it: pyarrow's batches
+        result = stream_journeys(f.iter_batches(batch_size=ROW_GROUP), **kw)
+    else:
+        result = stream_parquet(path, batch_size=ROW_GROUP, **kw)
     t1, c1 = time.perf_counter(), time.process_time()
     return {"calls": n, "journeys": result.journeys, "buckets": k,
             "largest_bucket": result.largest_bucket, "spill_bytes": result.spill_bytes,

@@ -44,6 +44,18 @@ MAX_BUCKETS = 1024
 _SPILL_COLUMNS = tuple(c for c in CALL_COLUMNS if c[0] not in UNREAD_COLUMNS)
 _TABLE_NAMES = tuple(name for name, _ in TABLE_COLUMNS)
 _REQUEST_COLUMNS = (("msg_id", "string"), ("verdict", "string"), ("consumer_conn", "string"))
+#: Text columns with few distinct values per bucket (queue managers, connections, names):
+#: read back through a dictionary, one str per distinct value (cheaper to make, and the
+#: journeys stage's lookups reuse each str's cached hash).
+_FEW_VALUES = frozenset(("queue_manager", "conn_id", "conn_key", "appl_name", "channel_name",
+                         "object_name", "object_qmgr", "resolved_q_name", "resolved_q_mgr",
+                         "resolved_local_q_name", "resolved_local_q_mgr", "format",
+                         "xmitq_remote_q_name", "xmitq_remote_q_mgr", "operation_date",
+                         "source"))
+#: Columns whose Parquet statistics (min/max per row group) are kept: not ids or long text,
+#: whose min/max over a row group spans nearly every value and prunes nothing.
+_NO_STATISTICS = frozenset(("journey_key", "conn_id", "conn_key", "msg_id", "correl_id",
+                            "xmitq_msg_id", "applications", "steps", "notes", "reply_to"))
 
 
 class SpillError(Exception):
@@ -160,6 +172,27 @@ class Spills:
         return table
 
 
+def _pydict(table) -> dict[str, list]:
+    """A table's columns as Python lists (`Table.to_pydict`; _FEW_VALUES through a
+    dictionary)."""
+    import pyarrow.compute as pc
+
+    cols = {}
+    for name in table.column_names:
+        column = table.column(name)
+        if name not in _FEW_VALUES or column.null_count == len(column):
+            cols[name] = column.to_pylist()
+            continue
+        coded = pc.dictionary_encode(column).combine_chunks()
+        values = coded.dictionary.to_pylist()
+        indices = coded.indices
+        if coded.null_count:
+            values.append(None)
+            indices = indices.fill_null(len(values) - 1)
+        cols[name] = list(map(values.__getitem__, indices.to_numpy().tolist()))
+    return cols
+
+
 def _open_sink(path: Path):
     """A writable binary file (a hook for tests simulating a full disk)."""
     import pyarrow as pa
@@ -190,7 +223,9 @@ class _Sink:
             if self._writer is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = _open_sink(self.path)
-                self._writer = pq.ParquetWriter(self._file, self.schema)
+                self._writer = pq.ParquetWriter(
+                    self._file, self.schema,
+                    write_statistics=[n for n in self.schema.names if n not in _NO_STATISTICS])
             self._writer.write_table(table)
         except OSError as exc:
             raise SpillError(f"{self.path}: {_reason(exc)}") from None
@@ -228,6 +263,51 @@ def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None =
     Writes `out`/calls/part-0.parquet and `out`/journeys/part-0.parquet when `out` is given;
     `on_calls`/`on_journeys` receive each Arrow table as it is written (journeys with the
     table's columns, reply_to linked)."""
+    return _stream(batches, buckets, out, temp_dir, on_calls, on_journeys, None)
+
+
+def stream_parquet(path: str | Path, *, buckets: int, out: str | Path | None = None,
+                   temp_dir: str | Path | None = None,
+                   on_calls: Callable[[object], None] | None = None,
+                   on_journeys: Callable[[object], None] | None = None,
+                   batch_size: int = 200_000) -> SpillResult:
+    """`stream_journeys` of a calls Parquet file (`parquet_call_batches`). When the file's
+    Arrow schema is CALL_COLUMNS' and `out` is given (no `on_calls`), `out`/calls/ is a
+    byte copy of the file (the same rows, nothing decoded and re-encoded) and only the
+    columns the journeys read are decoded."""
+    f = _parquet_file(path)
+    if (out is None or on_calls is not None or not f.metadata.num_rows
+            or not f.schema_arrow.equals(arrow_schema(CALL_COLUMNS))):
+        return _stream(f.iter_batches(batch_size=batch_size, use_threads=False), buckets,
+                       out, temp_dir, on_calls, on_journeys, None)
+    names = [name for name, _ in _SPILL_COLUMNS]
+    return _stream(f.iter_batches(batch_size=batch_size, columns=names, use_threads=False),
+                   buckets, out, temp_dir, None, on_journeys, Path(path))
+
+
+def _parquet_file(path: str | Path):
+    """An open Parquet file (SpillError when it cannot be read as one)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(str(path))
+    except (OSError, pa.ArrowException) as exc:
+        raise SpillError(f"{path}: {_reason(exc)}") from None
+
+
+def _copy_calls(source: Path, root: Path) -> None:
+    """`root`/calls/part-0.parquet as a copy of `source`."""
+    target = root / "calls" / "part-0.parquet"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        raise SpillError(f"{target}: {_reason(exc)}") from None
+
+
+def _stream(batches, buckets, out, temp_dir, on_calls, on_journeys,
+            calls_file: Path | None) -> SpillResult:
     if buckets < 1:
         raise ValueError("buckets must be at least 1")
     root = Path(out) if out is not None else None
@@ -238,7 +318,10 @@ def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None =
     spills: list[Spills] = []
     sinks: list[_Sink] = []
     try:
-        return _run(batches, buckets, root, folder, spills, sinks, on_calls, on_journeys)
+        if calls_file is not None:
+            _copy_calls(calls_file, root)
+        return _run(batches, buckets, root if calls_file is None else None, root, folder,
+                    spills, sinks, on_calls, on_journeys)
     finally:
         for s in spills:
             s.abandon()
@@ -247,7 +330,8 @@ def stream_journeys(batches: Iterable, *, buckets: int, out: str | Path | None =
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> SpillResult:
+def _run(batches, k, calls_root, root, folder, spills, sinks, on_calls,
+         on_journeys) -> SpillResult:
     import time
 
     import pyarrow as pa
@@ -257,24 +341,27 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
     c0 = clock()
     call_schema = arrow_schema(CALL_COLUMNS)
     spill_schema = arrow_schema(_SPILL_COLUMNS)
+    spill_names = [name for name, _ in _SPILL_COLUMNS]
     row_schema = arrow_schema(JOURNEY_COLUMNS)
     table_schema = pa.schema([row_schema.field(n) for n in _TABLE_NAMES])
-    calls_out = _Sink(root / "calls" / "part-0.parquet" if root else None, call_schema,
-                      on_calls)
+    calls_out = _Sink(calls_root / "calls" / "part-0.parquet" if calls_root else None,
+                      call_schema, on_calls)
+    copied = root is not None and calls_root is None  # calls/ is already there
+    in_names, in_schema = ((spill_names, spill_schema) if copied
+                           else ([name for name, _ in CALL_COLUMNS], call_schema))
     journeys_out = _Sink(root / "journeys" / "part-0.parquet" if root else None,
                          table_schema, on_journeys)
     sinks += [calls_out, journeys_out]
     keyed = Spills(folder, "calls", spill_schema, k, compression=None)
     spills.append(keyed)
     result = SpillResult(buckets=k)
-    spill_names = [name for name, _ in _SPILL_COLUMNS]
     # pass 1: calls/ out, keyed calls into buckets
     for batch in batches:
         if batch.num_rows == 0:
             continue
-        table = pa.Table.from_batches([batch]).select(
-            [name for name, _ in CALL_COLUMNS]).cast(call_schema)
-        calls_out.write(table)
+        table = pa.Table.from_batches([batch]).select(in_names).cast(in_schema)
+        if not copied:
+            calls_out.write(table)
         result.calls += table.num_rows
         keys = table.column("journey_key")
         if keys.null_count:
@@ -301,7 +388,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
             table = keyed.read(bucket)
             if table is None:
                 continue
-            cols = table.to_pydict()
+            cols = _pydict(table)
             del table
             c1 = clock()
             rows = journeys_of_columns(cols)
@@ -354,12 +441,7 @@ def _run(batches, k, root, folder, spills, sinks, on_calls, on_journeys) -> Spil
 def parquet_call_batches(path: str | Path, batch_size: int = 200_000) -> Iterator:
     """The Arrow batches of a calls/ Parquet file, read in this thread (pyarrow's reading
     threads cost ~3x the CPU on this work)."""
-    import pyarrow.parquet as pq
-
-    try:
-        f = pq.ParquetFile(str(path))
-    except OSError as exc:
-        raise SpillError(f"{path}: {_reason(exc)}") from None
+    f = _parquet_file(path)
     yield from f.iter_batches(batch_size=batch_size, use_threads=False)
 
 
