@@ -24,6 +24,8 @@ MAX_MESSAGE_BYTES = 100 * 1024 * 1024
 SNIFF_BYTES = 512
 #: Raw rows read (and classified) at a time by the readers that run in Python.
 BATCH_ROWS = 2_000
+#: ...and at most about this many message bytes (raw files and Parquet rows may be large).
+BATCH_BYTES = 64 << 20
 
 
 @dataclass
@@ -240,44 +242,80 @@ def parquet_groups(entries: Sequence[storage.Entry], *, data_column: str = "data
 
 
 def raw_row_batches(rows: Iterator[tuple]) -> Iterator:
-    """Raw rows (RAW_COLUMNS tuples) as Arrow batches of BATCH_ROWS."""
-    from itertools import islice
-
+    """Raw rows (RAW_COLUMNS tuples) as Arrow batches of at most BATCH_ROWS rows or about
+    BATCH_BYTES of message bytes (a batch is never more than one row past the bound)."""
     schema = arrow_schema(RAW_COLUMNS)
-    rows = iter(rows)
-    while chunk := list(islice(rows, BATCH_ROWS)):
+    chunk: list[tuple] = []
+    held = 0
+    for row in rows:
+        chunk.append(row)
+        held += len(row[2] or b"") + len(row[3] or b"")
+        if len(chunk) >= BATCH_ROWS or held >= BATCH_BYTES:
+            yield row_batch(schema, chunk)
+            chunk, held = [], 0
+    if chunk:
         yield row_batch(schema, chunk)
 
 
 def parquet_batches(uri: str, start: int = 0, end: int | None = None) -> Iterator:
     """Row groups [start, end) (default: all) of a Parquet file as raw batches, read as
     Arrow (no Python value per message): its `source`, `position` and `md` columns when it
-    has them, else the file's URI, the row's index in the file, no MQMD."""
-    import pyarrow as pa
+    has them, else the file's URI, the row's index in the file, no MQMD. What cannot be read
+    is one error row naming the file and the row where reading stopped: a file gone or
+    unreadable ends there; a damaged row group loses the rest of that group only."""
     import pyarrow.parquet as pq
 
     schema = arrow_schema(RAW_COLUMNS)
-    with storage.open_input(uri) as f:
-        pf = pq.ParquetFile(f)
-        meta = pf.metadata
-        end = meta.num_row_groups if end is None else min(end, meta.num_row_groups)
-        if start >= end:
+    row = 0
+
+    def failed(e: Exception):
+        why = e.reason if isinstance(e, storage.StorageError) else storage.reason(e)
+        return row_batch(schema, [(uri, row, None, None,
+                                   f"{uri}: not readable as Parquet from row {row}: {why}")])
+
+    try:
+        f = storage.open_input(uri)
+    except Exception as e:  # gone since it was listed: this file's reject
+        yield failed(e)
+        return
+    with f:
+        try:
+            pf = pq.ParquetFile(f)
+            meta = pf.metadata
+            end = meta.num_row_groups if end is None else min(end, meta.num_row_groups)
+            names = set(pf.schema_arrow.names)
+        except Exception as e:
+            yield failed(e)
             return
-        names = set(pf.schema_arrow.names)
         wanted = [c for c in ("source", "position", "md", "data") if c in names]
         row = sum(meta.row_group(g).num_rows for g in range(start))
-        for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=wanted,
-                                     row_groups=list(range(start, end))):
-            n = batch.num_rows
-            got = dict(zip(batch.schema.names, batch.columns, strict=True))
-            arrays = {
-                "source": got.get("source", pa.array([uri] * n, pa.string())),
-                "position": got.get("position", pa.array(range(row, row + n), pa.int64())),
-                "md": got.get("md", pa.nulls(n, pa.binary())), "data": got["data"],
-                "error": pa.nulls(n, pa.string())}
-            row += n
-            yield pa.RecordBatch.from_arrays([arrays[f.name].cast(f.type) for f in schema],
-                                             schema=schema)
+        for g in range(start, end):
+            group = meta.row_group(g)
+            after = row + group.num_rows
+            size = max(1, min(BATCH_ROWS, BATCH_BYTES // max(
+                1, group.total_byte_size // max(1, group.num_rows))))
+            try:
+                for batch in pf.iter_batches(batch_size=size, columns=wanted, row_groups=[g]):
+                    yield _raw_batch(schema, batch, uri, row)
+                    row += batch.num_rows
+            except Exception as e:  # a damaged page: the group's reject
+                yield failed(e)
+            row = after
+
+
+def _raw_batch(schema, batch, uri: str, row: int):
+    """A Parquet batch as raw rows (the file's URI and row index where it has no source
+    and position columns)."""
+    import pyarrow as pa
+
+    n = batch.num_rows
+    got = dict(zip(batch.schema.names, batch.columns, strict=True))
+    arrays = {"source": got.get("source", pa.array([uri] * n, pa.string())),
+              "position": got.get("position", pa.array(range(row, row + n), pa.int64())),
+              "md": got.get("md", pa.nulls(n, pa.binary())), "data": got["data"],
+              "error": pa.nulls(n, pa.string())}
+    return pa.RecordBatch.from_arrays([arrays[f.name].cast(f.type) for f in schema],
+                                      schema=schema)
 
 
 def error_rows(spark, problems: Sequence[tuple[str, str]]):

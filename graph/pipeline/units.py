@@ -48,6 +48,9 @@ SIDE, COUNTS = "_side", "_counts"
 RAWS_PER_UNIT = 256
 #: Rows a task holds of one table before it writes them as a part.
 FLUSH_ROWS = 262_144
+#: Bytes a task holds of one table before it writes them as a part (activity-trace side
+#: rows carry whole messages: a row count alone would not bound a task's memory).
+FLUSH_BYTES = 64 << 20
 #: Spark's name of the partition of null and empty values.
 DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 #: The characters Spark escapes (%XX) in partition folder names
@@ -93,7 +96,12 @@ def plan_units(listing: inputs.Listing, split_bytes: int) -> list[Unit]:
         units.append(Unit(len(units), split=s))
     groups, bad = inputs.parquet_groups(listing.parquets)
     for uri in (u for group in groups for u in group):
-        sizes = _row_group_bytes(uri)
+        try:
+            sizes = _row_group_bytes(uri)
+        except Exception as e:  # gone or damaged since it was listed
+            why = e.reason if isinstance(e, storage.StorageError) else storage.reason(e)
+            bad.append((uri, f"{uri}: not readable as Parquet: {why}"))
+            continue
         start = taken = 0
         for i, size in enumerate(sizes):
             taken += size
@@ -193,13 +201,14 @@ class _Parts:
     def __init__(self, folder: str, prefix: str, partition: str | None = None) -> None:
         self.folder, self.prefix, self.partition = folder, prefix, partition
         self.held: list = []
-        self.rows = self.written = 0
+        self.rows = self.bytes = self.written = 0
 
     def add(self, batch) -> None:
         if batch.num_rows:
             self.held.append(batch)
             self.rows += batch.num_rows
-            if self.rows >= FLUSH_ROWS:
+            self.bytes += batch.nbytes
+            if self.rows >= FLUSH_ROWS or self.bytes >= FLUSH_BYTES:
                 self.flush()
 
     def flush(self) -> None:
@@ -209,7 +218,7 @@ class _Parts:
             write_parts(pa.Table.from_batches(self.held), self.folder,
                         f"{self.prefix}-{self.written:03d}.parquet", self.partition)
             self.written += 1
-        self.held, self.rows = [], 0
+        self.held, self.rows, self.bytes = [], 0, 0
 
 
 def classify_units(batches: Iterator, units: Sequence[Unit], stage: str) -> Iterator:

@@ -77,13 +77,88 @@ def _rows(path) -> list[str]:
                   for r in table.to_pylist())
 
 
+@pytest.fixture(scope="module")
+def damaged(tmp_path_factory):
+    """Activity reports as Parquet in two row groups of 20, the second's first data page
+    overwritten (its footer intact, so listing and planning see a good file)."""
+    folder = tmp_path_factory.mktemp("damaged")
+    items = corpus(40, seed=11)
+    path = folder / "damaged.parquet"
+    pq.write_table(pa.table({"md": [pack(c.md) for c in items[:40]],
+                             "data": [c.data for c in items[:40]]}),
+                   path, row_group_size=20, compression="NONE")
+    page = pq.ParquetFile(path).metadata.row_group(1).column(1).data_page_offset
+    data = bytearray(path.read_bytes())
+    data[page:page + 64] = b"\xff" * 64
+    path.write_bytes(bytes(data))
+    return folder
+
+
+def _errors(batches) -> list[tuple]:
+    table = batches if isinstance(batches, pa.Table) else pa.Table.from_batches(list(batches))
+    return [(r["source"], r["position"], r["error"]) for r in table.to_pylist() if r["error"]]
+
+
+def test_a_damaged_row_group_is_one_reject_naming_the_file_and_row(damaged):
+    uri = str(damaged / "damaged.parquet")
+    whole = pa.Table.from_batches(list(inputs.parquet_batches(uri)))
+    assert whole.num_rows == 21 and whole.column("error").null_count == 20
+    ((source, position, error),) = _errors(whole)
+    assert (source, position) == (uri, 20) and error.startswith(f"{uri}: ")
+    planned = units.plan_units(list_inputs([str(damaged)]), 1)
+    assert [(u.start, u.end) for u in planned] == [(0, 1), (1, 2)]
+    assert _errors(units.unit_batches(planned[0])) == []
+    assert _errors(units.unit_batches(planned[1])) == [(source, position, error)]
+
+
+def test_a_parquet_file_gone_after_listing_is_a_reject_not_a_failed_job(tmp_path):
+    pq.write_table(pa.table({"data": [b"x"] * 3}), tmp_path / "a.parquet")
+    listing = list_inputs([str(tmp_path)])
+    planned = units.plan_units(listing, 1)
+    (tmp_path / "a.parquet").unlink()
+    ((source, position, error),) = _errors(units.unit_batches(planned[0]))
+    assert (source, position) == (str(tmp_path / "a.parquet"), 0) and "no such file" in error
+    gone = units.plan_units(listing, 1)  # gone before the footers are read: an error unit
+    assert [u.errors[0][0] for u in gone] == [str(tmp_path / "a.parquet")]
+
+
+def test_raw_batches_are_bounded_by_bytes(monkeypatch):
+    monkeypatch.setattr(inputs, "BATCH_BYTES", 1000)
+    rows = [("f", i, None, b"x" * 400, None) for i in range(7)]
+    sizes = [b.num_rows for b in inputs.raw_row_batches(iter(rows))]
+    assert sizes == [3, 3, 1]
+
+
+def test_parquet_batches_are_bounded_by_bytes(tmp_path, monkeypatch):
+    pq.write_table(pa.table({"data": [os.urandom(1000) for _ in range(10)]}),
+                   tmp_path / "w.parquet")
+    monkeypatch.setattr(inputs, "BATCH_BYTES", 2500)
+    got = list(inputs.parquet_batches(str(tmp_path / "w.parquet")))
+    assert max(b.num_rows for b in got) <= 2 and sum(b.num_rows for b in got) == 10
+    assert pa.Table.from_batches(got).column("position").to_pylist() == list(range(10))
+
+
+def test_a_task_holds_a_bounded_number_of_bytes_of_a_table(tmp_path, monkeypatch):
+    monkeypatch.setattr(units, "FLUSH_BYTES", 5000)
+    parts = units._Parts(str(tmp_path / "t"), "part-u00000")
+    batch = pa.RecordBatch.from_pydict({"data": [b"z" * 1000] * 2})
+    for _ in range(6):
+        parts.add(batch)
+        assert parts.bytes < 5000
+    parts.flush()
+    written = sorted(p.name for p in (tmp_path / "t").iterdir())
+    assert len(written) == 2  # 3 batches of ~2,000 bytes pass 5,000: two parts of 6 rows
+    assert pq.read_table(tmp_path / "t").num_rows == 12
+
+
 @pytest.mark.slow
-def test_spark_over_many_units_equals_one_process(spark, lake, tmp_path):
-    one = run_single([str(lake)], str(tmp_path / "one"), listing=list_inputs([str(lake)]))
-    many = pipeline.run(spark, [str(lake)], str(tmp_path / "spark"), split_bytes=1)
+def test_spark_over_many_units_equals_one_process(spark, lake, damaged, tmp_path):
+    given = [str(lake), str(damaged)]
+    one = run_single(given, str(tmp_path / "one"), listing=list_inputs(given))
+    many = pipeline.run(spark, given, str(tmp_path / "spark"), split_bytes=1)
     assert (one.messages, one.operations, one.rejected, one.routes, one.verdicts) == \
         (many.messages, many.operations, many.rejected, many.routes, many.verdicts)
-    assert one.routes > 100 and one.rejected == 1
+    assert one.routes > 100 and one.rejected == 2
     names = sorted(p.name for p in (tmp_path / "spark").iterdir() if p.is_dir())
     assert names == sorted(p.name for p in (tmp_path / "one").iterdir() if p.is_dir())
     assert not {units.SIDE, units.COUNTS} & set(names)
