@@ -21,6 +21,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -320,14 +321,30 @@ def _stream(batches, buckets, out, temp_dir, on_calls, on_journeys,
     try:
         if calls_file is not None:
             _copy_calls(calls_file, root)
-        return _run(batches, buckets, root if calls_file is None else None, root, folder,
-                    spills, sinks, on_calls, on_journeys)
+        with _system_pool():
+            return _run(batches, buckets, root if calls_file is None else None, root,
+                        folder, spills, sinks, on_calls, on_journeys)
     finally:
         for s in spills:
             s.abandon()
         for sink in sinks:
             sink.abandon()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _system_pool() -> Iterator[None]:
+    """pyarrow allocating from the C library's malloc for the run (then the pool before):
+    this work's buffers, made and dropped a batch at a time, cost ~10 % less CPU there than
+    in mimalloc, pyarrow's default (measured A/B at 1M calls: fewer page faults)."""
+    import pyarrow as pa
+
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
 
 
 def _run(batches, k, calls_root, root, folder, spills, sinks, on_calls,
