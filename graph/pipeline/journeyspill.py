@@ -135,7 +135,7 @@ class Spills:
         start = 0
         for bucket in np.flatnonzero(counts):
             n = int(counts[bucket])
-            self.write(int(bucket), ordered.slice(start, n))
+            self.write(int(bucket), _compact(ordered.slice(start, n)))
             start += n
 
     def close(self) -> int:
@@ -173,24 +173,48 @@ class Spills:
         return table
 
 
+def _compact(batch):
+    """The batch with each dictionary column's dictionary no longer than its rows (a slice
+    keeps its whole batch's dictionary: a column of distinct values would be spilled K
+    times over)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = batch.columns
+    wide = [i for i, c in enumerate(columns)
+            if pa.types.is_dictionary(c.type) and len(c.dictionary) > len(c) + 64]
+    if not wide:
+        return batch
+    for i in wide:
+        columns[i] = pc.dictionary_encode(columns[i].dictionary_decode()).cast(columns[i].type)
+    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
+
+
 def _pydict(table) -> dict[str, list]:
-    """A table's columns as Python lists (`Table.to_pydict`; _FEW_VALUES through a
-    dictionary)."""
+    """A table's columns as Python lists (`Table.to_pydict`; dictionary columns and
+    _FEW_VALUES through their dictionaries: one str per distinct value)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     cols = {}
     for name in table.column_names:
         column = table.column(name)
-        if name not in _FEW_VALUES or column.null_count == len(column):
+        if pa.types.is_dictionary(column.type):
+            chunks = column.chunks
+        elif name in _FEW_VALUES and column.null_count < len(column):
+            chunks = [pc.dictionary_encode(column).combine_chunks()]
+        else:
             cols[name] = column.to_pylist()
             continue
-        coded = pc.dictionary_encode(column).combine_chunks()
-        values = coded.dictionary.to_pylist()
-        indices = coded.indices
-        if coded.null_count:
-            values.append(None)
-            indices = indices.fill_null(len(values) - 1)
-        cols[name] = list(map(values.__getitem__, indices.to_numpy().tolist()))
+        values: list = []
+        for chunk in chunks:
+            words = chunk.dictionary.to_pylist()
+            indices = chunk.indices
+            if chunk.null_count:
+                words.append(None)
+                indices = indices.fill_null(len(words) - 1)
+            values += map(words.__getitem__, indices.to_numpy().tolist())
+        cols[name] = values
     return cols
 
 
@@ -282,17 +306,18 @@ def stream_parquet(path: str | Path, *, buckets: int, out: str | Path | None = N
         return _stream(f.iter_batches(batch_size=batch_size, use_threads=False), buckets,
                        out, temp_dir, on_calls, on_journeys, None)
     names = [name for name, _ in _SPILL_COLUMNS]
+    f = _parquet_file(path, read_dictionary=[n for n in names if n in _FEW_VALUES])
     return _stream(f.iter_batches(batch_size=batch_size, columns=names, use_threads=False),
                    buckets, out, temp_dir, None, on_journeys, Path(path))
 
 
-def _parquet_file(path: str | Path):
+def _parquet_file(path: str | Path, read_dictionary: list[str] | None = None):
     """An open Parquet file (SpillError when it cannot be read as one)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(str(path))
+        return pq.ParquetFile(str(path), read_dictionary=read_dictionary)
     except (OSError, pa.ArrowException) as exc:
         raise SpillError(f"{path}: {_reason(exc)}") from None
 
@@ -364,6 +389,10 @@ def _run(batches, k, calls_root, root, folder, spills, sinks, on_calls,
     calls_out = _Sink(calls_root / "calls" / "part-0.parquet" if calls_root else None,
                       call_schema, on_calls)
     copied = root is not None and calls_root is None  # calls/ is already there
+    if copied:  # stream_parquet's batches: _FEW_VALUES as dictionaries (spilled so)
+        spill_schema = pa.schema([
+            pa.field(f.name, pa.dictionary(pa.int32(), f.type)) if f.name in _FEW_VALUES
+            else f for f in spill_schema])
     in_names, in_schema = ((spill_names, spill_schema) if copied
                            else ([name for name, _ in CALL_COLUMNS], call_schema))
     journeys_out = _Sink(root / "journeys" / "part-0.parquet" if root else None,

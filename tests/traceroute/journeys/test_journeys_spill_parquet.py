@@ -129,3 +129,19 @@ def test_unreadable_and_uncopyable_files_are_one_line(tmp_path: Path, monkeypatc
     assert str(caught.value) == \
         f"{tmp_path / 'out2' / 'calls' / 'part-0.parquet'}: No space left on device"
     assert list(spill.iterdir()) == []
+
+
+def test_distinct_values_in_a_dictionary_column_are_spilled_once(tmp_path: Path) -> None:
+    """Columns read as dictionaries (queue managers, names) holding a distinct value per row:
+    the same journeys, and each bucket's slice keeps only its own values (not the batch's
+    whole dictionary, K times over)."""
+    rows = _workload([{"hops": 2, "fate": "consumed", "reply": "reply", "self_correl": False,
+                       "consumer": 0}] * 40)
+    for i, r in enumerate(rows):
+        r["appl_name"] = f"APPLICATION-{i:06d}-" + "x" * 40
+        r["object_name"] = None if i % 3 else f"Q.{i}"
+    path = _write(tmp_path / "calls.parquet", rows, row_group=len(rows))
+    (calls, journeys), (old_calls, old_journeys), got, want = _both(tmp_path, path, 7, 10_000)
+    assert calls == old_calls
+    assert _bag(journeys, TABLE) == _bag(old_journeys, TABLE)
+    assert got.spill_bytes < 1.5 * want.spill_bytes
