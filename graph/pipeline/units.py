@@ -221,13 +221,25 @@ class _Parts:
         self.held, self.rows, self.bytes = [], 0, 0
 
 
-def classify_units(batches: Iterator, units: Sequence[Unit], stage: str) -> Iterator:
-    """mapInArrow body over unit numbers (`id`): each unit read, classified, its
-    operations/, rejects/ and side parts written under `stage`, its counts to `_counts/`;
-    yields the route columns (ROUTE_READ_COLUMNS) of its operation rows."""
+def classify_units(batches: Iterator, stage: str) -> Iterator:
+    """mapInArrow body over units (`unit`: each pickled by `unit_rows`): each unit read,
+    classified, its operations/, rejects/ and side parts written under `stage`, its counts
+    to `_counts/`; yields the route columns (ROUTE_READ_COLUMNS) of its operation rows."""
+    import pickle
+
     for batch in batches:
-        for index in batch.column("id").to_pylist():
-            yield from _classify_unit(units[index], stage)
+        for blob in batch.column("unit").to_pylist():
+            yield from _classify_unit(pickle.loads(blob), stage)
+
+
+def unit_rows(spark, units: Sequence[Unit]):
+    """A DataFrame of one row per unit (`unit`: the Unit pickled), one partition each: a
+    task gets its own unit only (not the whole plan, which grows with the input)."""
+    import pickle
+
+    rows = [(pickle.dumps(u),) for u in units]
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, max(1, len(rows))),
+                                 "unit binary")
 
 
 def _classify_unit(unit: Unit, stage: str) -> Iterator:
@@ -334,9 +346,8 @@ def write_reports(spark, listing: inputs.Listing, stage: str, split_bytes: int) 
     from functools import partial
 
     units = plan_units(listing, split_bytes)
-    ids = spark.range(0, len(units), 1, max(1, len(units)))
-    route_columns = ids.mapInArrow(partial(classify_units, units=units, stage=stage),
-                                   ddl(ROUTE_READ_COLUMNS))
+    route_columns = unit_rows(spark, units).mapInArrow(partial(classify_units, stage=stage),
+                                                       ddl(ROUTE_READ_COLUMNS))
     parts = (route_columns.repartition("correl_id").sortWithinPartitions("correl_id")
              .mapInArrow(partial(route_parts, stage=stage), ddl(PART_COLUMNS)))
     got = parts.collect()  # one row per shuffle partition

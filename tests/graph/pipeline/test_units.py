@@ -181,3 +181,16 @@ def test_a_part_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
         units.write_parts(table, str(tmp_path / "t"), "part-b.parquet", "v")
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")
                   if p.is_file()) == written   # no torn part, no leftover
+
+
+def test_each_task_gets_its_own_unit_only(spark):
+    """The plan grows with the input (a unit per 256 raw files): a task must not carry it
+    all (every task unpickling the whole plan was quadratic in the number of files)."""
+    import pickle
+
+    listing = inputs.Listing(raws=[inputs.storage.Entry(f"/in/m{i:06d}.bin", 10, None)
+                                   for i in range(3 * units.RAWS_PER_UNIT)])
+    planned = units.plan_units(listing, 1)
+    rows = units.unit_rows(spark, planned)
+    held = rows.rdd.glom().map(lambda part: [pickle.loads(r["unit"]) for r in part]).collect()
+    assert held == [[u] for u in planned]
