@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from graph.pipeline import inputs, storage
@@ -178,8 +180,7 @@ def _whole(uri: str, write) -> None:
             write(sink)
         return
     path = storage.local_path(uri)
-    folder, name = os.path.split(path)
-    temp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident()}.tmp")
+    temp = _temp_name(path)
     try:
         with storage.open_output(temp) as sink:
             write(sink)
@@ -187,6 +188,32 @@ def _whole(uri: str, write) -> None:
     finally:
         if os.path.exists(temp):
             os.unlink(temp)
+
+
+def _temp_name(path: str) -> str:
+    """The hidden name a part is written under before its rename (one per process and
+    thread, so two attempts of a task never share one)."""
+    folder, name = os.path.split(path)
+    return os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident()}.tmp")
+
+
+_TEMP = re.compile(r"\..+\.\d+-\d+\.tmp")
+
+
+def remove_temps(stage: str) -> int:
+    """Remove the hidden temporary parts task attempts killed half way left in a local
+    staging folder (a run killed whole is removed whole by the commit's clean-up); how
+    many. Object stores have none (a file there is whole on close)."""
+    if not storage.is_local(stage):
+        return 0
+    removed = 0
+    for folder, _dirs, files in os.walk(storage.local_path(stage)):
+        for name in files:
+            if _TEMP.fullmatch(name):
+                with suppress(OSError):
+                    os.unlink(os.path.join(folder, name))
+                    removed += 1
+    return removed
 
 
 def write_empty(folder: str, columns: Sequence[tuple[str, str]]) -> None:
@@ -351,6 +378,7 @@ def write_reports(spark, listing: inputs.Listing, stage: str, split_bytes: int) 
     parts = (route_columns.repartition("correl_id").sortWithinPartitions("correl_id")
              .mapInArrow(partial(route_parts, stage=stage), ddl(PART_COLUMNS)))
     got = parts.collect()  # one row per shuffle partition
+    remove_temps(stage)
     verdicts: dict[str, int] = {}
     for row in got:
         for verdict, n in json.loads(row["verdicts"]).items():

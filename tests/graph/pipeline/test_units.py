@@ -194,3 +194,20 @@ def test_each_task_gets_its_own_unit_only(spark):
     rows = units.unit_rows(spark, planned)
     held = rows.rdd.glom().map(lambda part: [pickle.loads(r["unit"]) for r in part]).collect()
     assert held == [[u] for u in planned]
+
+
+def test_temporary_parts_of_killed_attempts_are_removed(tmp_path):
+    """A task attempt killed between writing its part and the rename leaves a hidden
+    temporary file; the job removes such files before it commits (and nothing else)."""
+    part = tmp_path / "operations" / "date=2026-11-28" / "part-u00000-000.parquet"
+    part.parent.mkdir(parents=True)
+    part.write_bytes(b"PAR1")
+    left = units._temp_name(str(part))
+    with open(left, "wb") as f:
+        f.write(b"PAR1 half")
+    keep = [tmp_path / ".hidden-user-file", tmp_path / "x.tmp", part]
+    for k in keep[:2]:
+        k.write_bytes(b"")
+    assert units.remove_temps(str(tmp_path)) == 1
+    assert not os.path.exists(left) and all(k.exists() for k in keep)
+    assert units.remove_temps("s3://bucket/stage") == 0
