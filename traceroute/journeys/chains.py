@@ -44,7 +44,8 @@ class Chains:
     #: (queue manager, connection key) -> rank: the order `reconstruct` meets connections in
     conn_rank: dict[tuple, int] = field(default_factory=dict)
     #: (queue manager, connection key, SeqNumber) -> the trace message's values, its
-    #: place (shifted by 32 bits) last
+    #: place (shifted by 32 bits), then its first row's number (whose connection columns
+    #: are the message's, as `traces_of_columns` takes them)
     traces: dict[tuple, list] = field(default_factory=dict)
 
 
@@ -64,7 +65,7 @@ def chain_journeys(cols: dict[str, list]) -> Chains | None:
 def _traces(cols: dict[str, list], groups: dict[str, list[int]], conn_rank: dict,
             traces: dict[tuple, list]) -> list:
     """Per row of a journey key: its trace message's values [queue manager, connection key,
-    SeqNumber, connection's rank, is an MCA, ApplName, ChannelName, place] (those of the
+    SeqNumber, connection's rank, is an MCA, ApplName, ChannelName, place, first row] (those of the
     message's first row, as `traces_of_columns` takes them; place: `_place`); groups
     filled by key, traces by (queue manager, connection key, SeqNumber)."""
     info: dict[tuple, list] = traces
@@ -90,7 +91,7 @@ def _traces(cols: dict[str, list], groups: dict[str, list[int]], conn_rank: dict
             if rank is None:
                 rank = conn_rank[ckey] = len(conn_rank)
             t = info[tk] = [qm, ck, seq, rank, is_mca(env[i], chltype[i]), appl[i] or "",
-                            chl[i] or None, 0]
+                            chl[i] or None, 0, i]
         per_row[i] = t
         found = groups.get(key)
         if found is None:

@@ -256,7 +256,15 @@ def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
     rest: list[tuple[dict, bool]] = []  # (row, a failed put's: no request of replies)
     if found.slow:
         picked = found.slow
-        traces = traces_of_columns({n: [v[i] for i in picked] for n, v in cols.items()})
+        sub = {n: [v[i] for i in picked] for n, v in cols.items()}
+        # a trace message's connection is its first row's in the whole (traces_of_columns),
+        # which may be a chain's row, not one of these
+        firsts = [found.traces[key][8] for key in zip(
+            sub["queue_manager"], sub["conn_key"], sub["seq_number"], strict=True)]
+        for n in _CONNECTION_COLUMNS:
+            v = cols[n]
+            sub[n] = [v[f] for f in firsts]
+        traces = traces_of_columns(sub)
         traces.sort(key=lambda t: rank[t.conn.key])  # connections met as in the whole
         for j in reconstruct(traces, sequences=False).journeys:
             row = journey_row(j)
@@ -281,6 +289,9 @@ def _merged(cols: dict[str, list], found: Chains) -> list[dict] | None:
 
 
 _FIRST = itemgetter(0)
+#: The columns traces_of_columns makes a trace message's Connection (and source) of.
+_CONNECTION_COLUMNS = ("conn_id", "appl_name", "appl_type", "pid", "environment",
+                       "channel_name", "channel_type", "source")
 
 
 def _link_merged(fast: list[tuple], slow: list[tuple], rest: list[tuple[dict, bool]]

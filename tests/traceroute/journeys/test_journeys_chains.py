@@ -76,7 +76,7 @@ def _same(rows: list[dict]) -> None:
     assert journeys_of_columns(cols) == want
 
 
-KINDS = 15
+KINDS = 18
 
 
 def _damage(rows: list[dict], rng: random.Random, share: float,
@@ -115,6 +115,15 @@ def _damage(rows: list[dict], rng: random.Random, share: float,
                 r["seq_number"] = None
             elif what == 12:
                 r["queue_manager"] = rng.choice(("QM000", "QM001", "QM1", "QM2"))
+            # a row whose connection columns disagree with its trace message's first row
+            # (reconstruct takes the message's connection from that row)
+            elif what == 15:
+                r["environment"], r["channel_type"] = rng.choice(((0, None), (1, None),
+                                                                   (None, 0), (None, 3)))
+            elif what == 16:
+                r["appl_name"] = rng.choice(("amqsput", "runmqchl", None))
+            elif what == 17:
+                r["channel_name"] = rng.choice(("QM000.TO.QM001", "SVRCONN.A", None))
             else:
                 r["msg_type"] = 2
         out.append(r)
