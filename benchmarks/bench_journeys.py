@@ -17,8 +17,9 @@ would take hours at 10M calls) and written once into --workdir as Parquet.
 
 Each path runs in its own subprocess whose peak memory is sampled through /proc (the whole
 process tree for Spark: the JVM and its Python workers). The single process streams
-(`graph.pipeline.journeyspill.stream_journeys`): the table's Arrow batches are written out as
-calls/ and spilled by hash(journey_key) into K buckets (--buckets, else one per 200,000
+(`graph.pipeline.journeyspill.stream_parquet`, or `stream_journeys` of pyarrow's batches at a
+revision without it): calls/ is written (a copy of the input file) and the table's Arrow
+batches spilled by hash(journey_key) into K buckets (--buckets, else one per 200,000
 calls), each bucket's journeys computed by `journeys_of_columns`, replies linked in a second
 bucketed pass, journeys/ written as Parquet; its CPU time is also given by stage. Up to
 --memory-max calls the in-memory path runs too (every row at once, `journeys_of_columns` +

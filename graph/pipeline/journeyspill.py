@@ -301,10 +301,11 @@ def stream_parquet(path: str | Path, *, buckets: int, out: str | Path | None = N
                    on_calls: Callable[[object], None] | None = None,
                    on_journeys: Callable[[object], None] | None = None,
                    batch_size: int = 200_000) -> SpillResult:
-    """`stream_journeys` of a calls Parquet file (`parquet_call_batches`). When the file's
-    Arrow schema is CALL_COLUMNS' and `out` is given (no `on_calls`), `out`/calls/ is a
-    byte copy of the file (the same rows, nothing decoded and re-encoded) and only the
-    columns the journeys read are decoded."""
+    """`stream_journeys` of a calls Parquet file, read in this thread (pyarrow's reading
+    threads cost ~3x the CPU on this work). When the file's Arrow schema is CALL_COLUMNS'
+    and `out` is given (no `on_calls`), `out`/calls/ is a byte copy of the file (the same
+    rows, nothing decoded and re-encoded) and only the columns the journeys read are
+    decoded, text columns with few values as dictionaries."""
     f = _parquet_file(path)
     if (out is None or on_calls is not None or not f.metadata.num_rows
             or not f.schema_arrow.equals(arrow_schema(CALL_COLUMNS))):
@@ -487,13 +488,6 @@ def _run(batches, k, calls_root, root, folder, spills, sinks, on_calls,
     journeys_out.close()
     stage["link"] = clock() - c0
     return result
-
-
-def parquet_call_batches(path: str | Path, batch_size: int = 200_000) -> Iterator:
-    """The Arrow batches of a calls/ Parquet file, read in this thread (pyarrow's reading
-    threads cost ~3x the CPU on this work)."""
-    f = _parquet_file(path)
-    yield from f.iter_batches(batch_size=batch_size, use_threads=False)
 
 
 def call_batches_of(rows: Iterable[dict], size: int = 50_000) -> Iterator:
