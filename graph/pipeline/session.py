@@ -17,8 +17,11 @@ BASE_CONFIG = {
 #: as the optimising one (1M reports: 42.9 against 44.6 CPU s) at a fraction of the
 #: compiling, and one collector thread; about 7 CPU s less fixed cost per run (benchmarks/
 #: README.md, "Figures (issue 33, two-pass plan)"). Left out when the caller gives -XX:
-#: options of its own.
+#: options of its own, and on local masters of more than QUICK_JVM_CORES cores (measured on
+#: 2 cores: one collector thread and no optimising compiler are no bargain for a big
+#: machine's long local runs).
 LOCAL_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+QUICK_JVM_CORES = 4
 #: Extra settings for tests and small local runs: fast start, loopback only, no UI.
 LOCAL_TEST_CONFIG = {
     "spark.ui.enabled": "false",
@@ -84,11 +87,24 @@ def session_settings(master: str | None, config: dict[str, str] | None = None,
         # worker round trip each, which dominates on a small machine
         local = {"spark.sql.shuffle.partitions": str(4 * (os.cpu_count() or 2))}
     settings = {**BASE_CONFIG, **local, "spark.driver.memory": driver_memory, **(config or {})}
-    if local:
+    if local and _local_cores(master) <= QUICK_JVM_CORES:
         given = settings.get("spark.driver.extraJavaOptions", "")
         if "-XX:" not in given:
             settings["spark.driver.extraJavaOptions"] = f"{LOCAL_JVM_OPTIONS} {given}".strip()
     return settings
+
+
+def _local_cores(master: str) -> int:
+    """The cores a local master runs tasks on: local = 1, local[N] or local[N,F] = N,
+    local[*] = the machine's; anything else (local-cluster[...]) counts as many."""
+    import re
+
+    if master == "local":
+        return 1
+    found = re.fullmatch(r"local\[(\*|\d+)(?:,\s*\d+)?\]", master)
+    if found is None:
+        return 1 << 30
+    return (os.cpu_count() or 2) if found.group(1) == "*" else int(found.group(1))
 
 
 def spark_session(master: str | None = None, *, app_name: str = "mqroute",
