@@ -329,17 +329,13 @@ def _link_merged(fast: list[tuple], slow: list[tuple], rest: list[tuple[dict, bo
                 row["reply_to"] = correl
 
 
-#: the name the tests know it by
-_iso_micros = iso_micros
-
-
 def journey_row(j: Journey) -> dict:
     """A journey as its journeys/ row (plus the origin/consumer columns replies are linked
     by; `link_reply_rows` fills reply_to)."""
     stamps = [s.call.high_res_time for s in j.steps]
     if stamps and all(stamps):
-        first_time = _iso_micros(min(stamps))  # type: ignore[type-var]
-        last_time = _iso_micros(max(stamps))  # type: ignore[type-var]
+        first_time = iso_micros(min(stamps))  # type: ignore[type-var]
+        last_time = iso_micros(max(stamps))  # type: ignore[type-var]
     else:
         times = j.times
         first_time = iso(min(times)) if times else None

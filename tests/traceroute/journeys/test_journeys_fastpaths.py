@@ -3,7 +3,7 @@
 `call_maker` (positional MQICall) against MQICall(**keywords); `traces_of_columns` (one zip
 pass) against MQICall built field by field with keywords from the same rows, the way these
 functions did before, and against `traces_of_rows` (dict rows, read as columns, those without
-a journey key left out beforehand); `_iso_micros` against `iso(datetime)`.
+a journey key left out beforehand); `iso_micros` against `iso(datetime)`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.traceroute.journeys.test_journeys_spill import _message, _workload
-from traceroute.journeys.calls import Connection, MQICall, call_maker, iso
+from traceroute.journeys.calls import Connection, MQICall, call_maker, iso, iso_micros
 from traceroute.journeys.rows import (
     CALL_COLUMNS,
-    _iso_micros,
     traces_of_columns,
     traces_of_rows,
 )
@@ -93,4 +92,4 @@ def test_traces_of_columns_equal_rows_and_keywords(messages, rnd) -> None:
 @given(st.integers(-(1 << 33) * 10**6 // 8, (1 << 33) * 10**6))  # 1901 .. 2242
 def test_iso_micros_is_iso_of_the_datetime(micros: int) -> None:
     """As MQICall.time gives it: fromtimestamp of the seconds as a float."""
-    assert _iso_micros(micros) == iso(datetime.fromtimestamp(micros / 1_000_000, UTC))
+    assert iso_micros(micros) == iso(datetime.fromtimestamp(micros / 1_000_000, UTC))
